@@ -1,0 +1,101 @@
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { useId, type ReactNode } from "react";
+
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <div id={id}>
+      {errors.map((error) => (
+        <p key={error} className="field-error">
+          {error}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** Errors of the whole form (server refusals, rate limits), announced. */
+export function FormAlert({ title, errors, id }: { title?: string; errors?: string[] | null; id?: string }) {
+  if (!errors?.length) return null;
+  return (
+    <div className="alert alert-error" role="alert" id={id}>
+      {title ? <strong>{title}: </strong> : null}
+      {errors.join(", ")}
+    </div>
+  );
+}
+
+type InputType = Exclude<Parameters<typeof getInputProps>[1]["type"], "checkbox" | "radio">;
+
+export function InputField({
+  label,
+  meta,
+  type = "text",
+  hint,
+  ...rest
+}: {
+  label: ReactNode;
+  meta: FieldMetadata<unknown>;
+  type?: InputType;
+  hint?: ReactNode;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const hintId = useId();
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <input
+        {...getInputProps(meta, { type, ariaDescribedBy: hint ? hintId : undefined })}
+        {...rest}
+        key={meta.key}
+      />
+      {hint ? (
+        <small id={hintId} className="muted">
+          {hint}
+        </small>
+      ) : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  meta,
+  options,
+  placeholder,
+  ...rest
+}: {
+  label: ReactNode;
+  meta: FieldMetadata<unknown>;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  placeholder?: string;
+} & React.SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <select {...getSelectProps(meta)} {...rest} key={meta.key}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  label,
+  meta,
+  ...rest
+}: { label: ReactNode; meta: FieldMetadata<unknown> } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <textarea {...getTextareaProps(meta)} {...rest} key={meta.key} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { Form, NavLink } from "@remix-run/react";
+import { Logo } from "./logo";
+import { ThemeSwitch } from "./theme-switch";
+import type { ThemePreference } from "~/utils/theme";
+
+type HeaderUser = { username: string; role: "user" | "admin" } | null;
+
+export function SiteHeader({ user, buildingName, theme }: { user: HeaderUser; buildingName: string; theme: ThemePreference }) {
+  return (
+    <header className="topbar">
+      <div className="topbar-inner">
+        <a href="/" className="brand">
+          <Logo />
+          <span>{buildingName}</span>
+        </a>
+        <nav aria-label="Principal" className="topnav">
+          <NavLink to="/" end>
+            Inicio
+          </NavLink>
+          <NavLink to="/reservar">Reservar</NavLink>
+          <NavLink to="/consulta">Consulta</NavLink>
+        </nav>
+        <div className="topbar-user">
+          <ThemeSwitch theme={theme} id="theme-top" />
+          {user ? (
+            <>
+              <span data-testid="welcome">Bienvenido, {user.username}</span>
+              <a className="button button-secondary button-small" href="/portal">
+                Mi Portal
+              </a>
+              {user.role === "admin" ? (
+                <a className="button button-secondary button-small" href="/admin">
+                  Panel Admin
+                </a>
+              ) : null}
+              <Form method="post" action="/logout" className="inline-form">
+                <input type="hidden" name="redirectTo" value="/" />
+                <button type="submit" className="button button-small">
+                  Cerrar Sesión
+                </button>
+              </Form>
+            </>
+          ) : (
+            <a className="button button-small" href="/login">
+              Iniciar Sesión
+            </a>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

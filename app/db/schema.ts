@@ -1,0 +1,417 @@
+// The whole data model (SPEC §3). Every timestamp is stored as UTC epoch
+// milliseconds; calendar dates a guest picks (booking, visit) are stored as
+// the ISO date text they chose ("2026-12-24"), because they are days in the
+// building's time zone, not instants.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const USER_ROLES = ["user", "admin"] as const;
+export const USER_STATUSES = ["active", "inactive", "suspended"] as const;
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    department: text("department"),
+    phone: text("phone"),
+    role: text("role", { enum: USER_ROLES }).notNull().default("user"),
+    status: text("status", { enum: USER_STATUSES }).notNull().default("active"),
+    notes: text("notes"),
+    unitNumber: text("unit_number"),
+    buildingName: text("building_name"),
+    avatar: text("avatar"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    index("users_role_idx").on(t.role),
+    index("users_status_idx").on(t.status),
+  ],
+);
+
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_hash_unique").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId),
+    index("api_tokens_expires_idx").on(t.expiresAt),
+  ],
+);
+
+// Fixed-window counters shared by every app process (see utils/rate-limit.server.ts).
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: integer("reset_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export const RESERVATION_TYPES = ["habitacion", "sala"] as const;
+export const ROOM_TYPES = ["individual", "doble", "suite"] as const;
+export const CONTACT_PREFERENCES = ["email", "phone", "both"] as const;
+export const RESERVATION_STATUSES = ["pending", "confirmed", "cancelled", "completed"] as const;
+
+export const anonymousReservations = sqliteTable(
+  "anonymous_reservations",
+  {
+    id: text("id").primaryKey(),
+    reservationCode: text("reservation_code").notNull(),
+    guestName: text("guest_name").notNull(),
+    guestEmail: text("guest_email").notNull(),
+    guestPhone: text("guest_phone").notNull(),
+    contactPreference: text("contact_preference", { enum: CONTACT_PREFERENCES })
+      .notNull()
+      .default("email"),
+    reservationType: text("reservation_type", { enum: RESERVATION_TYPES }).notNull(),
+    roomType: text("room_type", { enum: ROOM_TYPES }),
+    startDate: text("start_date").notNull(),
+    endDate: text("end_date").notNull(),
+    status: text("status", { enum: RESERVATION_STATUSES }).notNull().default("pending"),
+    specialRequests: text("special_requests"),
+    adminNotes: text("admin_notes"),
+    ipAddress: text("ip_address"),
+    confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("anonymous_reservations_code_unique").on(t.reservationCode),
+    index("anonymous_reservations_status_idx").on(t.status, t.createdAt),
+    index("anonymous_reservations_created_idx").on(t.createdAt),
+  ],
+);
+
+export const CONSULTATION_KINDS = ["consulta", "visita"] as const;
+export const CONSULTATION_STATUSES = ["pending", "read", "replied", "closed"] as const;
+
+export const consultations = sqliteTable(
+  "consultations",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: CONSULTATION_KINDS }).notNull().default("consulta"),
+    nombre: text("nombre").notNull(),
+    email: text("email").notNull(),
+    telefono: text("telefono").notNull(),
+    mensaje: text("mensaje").notNull(),
+    // sha256 of the normalised message: finds "the same message again within 24 h".
+    messageHash: text("message_hash").notNull(),
+    status: text("status", { enum: CONSULTATION_STATUSES }).notNull().default("pending"),
+    adminNotes: text("admin_notes"),
+    ipAddress: text("ip_address"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("consultations_status_idx").on(t.status, t.createdAt),
+    index("consultations_created_idx").on(t.createdAt),
+    index("consultations_duplicate_idx").on(t.email, t.messageHash, t.createdAt),
+  ],
+);
+
+export const captchaChallenges = sqliteTable(
+  "captcha_challenges",
+  {
+    id: text("id").primaryKey(),
+    answerHash: text("answer_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("captcha_challenges_expires_idx").on(t.expiresAt)],
+);
+
+export const DOOR_STATUSES = ["active", "maintenance", "emergency"] as const;
+
+export type DoorHardware = {
+  online: boolean;
+  lastSeen: string | null;
+  version: string | null;
+  reader: string | null;
+};
+
+export const doors = sqliteTable(
+  "doors",
+  {
+    id: text("id").primaryKey(),
+    // The hardware id the bridge uses on MQTT ([A-Za-z0-9_-]{1,32}).
+    doorId: text("door_id").notNull(),
+    name: text("name").notNull(),
+    location: text("location").notNull(),
+    description: text("description"),
+    status: text("status", { enum: DOOR_STATUSES }).notNull().default("active"),
+    useCustomMessages: integer("use_custom_messages", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    customStatus: text("custom_status"),
+    customMessage: text("custom_message"),
+    lastAccessAt: integer("last_access_at", { mode: "timestamp_ms" }),
+    hardware: text("hardware", { mode: "json" }).$type<DoorHardware>(),
+    // scrypt hash of the bridge's MQTT password; null until an admin issues one.
+    bridgeSecretHash: text("bridge_secret_hash"),
+    bridgeSecretIssuedAt: integer("bridge_secret_issued_at", { mode: "timestamp_ms" }),
+    // Version of the offline credentials list last published for this door.
+    credentialsVersion: integer("credentials_version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("doors_door_id_unique").on(t.doorId),
+    index("doors_status_idx").on(t.status),
+  ],
+);
+
+export const CARD_TYPES = ["primary", "secondary", "temporary", "emergency"] as const;
+export const CARD_STATUSES = ["pending", "active", "inactive", "suspended"] as const;
+
+export const cards = sqliteTable(
+  "cards",
+  {
+    id: text("id").primaryKey(),
+    // Canonical id: upper-case hex, two characters per byte.
+    cardNumber: text("card_number").notNull(),
+    alias: text("alias"),
+    description: text("description"),
+    cardType: text("card_type", { enum: CARD_TYPES }).notNull().default("primary"),
+    status: text("status", { enum: CARD_STATUSES }).notNull().default("pending"),
+    isAnonymous: integer("is_anonymous", { mode: "boolean" }).notNull().default(false),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    totalAccessAttempts: integer("total_access_attempts").notNull().default(0),
+    successfulAccesses: integer("successful_accesses").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("cards_card_number_unique").on(t.cardNumber),
+    index("cards_user_idx").on(t.userId),
+    index("cards_status_idx").on(t.status),
+    index("cards_last_used_idx").on(t.lastUsedAt),
+    index("cards_created_idx").on(t.createdAt),
+    index("cards_anonymous_idx").on(t.isAnonymous),
+    index("cards_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const cardPermissions = sqliteTable(
+  "card_permissions",
+  {
+    cardId: text("card_id")
+      .notNull()
+      .references(() => cards.id, { onDelete: "cascade" }),
+    doorId: text("door_id")
+      .notNull()
+      .references(() => doors.id, { onDelete: "cascade" }),
+    granted: integer("granted", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.cardId, t.doorId] }),
+    index("card_permissions_door_idx").on(t.doorId),
+  ],
+);
+
+export const ACCESS_REASONS = [
+  "granted",
+  "unknown_card",
+  "card_pending",
+  "card_inactive",
+  "card_suspended",
+  "card_expired",
+  "no_permission",
+  "user_inactive",
+  "door_maintenance",
+  "door_emergency",
+  "unknown_door",
+  "invalid_request",
+  "offline_deny",
+] as const;
+
+// One row per card swipe. Card, door and user are kept both as references and
+// as the values seen at the time, so the log survives deletions and renames.
+export const accessLogs = sqliteTable(
+  "access_logs",
+  {
+    // The swipe's or offline event's id: makes redelivered events idempotent.
+    id: text("id").primaryKey(),
+    timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
+    cardId: text("card_id").references(() => cards.id, { onDelete: "set null" }),
+    cardNumber: text("card_number").notNull(),
+    doorId: text("door_id").references(() => doors.id, { onDelete: "set null" }),
+    doorCode: text("door_code").notNull(),
+    doorName: text("door_name"),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    username: text("username"),
+    accessGranted: integer("access_granted", { mode: "boolean" }).notNull(),
+    reason: text("reason", { enum: ACCESS_REASONS }).notNull(),
+    isAnonymous: integer("is_anonymous", { mode: "boolean" }).notNull().default(false),
+    offline: integer("offline", { mode: "boolean" }).notNull().default(false),
+    source: text("source"),
+    ipAddress: text("ip_address"),
+  },
+  (t) => [
+    index("access_logs_timestamp_idx").on(t.timestamp),
+    index("access_logs_granted_idx").on(t.accessGranted, t.timestamp),
+    index("access_logs_door_idx").on(t.doorId, t.timestamp),
+    index("access_logs_card_idx").on(t.cardNumber, t.timestamp),
+    index("access_logs_card_id_idx").on(t.cardId, t.accessGranted),
+    index("access_logs_user_idx").on(t.username, t.timestamp),
+  ],
+);
+
+export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
+export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;
+export const INCIDENT_CATEGORIES = [
+  "plumbing",
+  "electrical",
+  "hvac",
+  "structural",
+  "cleaning",
+  "security",
+  "other",
+] as const;
+export const INCIDENT_STATUSES = ["open", "in-progress", "resolved", "closed", "cancelled"] as const;
+export const INCIDENT_URGENCIES = ["low", "medium", "high", "critical"] as const;
+
+// One store for door incidents, residents' incidents and public fault reports
+// (docs/decisions/0002-one-incident-store.md).
+export const incidents = sqliteTable(
+  "incidents",
+  {
+    id: text("id").primaryKey(),
+    source: text("source", { enum: INCIDENT_SOURCES }).notNull(),
+    title: text("title").notNull(),
+    type: text("type", { enum: INCIDENT_TYPES }).notNull().default("other"),
+    category: text("category", { enum: INCIDENT_CATEGORIES }),
+    status: text("status", { enum: INCIDENT_STATUSES }).notNull().default("open"),
+    urgency: text("urgency", { enum: INCIDENT_URGENCIES }).notNull().default("medium"),
+    description: text("description"),
+    location: text("location"),
+    doorId: text("door_id").references(() => doors.id, { onDelete: "set null" }),
+    doorName: text("door_name"),
+    reportedById: text("reported_by_id").references(() => users.id, { onDelete: "set null" }),
+    reportedBy: text("reported_by"),
+    // Public reports: the reporter's name and floor ("departamento").
+    reporterName: text("reporter_name"),
+    floor: text("floor"),
+    photos: text("photos", { mode: "json" }).$type<string[]>(),
+    reportedAt: integer("reported_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("incidents_status_idx").on(t.status, t.reportedAt),
+    index("incidents_type_idx").on(t.type, t.reportedAt),
+    index("incidents_urgency_idx").on(t.urgency, t.reportedAt),
+    index("incidents_door_idx").on(t.doorId, t.reportedAt),
+    index("incidents_reporter_idx").on(t.reportedById, t.reportedAt),
+    index("incidents_reported_idx").on(t.reportedAt),
+  ],
+);
+
+export const FACILITY_TYPES = ["meeting-room", "gym", "pool", "parking", "event-room"] as const;
+
+export const facilities = sqliteTable("facilities", {
+  id: text("id").primaryKey(),
+  type: text("type", { enum: FACILITY_TYPES }).notNull(),
+  name: text("name").notNull(),
+  capacity: integer("capacity"),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const BOOKING_STATUSES = ["confirmed", "pending", "cancelled", "completed"] as const;
+
+export const facilityBookings = sqliteTable(
+  "facility_bookings",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    facilityId: text("facility_id")
+      .notNull()
+      .references(() => facilities.id),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }).notNull(),
+    durationHours: integer("duration_hours").notNull(),
+    notes: text("notes"),
+    status: text("status", { enum: BOOKING_STATUSES }).notNull().default("confirmed"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("facility_bookings_user_idx").on(t.userId, t.startsAt),
+    index("facility_bookings_facility_idx").on(t.facilityId, t.startsAt),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull().default("info"),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notifications_user_idx").on(t.userId, t.read, t.createdAt)],
+);
+
+export const buildingReadings = sqliteTable(
+  "building_readings",
+  {
+    id: text("id").primaryKey(),
+    temperature: real("temperature").notNull(),
+    humidity: real("humidity").notNull(),
+    wifiStatus: text("wifi_status").notNull(),
+    recordedAt: integer("recorded_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("building_readings_recorded_idx").on(t.recordedAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Door = typeof doors.$inferSelect;
+export type Card = typeof cards.$inferSelect;
+export type AccessLog = typeof accessLogs.$inferSelect;
+export type Incident = typeof incidents.$inferSelect;
+export type AnonymousReservation = typeof anonymousReservations.$inferSelect;
+export type Consultation = typeof consultations.$inferSelect;

@@ -1,0 +1,81 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { Toaster } from "~/components/toaster";
+import stylesUrl from "~/styles/app.css";
+import { getOptionalUser } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+import { getTheme } from "~/utils/theme.server";
+import { popToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesUrl },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.buildingName ?? "La Casona Coliving"} · Coliving y coworking en Asturias` },
+  { name: "description", content: "Coliving y coworking en Asturias: habitaciones, salas de reuniones y comunidad." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, theme, { toast, setCookie }] = await Promise.all([
+    getOptionalUser(request),
+    getTheme(request),
+    popToast(request),
+  ]);
+  return data(
+    {
+      user: user ? { username: user.username, role: user.role } : null,
+      theme,
+      toast,
+      buildingName: getEnv().BUILDING_NAME,
+    },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const location = useLocation();
+  const inAdmin = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
+  const theme = rootData?.theme ?? "system";
+  const buildingName = rootData?.buildingName ?? "La Casona Coliving";
+  return (
+    <html lang="es" data-theme={theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Saltar al contenido
+        </a>
+        {inAdmin ? null : <SiteHeader user={rootData?.user ?? null} buildingName={buildingName} theme={theme} />}
+        {inAdmin ? children : <main id="main">{children}</main>}
+        {inAdmin ? null : <SiteFooter buildingName={buildingName} />}
+        <Toaster toast={rootData?.toast ?? null} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

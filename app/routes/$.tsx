@@ -1,0 +1,14 @@
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+
+// Any path no route matches: a Spanish 404 inside the site's layout.
+export async function loader() {
+  throw new Response("No encontrado", { status: 404 });
+}
+
+export default function NotFound() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PagePlaceholder } from "~/components/placeholder";
+import { requireAdmin } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Registros de Acceso · Administración" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  throw new Response("Acción no disponible", { status: 400 });
+}
+
+export default function Page() {
+  return <PagePlaceholder title="Registros de Acceso" />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,89 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FormAlert, InputField } from "~/components/forms";
+import { LoginSchema } from "~/schemas/login";
+import {
+  authenticator,
+  createUserSession,
+  getOptionalUser,
+  homeFor,
+  LoginError,
+  safeRedirect,
+} from "~/utils/auth.server";
+import { assertSameOrigin } from "~/utils/csrf.server";
+import { hitRateLimit, RATE_LIMITS, resetRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { getClientIp } from "~/utils/request.server";
+
+export const meta: MetaFunction = () => [{ title: "Iniciar Sesión" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (user) {
+    const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+    throw redirect(safeRedirect(redirectTo, homeFor(user)));
+  }
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  assertSameOrigin(request);
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: 400 });
+  }
+  const usernameKey = `login:user:${submission.value.username.toLowerCase()}`;
+  for (const key of [`login:ip:${getClientIp(request)}`, usernameKey]) {
+    const { allowed, retryAfterSeconds } = await hitRateLimit(key, RATE_LIMITS.login);
+    if (!allowed) {
+      return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), {
+        status: 429,
+        headers: { "Retry-After": String(retryAfterSeconds) },
+      });
+    }
+  }
+  try {
+    const user = await authenticator.authenticate("form", request);
+    await resetRateLimit(usernameKey);
+    return createUserSession(request, user, safeRedirect(submission.value.redirectTo, homeFor(user)));
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 401 });
+  }
+}
+
+export default function LoginPage() {
+  const lastResult = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  });
+  const submitting = navigation.state === "submitting";
+
+  return (
+    <div className="card" style={{ maxWidth: "28rem", margin: "2rem auto" }}>
+      <h1>Iniciar Sesión</h1>
+      <Form method="post" {...getFormProps(form)} className="form">
+        <FormAlert id={form.errorId} title="Error al iniciar sesión" errors={form.errors} />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <InputField label="Usuario" meta={fields.username} autoComplete="username" autoFocus />
+        <InputField label="Contraseña" meta={fields.password} type="password" autoComplete="current-password" />
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? "Iniciando sesión..." : "Iniciar Sesión"}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,55 @@
+// Start-up, run once per process when the server build is loaded: validate
+// the configuration, migrate, make sure an admin exists, start background work.
+import path from "node:path";
+import { countAdmins, createUser } from "~/models/user.server";
+import { purgeExpiredApiTokens } from "~/models/api-token.server";
+import { randomToken } from "./crypto.server";
+import { getSessionSecret } from "./data-dir.server";
+import { getDb, migrateDatabase } from "./db.server";
+import { getEnv } from "./env.server";
+import { purgeExpiredRateLimits } from "./rate-limit.server";
+import { installPeerAddressHeader } from "./request.server";
+
+export async function ensureAdmin() {
+  if ((await countAdmins()) > 0) return;
+  const env = getEnv();
+  const password = env.ADMIN_PASSWORD ?? randomToken(12);
+  await createUser({
+    username: env.ADMIN_USERNAME,
+    email: `${env.ADMIN_USERNAME}@localhost`,
+    password,
+    role: "admin",
+    firstName: "Administración",
+  });
+  if (env.ADMIN_PASSWORD) {
+    console.info(`[boot] admin user "${env.ADMIN_USERNAME}" created with ADMIN_PASSWORD`);
+  } else {
+    // Printed once: the database keeps only its hash.
+    console.info(
+      `\n[boot] admin user created. Sign in at /login with\n    username: ${env.ADMIN_USERNAME}\n    password: ${password}\n  (shown only now; set ADMIN_PASSWORD to choose it)\n`,
+    );
+  }
+}
+
+async function purgeExpired() {
+  await Promise.all([purgeExpiredRateLimits(), purgeExpiredApiTokens()]).catch((error) =>
+    console.error("[boot] purge failed", error),
+  );
+}
+
+export async function boot() {
+  const env = getEnv();
+  installPeerAddressHeader();
+  getSessionSecret();
+  await migrateDatabase(getDb(), path.resolve("drizzle"));
+  await ensureAdmin();
+  setInterval(purgeExpired, 10 * 60_000).unref();
+  console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
+}
+
+const globalForBoot = globalThis as unknown as { __boot?: Promise<void> };
+
+export function bootOnce() {
+  globalForBoot.__boot ??= boot();
+  return globalForBoot.__boot;
+}

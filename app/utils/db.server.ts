@@ -1,0 +1,40 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createClient, type Client } from "@libsql/client";
+import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import { migrate } from "drizzle-orm/libsql/migrator";
+import * as schema from "~/db/schema";
+import { getEnv } from "./env.server";
+
+export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
+
+export function openDatabase(url: string, authToken?: string): Database {
+  if (url.startsWith("file:")) {
+    const file = url.slice("file:".length);
+    if (file && file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  // timeout = busy timeout of the embedded file database: writers from other
+  // processes (a second app, the access service) wait instead of failing.
+  const client = createClient({ url, authToken, timeout: 5000 });
+  return drizzle(client, { schema });
+}
+
+/** Applies drizzle/ migrations; WAL lets readers run beside the single writer. */
+export async function migrateDatabase(database: Database, migrationsFolder = "drizzle") {
+  await database.$client.execute("PRAGMA journal_mode = WAL").catch(() => {
+    // remote libSQL servers manage their own journal
+  });
+  await database.$client.execute("PRAGMA foreign_keys = ON").catch(() => {});
+  await migrate(database, { migrationsFolder });
+}
+
+const globalForDb = globalThis as unknown as { __db?: Database };
+
+/** The process-wide database, opened on first use from DATABASE_URL. */
+export function getDb(): Database {
+  if (!globalForDb.__db) {
+    const env = getEnv();
+    globalForDb.__db = openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  }
+  return globalForDb.__db;
+}

@@ -1,0 +1,60 @@
+// Configuration, validated once at boot. A wrong value stops the app with a
+// message naming the variable; README.md documents each one.
+import { z } from "zod";
+
+const optional = z.string().min(1).optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default("data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:|https?:|wss?:)/, "must start with file:, libsql:, http(s): or ws(s):")
+    .default("file:data/app.db"),
+  DATABASE_AUTH_TOKEN: optional,
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ADMIN_USERNAME: z.string().min(3).max(50).default("admin"),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().min(3).default("La Casona Coliving <hola@lacasona-coliving.es>"),
+  MQTT_URL: z.string().regex(/^(mqtts?|wss?|tcp|ssl):\/\//, "must be an mqtt:// or mqtts:// URL").optional(),
+  MQTT_USERNAME: optional,
+  MQTT_PASSWORD: optional,
+  MQTT_HOST: z.string().min(1).default("127.0.0.1"),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(8883),
+  MQTT_TLS_CERT: optional,
+  MQTT_TLS_KEY: optional,
+  MQTT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9_/-]{1,64}$/).default("coliving"),
+  ACCESS_SERVICE: z.enum(["on", "off"]).default("on"),
+  BUILDING_NAME: z.string().min(1).max(80).default("La Casona Coliving"),
+  PUBLIC_URL: z.string().url().optional(),
+});
+
+export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "not set".
+  const present = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const problems = result.error.issues
+      .map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)
+      .join("\n");
+    throw new Error(`Invalid configuration in environment variables:\n${problems}`);
+  }
+  return {
+    ...result.data,
+    PUBLIC_URL: result.data.PUBLIC_URL ?? `http://localhost:${result.data.PORT}`,
+  };
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

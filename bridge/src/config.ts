@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+const baudRate = z.number().int().positive().default(9600);
+const serialPath = z.string().min(1, 'must be a serial port path such as /dev/ttyUSB0');
+const cardTextFormat = z.enum(['auto', 'hex', 'decimal']).default('auto');
+
+const readerSchema = z.discriminatedUnion('driver', [
+  z.strictObject({ driver: z.literal('rdm6300'), port: serialPath, baudRate }),
+  z.strictObject({ driver: z.literal('line'), port: serialPath, baudRate, format: cardTextFormat }),
+  z.strictObject({
+    driver: z.literal('wiegand'),
+    port: serialPath,
+    baudRate,
+    /** Bit length of hex input; bit-string input carries its own length. */
+    bits: z.union([z.literal(26), z.literal(34)]).default(26),
+  }),
+  /** Card ids typed on standard input (development, simulate mode). */
+  z.strictObject({ driver: z.literal('keyboard'), format: cardTextFormat }),
+]);
+
+const displaySchema = z.discriminatedUnion('driver', [
+  z.strictObject({ driver: z.literal('serlcd'), port: serialPath, baudRate }),
+  z.strictObject({ driver: z.literal('console') }),
+]);
+
+const lockSchema = z.discriminatedUnion('driver', [
+  z.strictObject({ driver: z.literal('lcus1'), port: serialPath, baudRate }),
+  z.strictObject({
+    driver: z.literal('gpio'),
+    chip: z.string().min(1).default('gpiochip0'),
+    line: z.number().int().nonnegative(),
+    activeLow: z.boolean().default(false),
+  }),
+  z.strictObject({ driver: z.literal('console') }),
+]);
+
+const mqttSchema = z.strictObject({
+  url: z
+    .string()
+    .refine((text) => URL.canParse(text) && /^(mqtts?|wss?):$/.test(new URL(text).protocol), {
+      message: 'must be a URL such as mqtt://host:1883 or mqtts://host:8883',
+    }),
+  /** Defaults to doorId. */
+  username: z.string().min(1).optional(),
+  /** The door's secret. May instead come from the environment variable BRIDGE_PASSWORD. */
+  password: z.string().min(1).optional(),
+  /** PEM file of the CA that signed the broker's certificate (mqtts://). */
+  caFile: z.string().min(1).optional(),
+  topicPrefix: z
+    .string()
+    .regex(/^[^#+/]+(?:\/[^#+/]+)*$/, 'must be topic levels without wildcards or leading/trailing "/"')
+    .default('coliving'),
+  protocolVersion: z.union([z.literal(4), z.literal(5)]).default(4),
+  reconnectMinMs: z.number().int().positive().default(1000),
+  reconnectMaxMs: z.number().int().positive().default(30_000),
+});
+
+export const configSchema = z.strictObject({
+  doorId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters: letters, digits, "_" or "-"'),
+  mqtt: mqttSchema,
+  reader: readerSchema,
+  display: displaySchema,
+  lock: lockSchema,
+  /** Overrides the decision's unlockMs; also used for offline grants (3000 when unset). */
+  unlockMs: z.number().int().min(100).max(60_000).optional(),
+  decisionTimeoutMs: z.number().int().min(50).max(10_000).default(400),
+  /** What to do when the app cannot be asked: "cache" = offline list, "deny" = refuse everyone. */
+  offline: z.enum(['cache', 'deny']).default('cache'),
+  dataDir: z.string().min(1).default('/var/lib/coliving-bridge'),
+  /** How long a decision stays on the display before it returns to idle. */
+  displayHoldMs: z.number().int().min(100).max(60_000).default(3000),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type BridgeConfigInput = z.input<typeof configSchema>;
+type ParsedConfig = z.output<typeof configSchema>;
+export type BridgeConfig = Omit<ParsedConfig, 'mqtt'> & {
+  mqtt: ParsedConfig['mqtt'] & { username: string };
+};
+export type ReaderConfig = BridgeConfig['reader'];
+export type DisplayConfig = BridgeConfig['display'];
+export type LockConfig = BridgeConfig['lock'];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`Invalid configuration (${source}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates a configuration object and fills in defaults. Relative paths
+ * (dataDir, mqtt.caFile) are resolved against baseDir.
+ */
+export function parseConfig(input: unknown, options: { baseDir?: string; source?: string } = {}): BridgeConfig {
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(options.source ?? 'config', result.error.issues.map(describeIssue));
+  }
+  const parsed = result.data;
+  const baseDir = options.baseDir ?? process.cwd();
+  return {
+    ...parsed,
+    dataDir: path.resolve(baseDir, parsed.dataDir),
+    mqtt: {
+      ...parsed.mqtt,
+      username: parsed.mqtt.username ?? parsed.doorId,
+      caFile: parsed.mqtt.caFile === undefined ? undefined : path.resolve(baseDir, parsed.mqtt.caFile),
+    },
+  };
+}
+
+/**
+ * Reads and validates a JSON config file. mqtt.password may be left out of the
+ * file and given in env.BRIDGE_PASSWORD instead (e.g. a systemd EnvironmentFile).
+ */
+export async function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<BridgeConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(file, [`cannot read the file: ${(error as Error).message}`]);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(file, [`not valid JSON: ${(error as Error).message}`]);
+  }
+  return parseConfig(withPasswordFromEnv(raw, env), { baseDir: path.dirname(path.resolve(file)), source: file });
+}
+
+export function withPasswordFromEnv(raw: unknown, env: NodeJS.ProcessEnv): unknown {
+  const password = env.BRIDGE_PASSWORD;
+  if (password === undefined || password === '' || !isRecord(raw) || !isRecord(raw.mqtt)) return raw;
+  if (raw.mqtt.password !== undefined) return raw;
+  return { ...raw, mqtt: { ...raw.mqtt, password } };
+}
+
+/** A copy safe to log: the password and any credentials in the URL are masked. */
+export function redactConfig(config: BridgeConfig): BridgeConfig {
+  return {
+    ...config,
+    mqtt: {
+      ...config.mqtt,
+      url: redactUrl(config.mqtt.url),
+      password: config.mqtt.password === undefined ? undefined : '***',
+    },
+  };
+}
+
+export function redactUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${where === '' ? key : `${where}.${key}`}: unknown field`).join('\n  - ');
+  }
+  if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
+    return `${where}: must be one of ${issue.options.map((option) => JSON.stringify(option)).join(', ')}`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return `${where}: required (${issue.expected})`;
+  }
+  return `${where === '' ? '(top level)' : where}: ${issue.message}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

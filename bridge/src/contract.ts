@@ -1,0 +1,89 @@
+/**
+ * The MQTT wire contract shared with the app (see docs/bridge.md). This file is
+ * the bridge's side of it: topic names, the shapes it publishes and the
+ * validation of what it receives. Correlation travels in the JSON payload so
+ * that MQTT 3.1.1 is enough.
+ */
+import { z } from 'zod';
+
+export interface DoorTopics {
+  swipe: string;
+  decision: string;
+  display: string;
+  state: string;
+  events: string;
+  credentials: string;
+}
+
+export function doorTopics(prefix: string, doorId: string): DoorTopics {
+  const base = `${prefix}/doors/${doorId}`;
+  return {
+    swipe: `${base}/swipe`,
+    decision: `${base}/decision`,
+    display: `${base}/display`,
+    state: `${base}/state`,
+    events: `${base}/events`,
+    credentials: `${base}/credentials`,
+  };
+}
+
+const isoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date');
+
+/** app → bridge. Unknown reason codes are accepted: the bridge only acts on `granted`. */
+export const decisionSchema = z.object({
+  id: z.string().min(1),
+  granted: z.boolean(),
+  reason: z.string(),
+  display: z.object({ line1: z.string(), line2: z.string() }),
+  unlockMs: z.number().int().nonnegative(),
+});
+export type Decision = z.infer<typeof decisionSchema>;
+
+/** app → bridge, retained. */
+export const displayMessageSchema = z.object({
+  status: z.string(),
+  welcome: z.string(),
+  doorStatus: z.enum(['active', 'maintenance', 'emergency']),
+  updatedAt: isoDate,
+});
+export type DisplayMessage = z.infer<typeof displayMessageSchema>;
+
+/** app → bridge, retained: the cards that would be granted on this door now. */
+export const credentialsListSchema = z.object({
+  version: z.number().int().nonnegative(),
+  generatedAt: isoDate,
+  salt: z.string().regex(/^[0-9a-fA-F]*$/, 'expected hex'),
+  cards: z.array(
+    z.object({
+      h: z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, 'expected a hex SHA-256')
+        .transform((hash) => hash.toLowerCase()),
+      exp: isoDate.nullable(),
+    }),
+  ),
+});
+export type CredentialsList = z.infer<typeof credentialsListSchema>;
+
+/** bridge → app. */
+export interface SwipeMessage {
+  id: string;
+  card: string;
+  at: string;
+  source: 'reader' | 'mobile';
+}
+
+/** bridge → app, retained. The last will is `{"online": false}`. */
+export type StateMessage = { online: true; version: string; reader: string; since: string } | { online: false };
+
+export type OfflineReason = 'granted' | 'unknown_card' | 'card_expired' | 'offline_deny';
+
+/** bridge → app: a decision the bridge took from its offline list. */
+export interface OfflineEvent {
+  id: string;
+  card: string;
+  at: string;
+  granted: boolean;
+  reason: OfflineReason;
+  offline: true;
+}

@@ -1,0 +1,17 @@
+// `npm start`: builds once if there is no build, then serves it with
+// remix-serve. Loading the build migrates the database, creates the first
+// admin and starts the access service (see app/utils/boot.server.ts).
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+
+if (!fs.existsSync("build/index.js")) {
+  console.info("[start] no build found: building once (npm run build)");
+  execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+}
+
+const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  stdio: "inherit",
+  env: { NODE_ENV: "production", ...process.env },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
