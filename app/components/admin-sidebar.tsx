@@ -19,7 +19,7 @@ const LINKS = [
 export function AdminSidebar({ theme, username }: { theme: ThemePreference; username: string }) {
   return (
     <>
-      <input type="checkbox" id="admin-nav-toggle" className="admin-nav-toggle" aria-controls="admin-sidebar" />
+      <input type="checkbox" id="admin-nav-toggle" className="admin-nav-toggle" aria-controls="admin-sidebar" aria-label="Menú" />
       <label htmlFor="admin-nav-toggle" className="button button-secondary admin-nav-button">
         Menú
       </label>

@@ -9,7 +9,7 @@ export const MAX_CARD_ID_BYTES = 16;
 
 /**
  * Decimal input is widened to at least this many bytes, so that a reader
- * printing the 10-digit decimal of an EM4100 tag ("0005124942") yields the
+ * printing the 10-digit decimal of an EM4100 tag ("0005122894") yields the
  * same id as an RDM6300 reading the same tag ("004E2B4E").
  */
 export const MIN_DECIMAL_CARD_ID_BYTES = 4;

@@ -9,7 +9,7 @@ const FRAME_LENGTH = 14;
 /**
  * RDM6300-style 125 kHz reader frames (9600 8N1). The card id is the 4-byte
  * tag without the version byte: "004E2B4E", the number printed in decimal on
- * most EM4100 cards and fobs (0005124942).
+ * most EM4100 cards and fobs (0005122894).
  *
  * Tolerates frames split across chunks, glued together and noise between them;
  * frames with a wrong checksum are dropped and counted.

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env.server";
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBe("file:data/app.db");
+    expect(env.ADMIN_USERNAME).toBe("admin");
+    expect(env.MQTT_HOST).toBe("127.0.0.1");
+    expect(env.MQTT_PORT).toBe(1883);
+    expect(env.PUBLIC_URL).toBe("http://localhost:3000");
+  });
+
+  it("names the variable that is wrong", () => {
+    expect(() => parseEnv({ PORT: "abc" })).toThrow(/PORT/);
+    expect(() => parseEnv({ DATABASE_URL: "postgres://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseEnv({ SMTP_URL: "", PORT: "" }).PORT).toBe(3000);
+  });
+
+  it("accepts a remote libSQL database", () => {
+    const env = parseEnv({ DATABASE_URL: "libsql://db.example.turso.io", DATABASE_AUTH_TOKEN: "t" });
+    expect(env.DATABASE_URL).toBe("libsql://db.example.turso.io");
+  });
+});

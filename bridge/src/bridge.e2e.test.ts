@@ -1,0 +1,291 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BridgeConfigInput } from './config.js';
+import { startBridge, type BridgeHandle } from './controller.js';
+import { LCUS1_CLOSE, LCUS1_OPEN } from './locks/lcus1.js';
+import type { Logger } from './logger.js';
+import { TestBroker } from './test-support/broker.js';
+import { ScriptedApp } from './test-support/scripted-app.js';
+import { countOccurrences, MockSerialPorts, waitFor } from './test-support/serial-mock.js';
+
+const PASSWORD = 'door-secret-7f3a9c';
+const CARD_ANA = '004E2B4E';
+const CARD_BEN = '0012D687';
+const CARD_EVE = 'DEADBEEF';
+
+function rdm6300Frame(tag: string, version = '01'): Buffer {
+  const bytes = Buffer.from(version + tag, 'hex');
+  const checksum = bytes.reduce((xor, byte) => xor ^ byte, 0);
+  const ascii = `${version}${tag}${checksum.toString(16).padStart(2, '0')}`.toUpperCase();
+  return Buffer.concat([Buffer.from([0x02]), Buffer.from(ascii, 'latin1'), Buffer.from([0x03])]);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let broker: TestBroker;
+let app: ScriptedApp;
+const ports = new MockSerialPorts();
+const logLines: string[] = [];
+const running = new Set<BridgeHandle>();
+let doorCount = 0;
+
+const captureLogger = (door: string): Logger => {
+  const log = (level: string) => (message: string) => logLines.push(`${door} ${level} ${message}`);
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+};
+
+interface Door {
+  id: string;
+  dataDir: string;
+  reader: string;
+  relay: string;
+  lcd: string;
+}
+
+async function newDoor(): Promise<Door> {
+  doorCount += 1;
+  const id = `door-${doorCount}`;
+  const door = {
+    id,
+    dataDir: await mkdtemp(path.join(tmpdir(), `bridge-${id}-`)),
+    reader: `/dev/mock-reader-${doorCount}`,
+    relay: `/dev/mock-relay-${doorCount}`,
+    lcd: `/dev/mock-lcd-${doorCount}`,
+  };
+  ports.create(door.reader, door.relay, door.lcd);
+  return door;
+}
+
+async function startDoor(door: Door, overrides: Partial<BridgeConfigInput> = {}): Promise<BridgeHandle> {
+  const bridge = await startBridge(
+    {
+      doorId: door.id,
+      mqtt: { url: broker.url, password: PASSWORD, reconnectMinMs: 50, reconnectMaxMs: 200 },
+      reader: { driver: 'rdm6300', port: door.reader },
+      display: { driver: 'serlcd', port: door.lcd },
+      lock: { driver: 'lcus1', port: door.relay },
+      dataDir: door.dataDir,
+      decisionTimeoutMs: 1000,
+      displayHoldMs: 300,
+      logLevel: 'debug',
+      ...overrides,
+    },
+    { serialPortFactory: ports.factory, logger: captureLogger(door.id), version: '0.0.0-test' },
+  );
+  running.add(bridge);
+  return bridge;
+}
+
+async function stopDoor(bridge: BridgeHandle): Promise<void> {
+  running.delete(bridge);
+  await bridge.stop();
+}
+
+async function startConnected(door: Door, overrides: Partial<BridgeConfigInput> = {}): Promise<BridgeHandle> {
+  const bridge = await startDoor(door, overrides);
+  await waitFor(() => bridge.status().connected, `${door.id} to connect`);
+  return bridge;
+}
+
+const opens = (door: Door) => countOccurrences(ports.written(door.relay), LCUS1_OPEN);
+const closes = (door: Door) => countOccurrences(ports.written(door.relay), LCUS1_CLOSE);
+
+beforeAll(async () => {
+  broker = await TestBroker.create();
+  app = await ScriptedApp.connect(broker.url);
+});
+
+afterEach(async () => {
+  app.decisionDelayMs = 0;
+  app.answering = true;
+  await broker.start(); // a test that stopped the broker leaves it running again
+  await app.whenReady();
+  await Promise.all([...running].map((bridge) => stopDoor(bridge)));
+});
+
+afterAll(async () => {
+  await app.close();
+  await broker.close();
+  // Every bridge ran at debug level, config dump included: the password must not be in any log line.
+  expect(logLines.some((line) => line.includes('config: '))).toBe(true);
+  expect(logLines.filter((line) => line.includes(PASSWORD))).toEqual([]);
+});
+
+describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
+  it('announces itself: retained online state, idle display, lock shut', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door);
+    await waitFor(
+      () => app.states.some((state) => JSON.stringify(state).includes('"online":true') && JSON.stringify(state).includes('rdm6300')),
+      'the online state',
+    );
+    const state = app.states.find((entry) => (entry as { online: boolean }).online) as Record<string, unknown>;
+    expect(state).toMatchObject({ online: true, version: '0.0.0-test', reader: 'rdm6300' });
+    expect(Number.isNaN(Date.parse(String(state.since)))).toBe(false);
+    await waitFor(() => ports.text(door.lcd).includes('WELCOME         \xfe\xc0READY'), 'the idle screen');
+    expect(ports.written(door.relay)).toEqual(LCUS1_CLOSE);
+
+    await stopDoor(bridge);
+    await waitFor(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
+    expect(ports.written(door.relay).subarray(-4)).toEqual(LCUS1_CLOSE);
+    expect(ports.text(door.lcd)).toContain('OUT OF SERVICE');
+  });
+
+  it('grant: card bytes → swipe → decision → relay opens, then closes after unlockMs; LCD shows the lines', async () => {
+    const door = await newDoor();
+    await startConnected(door);
+    app.grant(CARD_ANA, 'Hola, Íñigo', 'Bienvenido ¡ya!', 150);
+    const swipesBefore = app.swipes.length;
+
+    ports.emit(door.reader, rdm6300Frame(CARD_ANA));
+    await waitFor(() => opens(door) === 1, 'the open bytes');
+    const swipe = app.swipes[swipesBefore];
+    expect(swipe).toMatchObject({ card: CARD_ANA, source: 'reader' });
+    expect(swipe?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(swipe?.at ?? ''))).toBe(false);
+    await waitFor(() => ports.text(door.lcd).includes('Hola, Inigo     \xfe\xc0Bienvenido ya!  '), 'the decision text');
+    await waitFor(() => closes(door) === 2, 'the close bytes after unlockMs'); // 1 at start + 1 after unlockMs
+    const relay = ports.written(door.relay);
+    expect(relay.lastIndexOf(LCUS1_CLOSE)).toBeGreaterThan(relay.indexOf(LCUS1_OPEN));
+    // And back to idle after the hold time.
+    const shown = ports.text(door.lcd).length;
+    await waitFor(() => ports.text(door.lcd).slice(shown).includes('WELCOME'), 'the idle screen again');
+  });
+
+  it('deny: no open bytes, the LCD shows the decision lines', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door);
+    ports.emit(door.reader, rdm6300Frame(CARD_EVE));
+    await waitFor(() => ports.text(door.lcd).includes('ACCESS DENIED   \xfe\xc0UNKNOWN CARD'), 'the deny text');
+    expect(opens(door)).toBe(0);
+    const outcome = await bridge.swipe(CARD_BEN);
+    expect(outcome).toMatchObject({ card: CARD_BEN, granted: false, reason: 'unknown_card', offline: false, unlockMs: 0 });
+    expect(opens(door)).toBe(0);
+  });
+
+  it('ignores the same card again within 2 s (frames split, glued, repeated)', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door);
+    app.grant(CARD_ANA);
+    const swipesBefore = app.swipes.length;
+    const frame = rdm6300Frame(CARD_ANA);
+    ports.emit(door.reader, Buffer.concat([Buffer.from([0x00, 0xff]), frame, frame, frame.subarray(0, 6)]));
+    ports.emit(door.reader, Buffer.concat([frame.subarray(6), frame]));
+    await waitFor(() => opens(door) === 1, 'the open bytes');
+    expect(await bridge.swipe(CARD_ANA)).toBeNull();
+    await sleep(300);
+    expect(app.swipes.slice(swipesBefore).map((swipe) => swipe.card)).toEqual([CARD_ANA]);
+    expect(opens(door)).toBe(1);
+  });
+
+  it('shows a new retained display message on the idle screen, and keeps it for offline restarts', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door);
+    await app.publishDisplay(door.id, { welcome: 'Bienvenida, Íñigo', status: 'ABIERTO' });
+    await waitFor(() => ports.text(door.lcd).includes('Bienvenida, Inig\xfe\xc0ABIERTO         '), 'the new idle text');
+    await stopDoor(bridge);
+
+    const offline = await startDoor(door, { mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
+    await waitFor(() => ports.text(door.lcd).includes('Bienvenida, Inig\xfe\xc0OFFLINE'), 'the stored idle text, offline');
+    await stopDoor(offline);
+  });
+
+  it('offline: decides from the list, queues on disk across a restart, then delivers every event exactly once', async () => {
+    const door = await newDoor();
+    let bridge = await startConnected(door, { unlockMs: 150 });
+    await app.publishCredentials(door.id, 1, [{ card: CARD_ANA }, { card: CARD_BEN }]);
+    await waitFor(() => bridge.status().credentialsVersion === 1, 'credentials v1');
+    // Ben's card is revoked: the app publishes a new version without it.
+    await app.publishCredentials(door.id, 2, [{ card: CARD_ANA }, { card: '12345678', exp: '2001-01-01T00:00:00Z' }]);
+    await waitFor(() => bridge.status().credentialsVersion === 2, 'credentials v2');
+
+    await broker.stop();
+    await waitFor(() => !bridge.status().connected, 'the bridge to notice the broker is gone');
+    await waitFor(() => ports.text(door.lcd).endsWith('\xfe\xc0OFFLINE         '), 'the offline idle screen');
+
+    ports.emit(door.reader, rdm6300Frame(CARD_ANA));
+    await waitFor(() => opens(door) === 1, 'an offline grant');
+    await waitFor(() => bridge.status().pendingEvents === 1, 'the queued event');
+    expect(ports.text(door.lcd)).toContain('ACCESS GRANTED  \xfe\xc0OFFLINE MODE');
+    expect(await bridge.swipe(CARD_BEN)).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
+    expect(await bridge.swipe('12345678')).toMatchObject({ granted: false, reason: 'card_expired', offline: true });
+    expect(await bridge.swipe(CARD_EVE)).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
+    expect(opens(door)).toBe(1);
+    expect(bridge.status().pendingEvents).toBe(4);
+
+    // A reboot while still offline keeps the queue and the list.
+    await stopDoor(bridge);
+    bridge = await startDoor(door, { unlockMs: 150 });
+    expect(bridge.status()).toMatchObject({ connected: false, pendingEvents: 4, credentialsVersion: 2 });
+    const afterReboot = await bridge.swipe(CARD_ANA);
+    expect(afterReboot).toMatchObject({ granted: true, reason: 'granted', offline: true, unlockMs: 150 });
+    await waitFor(() => opens(door) === 1, 'the grant after the reboot'); // the port recording restarted with the reopen
+    expect(bridge.status().pendingEvents).toBe(5);
+
+    await broker.start();
+    await app.whenReady();
+    await waitFor(() => bridge.status().pendingEvents === 0, 'the queue to drain');
+    await waitFor(() => app.events.some((event) => event.id === afterReboot?.id), 'the app to receive the events');
+    const ids = new Set(app.events.filter((event) => event.card !== undefined).map((event) => event.id));
+    expect(ids).toContain(afterReboot?.id);
+    for (const id of ids) expect(app.eventCount(id)).toBe(1);
+    const mine = app.events.filter((event) => [CARD_ANA, CARD_BEN, CARD_EVE, '12345678'].includes(event.card));
+    expect(mine).toHaveLength(5);
+    expect(mine.map((event) => event.reason).sort()).toEqual(['card_expired', 'granted', 'granted', 'unknown_card', 'unknown_card']);
+    expect(Object.keys(mine[0] ?? {}).sort()).toEqual(['at', 'card', 'granted', 'id', 'offline', 'reason']);
+    expect(mine.every((event) => event.offline)).toBe(true);
+
+    // Another outage and return: nothing is sent twice.
+    await broker.stop();
+    await waitFor(() => !bridge.status().connected, 'the second disconnect');
+    await broker.start();
+    await waitFor(() => bridge.status().connected, 'the second reconnect');
+    await app.whenReady();
+    await sleep(200);
+    for (const id of ids) expect(app.eventCount(id)).toBe(1);
+  });
+
+  it('ignores a decision that arrives after the timeout: no late unlock', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door, { decisionTimeoutMs: 150 });
+    app.grant(CARD_EVE, 'TOO LATE', '', 200);
+    app.decisionDelayMs = 500;
+    const outcome = await bridge.swipe(CARD_EVE);
+    expect(outcome).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
+    await waitFor(() => logLines.some((line) => line.includes(`decision ${outcome?.id} ignored`)), 'the late decision');
+    expect(opens(door)).toBe(0);
+    expect(ports.text(door.lcd)).not.toContain('TOO LATE');
+    // The offline event carries the swipe's id, so the app can tell they are one access.
+    await waitFor(() => app.eventCount(outcome?.id ?? '') === 1, 'the offline event');
+  });
+
+  it('policy "deny": offline swipes are refused even for cards on the list', async () => {
+    const door = await newDoor();
+    const online = await startConnected(door);
+    await app.publishCredentials(door.id, 1, [{ card: CARD_ANA }]);
+    await waitFor(() => online.status().credentialsVersion === 1, 'credentials');
+    await stopDoor(online);
+
+    const bridge = await startDoor(door, { offline: 'deny', mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
+    expect(await bridge.swipe(CARD_ANA)).toMatchObject({ granted: false, reason: 'offline_deny', offline: true });
+    expect(opens(door)).toBe(0);
+    expect(ports.text(door.lcd)).toContain('ACCESS DENIED   \xfe\xc0DOOR OFFLINE');
+    expect(bridge.status().pendingEvents).toBe(1);
+  });
+
+  it('publishes the last will when the connection drops, then comes back online', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door);
+    const statesBefore = app.states.length;
+    const client = await new Promise<{ close(): void }>((resolve) => {
+      const found = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
+      if (found) resolve(found);
+    });
+    client.close();
+    await waitFor(() => app.states.slice(statesBefore).some((state) => JSON.stringify(state) === '{"online":false}'), 'the last will');
+    await waitFor(() => bridge.status().connected, 'the reconnect');
+    await waitFor(() => (app.states.at(-1) as { online?: boolean }).online === true, 'online again');
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, simulateDataDir, UsageError } from './cli.js';
+import { startBridge } from './controller.js';
+import { createConsoleLogger } from './logger.js';
+import { waitFor } from './test-support/serial-mock.js';
+
+describe('command line', () => {
+  it('builds a simulate config: keyboard reader, console lock and display, data under bridge/data/<door>', async () => {
+    const command = await parseCommandLine(['--simulate', '--door', 'front-door'], { BRIDGE_PASSWORD: 'env-secret' });
+    expect(command.kind).toBe('run');
+    if (command.kind !== 'run') return;
+    expect(command.config).toMatchObject({
+      doorId: 'front-door',
+      mqtt: { url: 'mqtt://127.0.0.1:1883', username: 'front-door', password: 'env-secret' },
+      reader: { driver: 'keyboard' },
+      lock: { driver: 'console' },
+      display: { driver: 'console' },
+    });
+    expect(command.config.dataDir).toBe(simulateDataDir('front-door'));
+    expect(command.config.dataDir.endsWith(path.join('bridge', 'data', 'front-door'))).toBe(true);
+  });
+
+  it('prefers --password and --url', async () => {
+    const command = await parseCommandLine(
+      ['--simulate', '--door', 'd1', '--url', 'mqtt://10.0.0.2:1883', '--password', 'flag-secret'],
+      { BRIDGE_PASSWORD: 'env-secret' },
+    );
+    expect(command.kind === 'run' && command.config.mqtt).toMatchObject({ url: 'mqtt://10.0.0.2:1883', password: 'flag-secret' });
+  });
+
+  it('reads --config files', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bridge-cli-'));
+    const file = path.join(dir, 'door.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        doorId: 'd2',
+        mqtt: { url: 'mqtt://127.0.0.1:1883' },
+        reader: { driver: 'line', port: '/dev/ttyACM0' },
+        display: { driver: 'console' },
+        lock: { driver: 'gpio', line: 17 },
+        dataDir: 'state',
+      }),
+    );
+    const command = await parseCommandLine(['--config', file, '--log-level', 'debug'], { BRIDGE_PASSWORD: 'x' });
+    expect(command.kind === 'run' && command.config).toMatchObject({ logLevel: 'debug', dataDir: path.join(dir, 'state') });
+  });
+
+  it('explains usage mistakes', async () => {
+    await expect(parseCommandLine([], {})).rejects.toThrow(UsageError);
+    await expect(parseCommandLine(['--simulate'], {})).rejects.toThrow(/--door/);
+    await expect(parseCommandLine(['--config', 'x.json', '--door', 'a'], {})).rejects.toThrow(/--door is for --simulate/);
+    await expect(parseCommandLine(['--simulate', '--door', 'bad door'], {})).rejects.toThrow(/doorId: must be/);
+    await expect(parseCommandLine(['--bogus'], {})).rejects.toThrow(UsageError);
+    expect(await parseCommandLine(['--help'], {})).toEqual({ kind: 'help' });
+  });
+});
+
+describe('simulate-style bridge (keyboard, console lock and display)', () => {
+  it('decides a typed card and never logs the password', async () => {
+    const lines: string[] = [];
+    const stdin = new PassThrough();
+    const bridge = await startBridge(
+      {
+        doorId: 'sim-door',
+        // Nothing listens on port 1: the bridge is offline from the start.
+        mqtt: { url: 'mqtt://door:url-secret@127.0.0.1:1', password: 'pw-7d1e2b', reconnectMinMs: 20, reconnectMaxMs: 40 },
+        reader: { driver: 'keyboard' },
+        display: { driver: 'console' },
+        lock: { driver: 'console' },
+        dataDir: await mkdtemp(path.join(tmpdir(), 'bridge-sim-')),
+        logLevel: 'debug',
+      },
+      { stdin, logger: createConsoleLogger('debug', (line) => lines.push(line)) },
+    );
+    stdin.write('0005122894\n');
+    await waitFor(() => lines.some((line) => line.includes('card 004E2B4E: denied offline (unknown_card)')), 'the decision');
+    await waitFor(() => lines.some((line) => line.includes('display [ACCESS DENIED   ] [OFFLINE MODE    ]')), 'the display');
+    await waitFor(() => lines.filter((line) => line.includes('ECONNREFUSED')).length >= 2, 'a few reconnection attempts');
+    await bridge.stop();
+    expect(lines.some((line) => line.includes('"password":"***"'))).toBe(true);
+    expect(lines.filter((line) => line.includes('pw-7d1e2b') || line.includes('url-secret'))).toEqual([]);
+    expect(lines.at(-1)).toMatch(/stopped, door locked/);
+  });
+});

@@ -1,0 +1,93 @@
+import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process';
+import type { Logger } from '../logger.js';
+import type { Lock } from './index.js';
+
+export type SpawnFunction = (command: string, args: readonly string[]) => ChildProcess;
+
+export const spawnProcess: SpawnFunction = (command, args) => nodeSpawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+
+export interface GpioLockOptions {
+  chip: string;
+  line: number;
+  activeLow: boolean;
+}
+
+/**
+ * A GPIO line driven through libgpiod's `gpioset`. A line keeps its value only
+ * while a gpioset process holds it, so one gpioset runs at all times holding
+ * the current value (v1: --mode=signal; v2 holds by default); a change kills it
+ * and starts another. "Unlocked" is the active value (1, or 0 with activeLow).
+ */
+export async function openGpioLock(
+  options: GpioLockOptions,
+  spawn: SpawnFunction,
+  logger: Logger,
+  onLost: (error: Error) => void,
+): Promise<Lock> {
+  const version = await gpiosetMajorVersion(spawn);
+  let holder: ChildProcess | null = null;
+
+  const argsFor = (active: boolean): string[] => {
+    const flags = options.activeLow ? ['--active-low'] : [];
+    const assignment = `${options.line}=${active ? 1 : 0}`;
+    return version === 1
+      ? ['--mode=signal', ...flags, options.chip, assignment]
+      : ['--chip', options.chip, ...flags, assignment];
+  };
+
+  const release = async (): Promise<void> => {
+    const current = holder;
+    holder = null;
+    if (current === null || current.exitCode !== null || current.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+    current.kill('SIGTERM');
+    const timeout = setTimeout(() => current.kill('SIGKILL'), 1000);
+    await exited;
+    clearTimeout(timeout);
+  };
+
+  const hold = async (active: boolean): Promise<void> => {
+    await release();
+    const child = spawn('gpioset', argsFor(active));
+    holder = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code, signal) => {
+      if (holder === child) {
+        holder = null;
+        onLost(new Error(`gpioset exited (${signal ?? `code ${code}`}) while holding the lock line: ${stderr.trim()}`));
+      }
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => reject(new Error(`cannot run gpioset: ${error.message}`)));
+    });
+  };
+
+  logger.debug(`lock gpio ${options.chip} line ${options.line}${options.activeLow ? ' (active low)' : ''}, gpioset v${version}`);
+  return {
+    driver: 'gpio',
+    unlock: () => hold(true),
+    lock: () => hold(false),
+    close: async () => {
+      await hold(false);
+      await release();
+    },
+  };
+}
+
+async function gpiosetMajorVersion(spawn: SpawnFunction): Promise<1 | 2> {
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('gpioset', ['--version']);
+    let text = '';
+    child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.once('error', (error) =>
+      reject(new Error(`cannot run gpioset (install it with: apt install gpiod): ${error.message}`)),
+    );
+    child.once('close', () => resolve(text));
+  });
+  const major = /v(\d+)\./.exec(output)?.[1];
+  if (major === '1') return 1;
+  if (major === '2') return 2;
+  throw new Error(`unrecognised gpioset version: ${JSON.stringify(output.trim().slice(0, 80))}`);
+}

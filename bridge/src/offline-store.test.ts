@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OfflineEvent } from './contract.js';
+import type { Logger } from './logger.js';
+import { OfflineStore } from './offline-store.js';
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const tempDir = () => mkdtemp(path.join(tmpdir(), 'bridge-store-'));
+const hash = (salt: string, card: string) => createHash('sha256').update(salt + card).digest('hex');
+const event = (id: string): OfflineEvent => ({ id, card: '004E2B4E', at: new Date().toISOString(), granted: true, reason: 'granted', offline: true });
+
+describe('OfflineStore', () => {
+  it('checks cards against sha256(salt + card) with expiry', async () => {
+    const store = await OfflineStore.open(await tempDir(), quiet);
+    expect(store.checkCard('004E2B4E', new Date())).toBe('unknown_card');
+    await store.saveCredentials({
+      version: 1,
+      generatedAt: new Date().toISOString(),
+      salt: 'ab12',
+      cards: [
+        { h: hash('ab12', '004E2B4E'), exp: null },
+        { h: hash('ab12', '0012D687'), exp: '2020-01-01T00:00:00Z' },
+        { h: hash('ab12', '12345678'), exp: '2999-01-01T00:00:00Z' },
+      ],
+    });
+    expect(store.checkCard('004E2B4E', new Date())).toBe('granted');
+    expect(store.checkCard('12345678', new Date())).toBe('granted');
+    expect(store.checkCard('0012D687', new Date())).toBe('card_expired');
+    expect(store.checkCard('DEADBEEF', new Date())).toBe('unknown_card');
+  });
+
+  it('keeps only a newer credentials version, across restarts', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    const list = (version: number, card: string) => ({ version, generatedAt: new Date().toISOString(), salt: '00', cards: [{ h: hash('00', card), exp: null }] });
+    expect(await store.saveCredentials(list(5, 'AA'))).toBe(true);
+    expect(await store.saveCredentials(list(4, 'BB'))).toBe(false);
+    expect(await store.saveCredentials(list(5, 'BB'))).toBe(false);
+    const reopened = await OfflineStore.open(dir, quiet);
+    expect(reopened.credentialsVersion).toBe(5);
+    expect(reopened.checkCard('AA', new Date())).toBe('granted');
+    expect(reopened.checkCard('BB', new Date())).toBe('unknown_card');
+  });
+
+  it('keeps unacknowledged events across restarts and drops acknowledged ones', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    await store.appendEvent(event('a'));
+    await store.appendEvent(event('b'));
+    await store.appendEvent(event('c'));
+    await store.acknowledgeEvent('b');
+    const reopened = await OfflineStore.open(dir, quiet);
+    expect(reopened.pendingEvents().map((e) => e.id)).toEqual(['a', 'c']);
+    await reopened.acknowledgeEvent('a');
+    await reopened.acknowledgeEvent('c');
+    expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe('');
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([]);
+  });
+
+  it('survives a line torn by a power cut', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    await store.appendEvent(event('a'));
+    await appendFile(path.join(dir, 'events.jsonl'), '{"add":{"id":"b","ca');
+    const reopened = await OfflineStore.open(dir, quiet);
+    expect(reopened.pendingEvents().map((e) => e.id)).toEqual(['a']);
+    await reopened.appendEvent(event('c'));
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents().map((e) => e.id)).toEqual(['a', 'c']);
+  });
+
+  it('persists the display message', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    const message = { status: 'OPEN', welcome: 'HOLA', doorStatus: 'active' as const, updatedAt: new Date().toISOString() };
+    expect(await store.saveDisplay(message)).toBe(true);
+    expect(await store.saveDisplay(message)).toBe(false);
+    expect((await OfflineStore.open(dir, quiet)).displayMessage).toEqual(message);
+  });
+});

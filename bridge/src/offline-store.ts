@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  credentialsListSchema,
+  displayMessageSchema,
+  type CredentialsList,
+  type DisplayMessage,
+  type OfflineEvent,
+} from './contract.js';
+import { errorMessage, type Logger } from './logger.js';
+
+const CREDENTIALS_FILE = 'credentials.json';
+const DISPLAY_FILE = 'display.json';
+/**
+ * Append-only journal of offline decisions: `{"add": event}` lines, then
+ * `{"ack": id}` once the broker acknowledged the event. Compacted at start and
+ * whenever nothing is left to send.
+ */
+const EVENTS_FILE = 'events.jsonl';
+
+export type OfflineCardCheck = 'granted' | 'unknown_card' | 'card_expired';
+
+/**
+ * What the bridge keeps on disk to work without the app: the newest offline
+ * credentials list, the last display message and the queue of offline
+ * decisions not yet acknowledged by the broker. Survives restarts.
+ */
+export class OfflineStore {
+  private credentials: CredentialsList | null = null;
+  /** hash → expiry (ms since epoch) or null for no expiry */
+  private cardExpiry = new Map<string, number | null>();
+  private display: DisplayMessage | null = null;
+  private pending: OfflineEvent[] = [];
+  /** Disk writes run one at a time, in call order. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(dataDir: string, logger: Logger): Promise<OfflineStore> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const store = new OfflineStore(dataDir, logger);
+    const credentials = await store.readJson(CREDENTIALS_FILE, credentialsListSchema);
+    if (credentials !== null) store.useCredentials(credentials);
+    store.display = await store.readJson(DISPLAY_FILE, displayMessageSchema);
+    store.pending = await store.readJournal();
+    await store.rewriteJournal();
+    return store;
+  }
+
+  get credentialsVersion(): number | null {
+    return this.credentials?.version ?? null;
+  }
+
+  get displayMessage(): DisplayMessage | null {
+    return this.display;
+  }
+
+  /** Events not yet acknowledged by the broker, oldest first. */
+  pendingEvents(): readonly OfflineEvent[] {
+    return this.pending;
+  }
+
+  checkCard(card: string, now: Date): OfflineCardCheck {
+    if (this.credentials === null) return 'unknown_card';
+    const hash = createHash('sha256').update(`${this.credentials.salt}${card}`, 'utf8').digest('hex');
+    const expiry = this.cardExpiry.get(hash);
+    if (expiry === undefined) return 'unknown_card';
+    if (expiry !== null && expiry <= now.getTime()) return 'card_expired';
+    return 'granted';
+  }
+
+  /** Keeps the list if it is newer than the one held; returns whether it was kept. */
+  async saveCredentials(list: CredentialsList): Promise<boolean> {
+    if (this.credentials !== null && list.version <= this.credentials.version) return false;
+    this.useCredentials(list);
+    await this.serialized(() => this.writeAtomically(CREDENTIALS_FILE, JSON.stringify(list)));
+    return true;
+  }
+
+  /** Returns whether the message differed from the one held. */
+  async saveDisplay(message: DisplayMessage): Promise<boolean> {
+    if (JSON.stringify(message) === JSON.stringify(this.display)) return false;
+    this.display = message;
+    await this.serialized(() => this.writeAtomically(DISPLAY_FILE, JSON.stringify(message)));
+    return true;
+  }
+
+  async appendEvent(event: OfflineEvent): Promise<void> {
+    this.pending.push(event);
+    await this.serialized(() => this.appendJournal({ add: event }));
+  }
+
+  /** Removes an event once the broker acknowledged it (QoS 1 PUBACK). */
+  async acknowledgeEvent(id: string): Promise<void> {
+    if (!this.pending.some((event) => event.id === id)) return;
+    this.pending = this.pending.filter((event) => event.id !== id);
+    await this.serialized(() => (this.pending.length === 0 ? this.rewriteJournal() : this.appendJournal({ ack: id })));
+  }
+
+  /** Waits for the writes in progress. */
+  async close(): Promise<void> {
+    await this.writes;
+  }
+
+  private useCredentials(list: CredentialsList): void {
+    this.credentials = list;
+    this.cardExpiry = new Map(list.cards.map((card) => [card.h, card.exp === null ? null : Date.parse(card.exp)]));
+  }
+
+  private serialized(write: () => Promise<void>): Promise<void> {
+    const next = this.writes.then(write);
+    this.writes = next.catch(() => {});
+    return next;
+  }
+
+  private async readJson<T>(file: string, schema: { safeParse(data: unknown): { success: true; data: T } | { success: false } }): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(path.join(this.dataDir, file), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const result = schema.safeParse(JSON.parse(text));
+      if (result.success) return result.data;
+    } catch {
+      // fall through: reported below
+    }
+    this.logger.warn(`offline store: ignoring unreadable ${file}`);
+    return null;
+  }
+
+  private async readJournal(): Promise<OfflineEvent[]> {
+    let text: string;
+    try {
+      text = await readFile(path.join(this.dataDir, EVENTS_FILE), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const events = new Map<string, OfflineEvent>();
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const entry = JSON.parse(line) as { add?: OfflineEvent; ack?: string };
+        if (entry.add !== undefined) events.set(entry.add.id, entry.add);
+        else if (entry.ack !== undefined) events.delete(entry.ack);
+      } catch {
+        // A line torn by a power cut while it was being written.
+        this.logger.warn(`offline store: skipping a damaged line in ${EVENTS_FILE}`);
+      }
+    }
+    return [...events.values()];
+  }
+
+  private async appendJournal(entry: { add: OfflineEvent } | { ack: string }): Promise<void> {
+    const handle = await open(path.join(this.dataDir, EVENTS_FILE), 'a', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(entry)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private rewriteJournal(): Promise<void> {
+    return this.writeAtomically(EVENTS_FILE, this.pending.map((event) => `${JSON.stringify({ add: event })}\n`).join(''));
+  }
+
+  /** Temp file, fsync, rename, fsync the directory: a crash leaves the old or the new file, never half of one. */
+  private async writeAtomically(file: string, content: string): Promise<void> {
+    const target = path.join(this.dataDir, file);
+    const temp = `${target}.tmp`;
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+    await this.syncDirectory();
+  }
+
+  private async syncDirectory(): Promise<void> {
+    try {
+      const directory = await open(this.dataDir, 'r');
+      try {
+        await directory.sync();
+      } finally {
+        await directory.close();
+      }
+    } catch (error) {
+      this.logger.debug(`offline store: directory fsync not supported: ${errorMessage(error)}`);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Socket } from 'node:net';
+
+export interface ScriptedDecision {
+  granted: boolean;
+  reason: string;
+  line1: string;
+  line2: string;
+  unlockMs: number;
+}
+
+/**
+ * Stands in for the app's access service: answers swipes with decisions per
+ * the contract, publishes retained display/credentials, counts offline events.
+ */
+export class ScriptedApp {
+  readonly swipes: Array<{ id: string; card: string; at: string; source: string }> = [];
+  readonly events: Array<{ id: string; card: string; granted: boolean; reason: string; offline: boolean }> = [];
+  readonly states: unknown[] = [];
+  /** Cards granted by the app; any other card is denied with unknown_card. */
+  readonly grants = new Map<string, ScriptedDecision>();
+  /** Delay before answering a swipe. */
+  decisionDelayMs = 0;
+  /** When false, swipes are not answered at all. */
+  answering = true;
+
+  private constructor(
+    private readonly client: MqttClient,
+    private readonly prefix: string,
+  ) {}
+
+  /** Connected and subscribed (false while the broker is away). */
+  ready = false;
+
+  static async connect(url: string, prefix = 'coliving'): Promise<ScriptedApp> {
+    const client = mqtt.connect(url, {
+      clientId: `scripted-app-${Math.random().toString(16).slice(2)}`,
+      reconnectPeriod: 50,
+      // A persistent session: QoS 1 messages published while the app is reconnecting wait for it.
+      clean: false,
+      resubscribe: false,
+    });
+    const app = new ScriptedApp(client, prefix);
+    client.on('message', (topic, payload) => app.handle(topic, payload));
+    client.on('close', () => (app.ready = false));
+    client.on('connect', () => {
+      (client.stream as Partial<Socket>).setNoDelay?.(true);
+      const topics = [`${prefix}/doors/+/swipe`, `${prefix}/doors/+/events`, `${prefix}/doors/+/state`];
+      client.subscribe(topics, { qos: 1 }, (error) => (app.ready = !error));
+    });
+    await app.whenReady();
+    return app;
+  }
+
+  async whenReady(timeoutMs = 4000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.ready) {
+      if (Date.now() > deadline) throw new Error('scripted app: not connected');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  grant(card: string, line1 = 'WELCOME HOME', line2 = 'ANA', unlockMs = 200): void {
+    this.grants.set(card, { granted: true, reason: 'granted', line1, line2, unlockMs });
+  }
+
+  eventCount(id: string): number {
+    return this.events.filter((event) => event.id === id).length;
+  }
+
+  async publishDisplay(door: string, display: { welcome: string; status: string; doorStatus?: string }): Promise<void> {
+    const message = { doorStatus: 'active', updatedAt: new Date().toISOString(), ...display };
+    await this.client.publishAsync(`${this.prefix}/doors/${door}/display`, JSON.stringify(message), { qos: 1, retain: true });
+  }
+
+  async publishCredentials(
+    door: string,
+    version: number,
+    cards: Array<{ card: string; exp?: string | null }>,
+    salt = 'ab12',
+  ): Promise<void> {
+    const message = {
+      version,
+      generatedAt: new Date().toISOString(),
+      salt,
+      cards: cards.map(({ card, exp }) => ({
+        h: createHash('sha256').update(`${salt}${card}`, 'utf8').digest('hex'),
+        exp: exp ?? null,
+      })),
+    };
+    await this.client.publishAsync(`${this.prefix}/doors/${door}/credentials`, JSON.stringify(message), { qos: 1, retain: true });
+  }
+
+  async publishRaw(topic: string, payload: string, retain = false): Promise<void> {
+    await this.client.publishAsync(topic, payload, { qos: 1, retain });
+  }
+
+  async close(): Promise<void> {
+    await this.client.endAsync(true);
+  }
+
+  private handle(topic: string, payload: Buffer): void {
+    const message = JSON.parse(payload.toString('utf8'));
+    const [, , door, kind] = topic.split('/').slice(-4);
+    if (kind === 'state') this.states.push(message);
+    if (kind === 'events') this.events.push(message);
+    if (kind !== 'swipe') return;
+    this.swipes.push(message);
+    if (!this.answering) return;
+    const scripted = this.grants.get(message.card) ?? {
+      granted: false,
+      reason: 'unknown_card',
+      line1: 'ACCESS DENIED',
+      line2: 'UNKNOWN CARD',
+      unlockMs: 0,
+    };
+    const decision = {
+      id: message.id,
+      granted: scripted.granted,
+      reason: scripted.reason,
+      display: { line1: scripted.line1, line2: scripted.line2 },
+      unlockMs: scripted.unlockMs,
+    };
+    setTimeout(() => {
+      this.client.publish(`${this.prefix}/doors/${door}/decision`, JSON.stringify(decision), { qos: 1 });
+    }, this.decisionDelayMs);
+  }
+}

@@ -1,0 +1,48 @@
+// `npm test`: typecheck, unit and integration tests (vitest), then the
+// end-to-end suite (Playwright) against a fresh production build.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const started = Date.now();
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const MOSQUITTO = "/usr/sbin/mosquitto";
+
+function ensureSystemPackages() {
+  const missing = [
+    [CHROMIUM, "chromium"],
+    [MOSQUITTO, "mosquitto"],
+  ].filter(([file]) => !fs.existsSync(file));
+  if (missing.length === 0) return;
+  const packages = missing.map(([, name]) => name);
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `Missing system packages: ${packages.join(", ")}.\nInstall them as root with:\n  apt-get update && apt-get install -y ${packages.join(" ")}`,
+    );
+    process.exit(1);
+  }
+  console.info(`[test] installing ${packages.join(", ")} with apt-get`);
+  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+  execFileSync("apt-get", ["install", "-y", "-qq", ...packages], {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+}
+
+function step(name, command, args) {
+  const stepStart = Date.now();
+  console.info(`\n[test] ${name}: ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "true" } });
+  if (result.status !== 0) {
+    console.error(`[test] ${name} failed`);
+    process.exit(result.status ?? 1);
+  }
+  console.info(`[test] ${name} done in ${((Date.now() - stepStart) / 1000).toFixed(1)} s`);
+}
+
+const npx = "npx";
+ensureSystemPackages();
+step("typecheck", "npm", ["run", "-s", "typecheck"]);
+step("unit and integration", npx, ["vitest", "run"]);
+step("build", process.execPath, ["scripts/build.mjs"]);
+step("end-to-end", npx, ["playwright", "test"]);
+console.info(`\n[test] all passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -1,0 +1,68 @@
+// Shared Playwright fixtures: data is set up directly in the test database
+// (never through the UI), and each test gets its own client address so the
+// per-IP rate limits of one test never affect another.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { E2E } from "../setup/e2e-env";
+
+Object.assign(process.env, E2E.serverEnv, { NODE_ENV: "test" });
+
+const { createUser } = await import("~/models/user.server");
+const { getSessionStorage } = await import("~/utils/session.server");
+type User = Awaited<ReturnType<typeof createUser>>;
+
+export type UserFactory = (fields?: { role?: "user" | "admin"; status?: User["status"]; password?: string }) => Promise<User & { password: string }>;
+
+function randomIp() {
+  const bytes = crypto.randomBytes(3);
+  return `10.${bytes[0]}.${bytes[1]}.${bytes[2]}`;
+}
+
+export async function signIn(context: BrowserContext, user: Pick<User, "id">) {
+  const storage = getSessionStorage();
+  const session = await storage.getSession();
+  session.set("userId", user.id);
+  const cookie = (await storage.commitSession(session)).split(";")[0]!;
+  const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
+  await context.addCookies([{ name, value, url: E2E.baseURL }]);
+}
+
+export const test = base.extend<{ clientIp: string; createUser: UserFactory; asAdmin: User; asResident: User }>({
+  clientIp: async ({}, use) => use(randomIp()),
+  extraHTTPHeaders: async ({ clientIp }, use) => use({ "X-Forwarded-For": clientIp }),
+  createUser: async ({}, use) => {
+    await use(async ({ role = "user", status = "active", password = "contraseña-segura-1" } = {}) => {
+      const name = `${role}-${crypto.randomUUID().slice(0, 8)}`;
+      const user = await createUser({ username: name, email: `${name}@example.com`, password, role, status, firstName: "Prueba" });
+      return { ...user, password };
+    });
+  },
+  asAdmin: async ({ context, createUser }, use) => {
+    const admin = await createUser({ role: "admin" });
+    await signIn(context, admin);
+    await use(admin);
+  },
+  asResident: async ({ context, createUser }, use) => {
+    const resident = await createUser({ role: "user" });
+    await signIn(context, resident);
+    await use(resident);
+  },
+});
+
+export { expect };
+
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+export async function seriousA11yViolations(page: Page) {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}

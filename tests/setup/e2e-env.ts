@@ -1,0 +1,28 @@
+// One place for the end-to-end server's environment: the Playwright config
+// starts the server with it, the fixtures open the same database with it.
+import os from "node:os";
+import path from "node:path";
+
+const root = path.join(os.tmpdir(), "coliving-tests", "e2e");
+const port = Number(process.env.E2E_PORT ?? 4783);
+
+export const E2E = {
+  root,
+  port,
+  baseURL: `http://127.0.0.1:${port}`,
+  serverEnv: {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: `file:${path.join(root, "app.db")}`,
+    DATA_DIR: root,
+    SESSION_SECRET: "e2e-session-secret-that-is-long-enough-123",
+    ADMIN_USERNAME: "admin",
+    ADMIN_PASSWORD: "admin-e2e-password",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // Each test sends its own X-Forwarded-For, so per-IP limits stay per test.
+    TRUST_PROXY: "true",
+    ACCESS_SERVICE: "off",
+    MQTT_PORT: "0",
+  } as Record<string, string>,
+};

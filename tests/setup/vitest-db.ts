@@ -1,0 +1,18 @@
+// Runs before each test file: a private copy of the migrated base database
+// and a private data directory, wired through the same env the app reads.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { TEST_ROOT } from "./test-db";
+
+const dir = path.join(TEST_ROOT, "vitest", `${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
+fs.mkdirSync(dir, { recursive: true });
+fs.copyFileSync(path.join(TEST_ROOT, "vitest", "base.db"), path.join(dir, "app.db"));
+
+process.env.NODE_ENV = "test";
+process.env.DATABASE_URL = `file:${path.join(dir, "app.db")}`;
+process.env.DATA_DIR = dir;
+process.env.SESSION_SECRET = "test-session-secret-that-is-long-enough-123";
+process.env.ACCESS_SERVICE = "off";
+delete process.env.SMTP_URL;
+(globalThis as { __db?: unknown }).__db = undefined;
