@@ -58,7 +58,11 @@ async function newDoor(): Promise<Door> {
   return door;
 }
 
-async function startDoor(door: Door, overrides: Partial<BridgeConfigInput> = {}): Promise<BridgeHandle> {
+async function startDoor(
+  door: Door,
+  overrides: Partial<BridgeConfigInput> = {},
+  onFatal?: (error: Error) => void,
+): Promise<BridgeHandle> {
   const bridge = await startBridge(
     {
       doorId: door.id,
@@ -72,7 +76,7 @@ async function startDoor(door: Door, overrides: Partial<BridgeConfigInput> = {})
       logLevel: 'debug',
       ...overrides,
     },
-    { serialPortFactory: ports.factory, logger: captureLogger(door.id), version: '0.0.0-test' },
+    { serialPortFactory: ports.factory, logger: captureLogger(door.id), version: '0.0.0-test', onFatal },
   );
   running.add(bridge);
   return bridge;
@@ -163,6 +167,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const outcome = await bridge.swipe(CARD_BEN);
     expect(outcome).toMatchObject({ card: CARD_BEN, granted: false, reason: 'unknown_card', offline: false, unlockMs: 0 });
     expect(opens(door)).toBe(0);
+    await expect(bridge.swipe('0x12d687')).rejects.toThrow(/canonical/);
   });
 
   it('ignores the same card again within 2 s (frames split, glued, repeated)', async () => {
@@ -273,6 +278,22 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     expect(opens(door)).toBe(0);
     expect(ports.text(door.lcd)).toContain('ACCESS DENIED   \xfe\xc0DOOR OFFLINE');
     expect(bridge.status().pendingEvents).toBe(1);
+  });
+
+  it('a vanished reader port stops the bridge with the door shut and reports it', async () => {
+    const door = await newDoor();
+    const fatal: Error[] = [];
+    const bridge = await startDoor(door, {}, (error) => fatal.push(error));
+    await waitFor(() => bridge.status().connected, 'the connection');
+    app.grant(CARD_ANA, 'OPEN', '', 5000);
+    ports.emit(door.reader, rdm6300Frame(CARD_ANA));
+    await waitFor(() => opens(door) === 1, 'the door to open');
+    ports.unplug(door.reader);
+    await waitFor(() => fatal.length === 1, 'the fatal report');
+    expect(fatal[0]?.message).toMatch(/mock-reader.*closed unexpectedly/);
+    expect(ports.written(door.relay).subarray(-4)).toEqual(LCUS1_CLOSE);
+    expect(bridge.status().lockOpen).toBe(false);
+    await waitFor(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
   });
 
   it('publishes the last will when the connection drops, then comes back online', async () => {

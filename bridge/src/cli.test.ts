@@ -48,6 +48,7 @@ describe('command line', () => {
     );
     const command = await parseCommandLine(['--config', file, '--log-level', 'debug'], { BRIDGE_PASSWORD: 'x' });
     expect(command.kind === 'run' && command.config).toMatchObject({ logLevel: 'debug', dataDir: path.join(dir, 'state') });
+    expect((await parseCommandLine(['--config', file, '--check'], {})).kind).toBe('check');
   });
 
   it('explains usage mistakes', async () => {
@@ -57,6 +58,7 @@ describe('command line', () => {
     await expect(parseCommandLine(['--simulate', '--door', 'bad door'], {})).rejects.toThrow(/doorId: must be/);
     await expect(parseCommandLine(['--bogus'], {})).rejects.toThrow(UsageError);
     expect(await parseCommandLine(['--help'], {})).toEqual({ kind: 'help' });
+    await expect(parseCommandLine(['--simulate', '--door', 'a', '--check'], {})).rejects.toThrow(/--check/);
   });
 });
 
@@ -75,7 +77,7 @@ describe('simulate-style bridge (keyboard, console lock and display)', () => {
         dataDir: await mkdtemp(path.join(tmpdir(), 'bridge-sim-')),
         logLevel: 'debug',
       },
-      { stdin, logger: createConsoleLogger('debug', (line) => lines.push(line)) },
+      { stdin, logger: createConsoleLogger('debug', (line) => lines.push(line), false) },
     );
     stdin.write('0005122894\n');
     await waitFor(() => lines.some((line) => line.includes('card 004E2B4E: denied offline (unknown_card)')), 'the decision');
@@ -85,5 +87,20 @@ describe('simulate-style bridge (keyboard, console lock and display)', () => {
     expect(lines.some((line) => line.includes('"password":"***"'))).toBe(true);
     expect(lines.filter((line) => line.includes('pw-7d1e2b') || line.includes('url-secret'))).toEqual([]);
     expect(lines.at(-1)).toMatch(/stopped, door locked/);
+  });
+});
+
+describe('console logger', () => {
+  it('prefixes journal priorities under systemd, timestamps elsewhere, and filters by level', () => {
+    const lines: string[] = [];
+    const journal = createConsoleLogger('info', (line) => lines.push(line), true);
+    journal.debug('hidden');
+    journal.info('hello');
+    journal.warn('careful');
+    journal.error('broken');
+    expect(lines).toEqual(['<6>INFO  hello', '<4>WARN  careful', '<3>ERROR broken']);
+    lines.length = 0;
+    createConsoleLogger('debug', (line) => lines.push(line), false).debug('x');
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z DEBUG x$/);
   });
 });

@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { loadConfigFile, parseConfig, type BridgeConfig } from './config.js';
 
 export const USAGE = `Usage:
-  coliving-bridge --config <config.json>
+  coliving-bridge --config <config.json> [--check]
       Run a door with the drivers of the config file.
+      --check: only validate the file and print it (password masked).
   coliving-bridge --simulate --door <doorId> [--url mqtt://127.0.0.1:1883] [--password <secret>]
       Keyboard reader (type a card id, then Enter), console lock and display.
       The password may also come from the environment variable BRIDGE_PASSWORD.
@@ -14,7 +15,7 @@ Options:
   --log-level <debug|info|warn|error>   overrides the config (default info)
   --help                                this text`;
 
-export type Command = { kind: 'help' } | { kind: 'run'; config: BridgeConfig };
+export type Command = { kind: 'help' } | { kind: 'run'; config: BridgeConfig } | { kind: 'check'; config: BridgeConfig };
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -38,6 +39,7 @@ export async function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): 
         url: { type: 'string' },
         password: { type: 'string' },
         'log-level': { type: 'string' },
+        check: { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }));
@@ -49,6 +51,7 @@ export async function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): 
   const logLevel = values['log-level'];
   if (values.simulate === true) {
     if (values.config !== undefined) throw new UsageError('--simulate and --config exclude each other');
+    if (values.check === true) throw new UsageError('--check is for --config');
     if (values.door === undefined) throw new UsageError('--simulate needs --door <doorId>');
     const config = parseConfig(
       {
@@ -69,7 +72,7 @@ export async function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): 
   for (const option of ['door', 'url', 'password'] as const) {
     if (values[option] !== undefined) throw new UsageError(`--${option} is for --simulate; put it in the config file`);
   }
-  const config = await loadConfigFile(values.config, env);
-  if (logLevel === undefined) return { kind: 'run', config };
-  return { kind: 'run', config: parseConfig({ ...config, logLevel }, { source: '--log-level' }) };
+  const fileConfig = await loadConfigFile(values.config, env);
+  const config = logLevel === undefined ? fileConfig : parseConfig({ ...fileConfig, logLevel }, { source: '--log-level' });
+  return { kind: values.check === true ? 'check' : 'run', config };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, parseConfig, redactConfig } from './config.js';
 
@@ -86,5 +87,13 @@ describe('config', () => {
     expect(dump).not.toContain('s3cret-door-key');
     expect(dump).not.toContain('urlsecret');
     expect(dump).toContain('"password":"***"');
+  });
+});
+
+describe('config.example.json', () => {
+  it('is a valid configuration', async () => {
+    const file = fileURLToPath(new URL('../config.example.json', import.meta.url));
+    const config = await loadConfigFile(file, { BRIDGE_PASSWORD: 'x' });
+    expect(config).toMatchObject({ doorId: 'front-door', reader: { driver: 'rdm6300' }, lock: { driver: 'lcus1' } });
   });
 });

@@ -308,10 +308,11 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       if (holdTimer !== null) clearTimeout(holdTimer);
       lockOpen = false;
       await lock?.close().catch((error) => logger.error(`lock: cannot lock on shutdown: ${errorMessage(error)}`));
+      // A swipe in progress finishes (it can no longer open the door) before its link and screen go.
+      await swipeQueue;
       await link?.stop().catch((error) => logger.warn(`mqtt: ${errorMessage(error)}`));
       await show('OUT OF SERVICE', '');
       await display?.close().catch((error) => logger.warn(`display: ${errorMessage(error)}`));
-      await swipeQueue;
       await store.close();
       logger.info('stopped, door locked');
     })();

@@ -9,15 +9,21 @@ export interface Logger {
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** sd-daemon(3) prefixes: the journal reads them as the line's priority (journalctl -p). */
+const JOURNAL_PRIORITY: Record<LogLevel, string> = { debug: '<7>', info: '<6>', warn: '<4>', error: '<3>' };
+
 /**
  * Logs one line per message to stderr. Under systemd (JOURNAL_STREAM set) the
- * journal adds its own timestamps, so we leave ours out there.
+ * journal adds its own timestamps, so ours are replaced by a priority prefix.
  */
-export function createConsoleLogger(minLevel: LogLevel = 'info', write: (line: string) => void = writeStderr): Logger {
-  const withTimestamp = process.env.JOURNAL_STREAM === undefined;
+export function createConsoleLogger(
+  minLevel: LogLevel = 'info',
+  write: (line: string) => void = writeStderr,
+  underJournal: boolean = process.env.JOURNAL_STREAM !== undefined,
+): Logger {
   const log = (level: LogLevel) => (message: string) => {
     if (LEVEL_RANK[level] < LEVEL_RANK[minLevel]) return;
-    const prefix = withTimestamp ? `${new Date().toISOString()} ` : '';
+    const prefix = underJournal ? JOURNAL_PRIORITY[level] : `${new Date().toISOString()} `;
     write(`${prefix}${level.toUpperCase().padEnd(5)} ${message}`);
   };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseCommandLine, USAGE, UsageError } from './cli.js';
-import { ConfigError } from './config.js';
+import { ConfigError, redactConfig } from './config.js';
 import { startBridge, type BridgeHandle } from './controller.js';
 import { createConsoleLogger, errorMessage } from './logger.js';
 
@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   }
   if (command.kind === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command.kind === 'check') {
+    process.stdout.write(`configuration OK:\n${JSON.stringify(redactConfig(command.config), null, 2)}\n`);
     return;
   }
 

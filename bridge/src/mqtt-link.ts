@@ -137,7 +137,7 @@ export class MqttLink {
     this.options.logger.info('mqtt: connected');
     client.subscribe(this.options.subscriptions, { qos: 1 }, (error, grants) => {
       if (error) {
-        this.options.logger.error(`mqtt: subscribe failed: ${error.message}`);
+        this.options.logger.warn(`mqtt: subscribe failed: ${error.message}`);
         return;
       }
       for (const grant of grants ?? []) {
@@ -161,19 +161,19 @@ export class MqttLink {
     this.scheduleReconnect();
   }
 
+  /** Logged once per outage (further attempts at debug level) so a long outage does not flood the journal. */
   private handleError(error: Error & { code?: string | number }): void {
-    if (typeof error.code === 'number') {
-      // A CONNACK refusal (bad username/password, not authorised): always worth saying.
-      this.options.logger.error(`mqtt: the broker refused the connection: ${error.message}`);
-      return;
-    }
-    const message = `mqtt: ${error.message}`;
+    // A numeric code is a CONNACK refusal: wrong username/password, not authorised.
+    const refused = typeof error.code === 'number';
+    const message = refused ? `mqtt: the broker refused the connection: ${error.message}` : `mqtt: ${error.message}`;
     if (this.failureLogged) {
       this.options.logger.debug(message);
-    } else {
-      this.failureLogged = true;
-      this.options.logger.warn(`${message} (retrying with backoff up to ${this.options.reconnectMaxMs} ms)`);
+      return;
     }
+    this.failureLogged = true;
+    const retry = ` (retrying with backoff up to ${this.options.reconnectMaxMs} ms)`;
+    if (refused) this.options.logger.error(`${message}${retry}`);
+    else this.options.logger.warn(`${message}${retry}`);
   }
 
   private scheduleReconnect(): void {

@@ -148,8 +148,8 @@ export class OfflineStore {
       if (line.trim() === '') continue;
       try {
         const entry = JSON.parse(line) as { add?: OfflineEvent; ack?: string };
-        if (entry.add !== undefined) events.set(entry.add.id, entry.add);
-        else if (entry.ack !== undefined) events.delete(entry.ack);
+        if (typeof entry.add?.id === 'string') events.set(entry.add.id, entry.add);
+        else if (typeof entry.ack === 'string') events.delete(entry.ack);
       } catch {
         // A line torn by a power cut while it was being written.
         this.logger.warn(`offline store: skipping a damaged line in ${EVENTS_FILE}`);

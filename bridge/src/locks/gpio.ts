@@ -59,8 +59,15 @@ export async function openGpioLock(
       }
     });
     await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (error) => reject(new Error(`cannot run gpioset: ${error.message}`)));
+      let spawned = false;
+      child.once('spawn', () => {
+        spawned = true;
+        resolve();
+      });
+      child.on('error', (error) => {
+        if (spawned) logger.error(`gpioset: ${error.message}`);
+        else reject(new Error(`cannot run gpioset: ${error.message}`));
+      });
     });
   };
 

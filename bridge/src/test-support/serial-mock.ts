@@ -25,6 +25,11 @@ export class MockSerialPorts {
     binding.emitData(data);
   }
 
+  /** Closes the port under the bridge's feet, like an unplugged USB adapter. */
+  unplug(path: string): void {
+    this.opened.get(path)?.close();
+  }
+
   /** Everything the bridge wrote to the port since it was last opened. */
   written(path: string): Buffer {
     return this.opened.get(path)?.port?.recording ?? Buffer.alloc(0);
