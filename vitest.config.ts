@@ -10,6 +10,7 @@ export default defineConfig({
     setupFiles: ["tests/setup/vitest-db.ts"],
     pool: "forks",
     testTimeout: 20_000,
+    silent: "passed-only",
     hookTimeout: 30_000,
   },
 });

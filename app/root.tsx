@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -73,6 +74,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useLoaderData<typeof loader>();
+  useEffect(() => {
+    // Lets end-to-end tests (and CSS, if ever needed) know React is in charge.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

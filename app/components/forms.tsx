@@ -1,6 +1,10 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useId, type ReactNode } from "react";
 
+// Field components accept any field of any form; conform types the values.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyField = FieldMetadata<any, any, string[]>;
+
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
@@ -35,16 +39,19 @@ export function InputField({
   ...rest
 }: {
   label: ReactNode;
-  meta: FieldMetadata<unknown>;
+  meta: AnyField;
   type?: InputType;
   hint?: ReactNode;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type">) {
   const hintId = useId();
+  const { defaultValue, ...inputProps } = getInputProps(meta, { type, ariaDescribedBy: hint ? hintId : undefined });
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
       <input
-        {...getInputProps(meta, { type, ariaDescribedBy: hint ? hintId : undefined })}
+        {...inputProps}
+        // A controlled input (value given) must not also get a default value.
+        defaultValue={rest.value === undefined ? defaultValue : undefined}
         {...rest}
         key={meta.key}
       />
@@ -66,7 +73,7 @@ export function SelectField({
   ...rest
 }: {
   label: ReactNode;
-  meta: FieldMetadata<unknown>;
+  meta: AnyField;
   options: ReadonlyArray<{ value: string; label: string }>;
   placeholder?: string;
 } & React.SelectHTMLAttributes<HTMLSelectElement>) {
@@ -90,7 +97,7 @@ export function TextareaField({
   label,
   meta,
   ...rest
-}: { label: ReactNode; meta: FieldMetadata<unknown> } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+}: { label: ReactNode; meta: AnyField } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>

@@ -12,6 +12,29 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import {
+  USER_ROLES,
+  USER_STATUSES,
+  RESERVATION_TYPES,
+  ROOM_TYPES,
+  CONTACT_PREFERENCES,
+  RESERVATION_STATUSES,
+  CONSULTATION_KINDS,
+  CONSULTATION_STATUSES,
+  DOOR_STATUSES,
+  CARD_TYPES,
+  CARD_STATUSES,
+  ACCESS_REASONS,
+  INCIDENT_SOURCES,
+  INCIDENT_TYPES,
+  INCIDENT_CATEGORIES,
+  INCIDENT_STATUSES,
+  INCIDENT_URGENCIES,
+  FACILITY_TYPES,
+  BOOKING_STATUSES,
+} from "./schema-enums";
+
+export * from "./schema-enums";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
@@ -21,9 +44,6 @@ const updatedAt = () =>
   integer("updated_at", { mode: "timestamp_ms" })
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`);
-
-export const USER_ROLES = ["user", "admin"] as const;
-export const USER_STATUSES = ["active", "inactive", "suspended"] as const;
 
 export const users = sqliteTable(
   "users",
@@ -79,11 +99,6 @@ export const rateLimits = sqliteTable("rate_limits", {
   resetAt: integer("reset_at", { mode: "timestamp_ms" }).notNull(),
 });
 
-export const RESERVATION_TYPES = ["habitacion", "sala"] as const;
-export const ROOM_TYPES = ["individual", "doble", "suite"] as const;
-export const CONTACT_PREFERENCES = ["email", "phone", "both"] as const;
-export const RESERVATION_STATUSES = ["pending", "confirmed", "cancelled", "completed"] as const;
-
 export const anonymousReservations = sqliteTable(
   "anonymous_reservations",
   {
@@ -114,9 +129,6 @@ export const anonymousReservations = sqliteTable(
     index("anonymous_reservations_created_idx").on(t.createdAt),
   ],
 );
-
-export const CONSULTATION_KINDS = ["consulta", "visita"] as const;
-export const CONSULTATION_STATUSES = ["pending", "read", "replied", "closed"] as const;
 
 export const consultations = sqliteTable(
   "consultations",
@@ -153,8 +165,6 @@ export const captchaChallenges = sqliteTable(
   },
   (t) => [index("captcha_challenges_expires_idx").on(t.expiresAt)],
 );
-
-export const DOOR_STATUSES = ["active", "maintenance", "emergency"] as const;
 
 export type DoorHardware = {
   online: boolean;
@@ -193,9 +203,6 @@ export const doors = sqliteTable(
     index("doors_status_idx").on(t.status),
   ],
 );
-
-export const CARD_TYPES = ["primary", "secondary", "temporary", "emergency"] as const;
-export const CARD_STATUSES = ["pending", "active", "inactive", "suspended"] as const;
 
 export const cards = sqliteTable(
   "cards",
@@ -246,22 +253,6 @@ export const cardPermissions = sqliteTable(
   ],
 );
 
-export const ACCESS_REASONS = [
-  "granted",
-  "unknown_card",
-  "card_pending",
-  "card_inactive",
-  "card_suspended",
-  "card_expired",
-  "no_permission",
-  "user_inactive",
-  "door_maintenance",
-  "door_emergency",
-  "unknown_door",
-  "invalid_request",
-  "offline_deny",
-] as const;
-
 // One row per card swipe. Card, door and user are kept both as references and
 // as the values seen at the time, so the log survives deletions and renames.
 export const accessLogs = sqliteTable(
@@ -293,20 +284,6 @@ export const accessLogs = sqliteTable(
     index("access_logs_user_idx").on(t.username, t.timestamp),
   ],
 );
-
-export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
-export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;
-export const INCIDENT_CATEGORIES = [
-  "plumbing",
-  "electrical",
-  "hvac",
-  "structural",
-  "cleaning",
-  "security",
-  "other",
-] as const;
-export const INCIDENT_STATUSES = ["open", "in-progress", "resolved", "closed", "cancelled"] as const;
-export const INCIDENT_URGENCIES = ["low", "medium", "high", "critical"] as const;
 
 // One store for door incidents, residents' incidents and public fault reports
 // (docs/decisions/0002-one-incident-store.md).
@@ -344,8 +321,6 @@ export const incidents = sqliteTable(
   ],
 );
 
-export const FACILITY_TYPES = ["meeting-room", "gym", "pool", "parking", "event-room"] as const;
-
 export const facilities = sqliteTable("facilities", {
   id: text("id").primaryKey(),
   type: text("type", { enum: FACILITY_TYPES }).notNull(),
@@ -353,8 +328,6 @@ export const facilities = sqliteTable("facilities", {
   capacity: integer("capacity"),
   sortOrder: integer("sort_order").notNull().default(0),
 });
-
-export const BOOKING_STATUSES = ["confirmed", "pending", "cancelled", "completed"] as const;
 
 export const facilityBookings = sqliteTable(
   "facility_bookings",

@@ -1,11 +1,65 @@
-import type { MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert, InputField, TextareaField } from "~/components/forms";
+import { PrivacyNotice } from "~/components/privacy-notice";
+import { Toaster } from "~/components/toaster";
+import { createCaptcha } from "~/models/captcha.server";
+import { EnquirySchema } from "~/schemas/enquiry";
+import { enquiryPageAction } from "~/services/enquiry-page.server";
 
-export const meta: MetaFunction = () => [{ title: "Consulta" }];
+export const meta: MetaFunction = () => [{ title: "Consulta · La Casona Coliving" }];
 
-export default function Page() {
-  return <PagePlaceholder title="Consulta" />;
+export async function loader() {
+  return { captcha: await createCaptcha() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return enquiryPageAction(request, "consulta");
+}
+
+export default function EnquiryPage() {
+  const { captcha } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: `enquiry-${captcha.captchaId}`,
+    lastResult: actionData?.result,
+    defaultValue: actionData?.values ?? undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: EnquirySchema }),
+  });
+  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") !== "refresh-captcha";
+
+  return (
+    <>
+      <h1>Consulta</h1>
+      <p>¿Tienes dudas sobre estancias, precios o el espacio de coworking? Escríbenos y te responderemos pronto.</p>
+      <Toaster toast={actionData?.toast ?? null} />
+      <Form method="post" {...getFormProps(form)} key={captcha.captchaId} className="form card">
+        <FormAlert id={form.errorId} title="No se pudo enviar la consulta" errors={form.errors} />
+        <InputField label="Nombre" meta={fields.nombre} autoComplete="name" />
+        <div className="field-row">
+          <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
+          <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
+        </div>
+        <TextareaField label="Mensaje" meta={fields.mensaje} rows={5} />
+        <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
+        <div className="honeypot" aria-hidden="true">
+          <label htmlFor="enquiry-website">No rellenes este campo</label>
+          <input id="enquiry-website" name="website" tabIndex={-1} autoComplete="off" />
+        </div>
+        <PrivacyNotice purpose="responder a tu consulta" retention="un año desde tu último mensaje" />
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? "Enviando..." : "Enviar Consulta"}
+        </button>
+      </Form>
+    </>
+  );
 }
 
 export function ErrorBoundary() {

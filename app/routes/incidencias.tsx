@@ -1,11 +1,77 @@
-import type { MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
+import { PrivacyNotice } from "~/components/privacy-notice";
+import { Toaster } from "~/components/toaster";
+import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema } from "~/schemas/public-incident";
+import { reportPublicIncident } from "~/services/visitor.server";
+import { getClientIp } from "~/utils/request.server";
+import type { Toast } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction = () => [{ title: "Comunicar Avería" }];
+export const meta: MetaFunction = () => [{ title: "Comunicar Avería · La Casona Coliving" }];
 
-export default function Page() {
-  return <PagePlaceholder title="Comunicar Avería" />;
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: PublicIncidentSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(), toast: null }, { status: 400 });
+  }
+  const result = await reportPublicIncident(submission.value, { ip: getClientIp(request) });
+  if (!result.ok) {
+    const toast: Toast = { id: crypto.randomUUID(), type: "error", title: "Error", description: result.message };
+    return data({ result: submission.reply({ formErrors: [result.message] }), toast }, { status: result.status });
+  }
+  return redirectWithToast(request, "/incidencias", { type: "success", title: "Incidencia reportada exitosamente" });
+}
+
+const toOptions = (labels: Record<string, string>) => Object.entries(labels).map(([value, label]) => ({ value, label }));
+
+export default function IncidentPage() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "public-incident",
+    lastResult: actionData?.result,
+    defaultValue: { urgencia: "media" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PublicIncidentSchema }),
+  });
+  const submitting = navigation.state === "submitting";
+  // A new location (the redirect after a report) mounts an empty form.
+  const location = useLocation();
+  return (
+    <>
+      <h1>Comunicar Avería</h1>
+      <p>Cuéntanos qué ha fallado y dónde. El equipo de mantenimiento recibe el aviso al momento.</p>
+      <Toaster toast={actionData?.toast ?? null} />
+      <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
+        <FormAlert id={form.errorId} title="No se pudo enviar el aviso" errors={form.errors} />
+        <div className="field-row">
+          <InputField label="Nombre del propietario o inquilino" meta={fields.nombre} autoComplete="name" />
+          <InputField label="Número de planta" meta={fields.departamento} inputMode="numeric" />
+        </div>
+        <div className="field-row">
+          <SelectField label="Tipo de avería" meta={fields.tipo} placeholder="Selecciona un tipo" options={toOptions(PUBLIC_INCIDENT_TYPES)} />
+          <SelectField label="Urgencia" meta={fields.urgencia} options={toOptions(PUBLIC_INCIDENT_URGENCIES)} />
+        </div>
+        <InputField label="Ubicación" meta={fields.ubicacion} placeholder="p. ej. Baño de la 2.ª planta" />
+        <TextareaField label="Descripción" meta={fields.descripcion} rows={4} />
+        <div className="honeypot" aria-hidden="true">
+          <label htmlFor="incident-website">No rellenes este campo</label>
+          <input id="incident-website" name="website" tabIndex={-1} autoComplete="off" />
+        </div>
+        <PrivacyNotice purpose="gestionar la reparación de la avería" retention="hasta cerrar la incidencia y un año después" />
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? "Enviando..." : "Enviar Reporte"}
+        </button>
+      </Form>
+    </>
+  );
 }
 
 export function ErrorBoundary() {

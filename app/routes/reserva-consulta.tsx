@@ -1,11 +1,219 @@
-import type { MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert, InputField } from "~/components/forms";
+import { Modal } from "~/components/modal";
+import { Toaster } from "~/components/toaster";
+import { toGuestView, type GuestReservation } from "~/models/reservation.server";
+import {
+  CONTACT_PREFERENCE_LABELS,
+  isGuestCancellable,
+  LookupSchema,
+  RESERVATION_STATUS_LABELS,
+  RESERVATION_TYPE_LABELS,
+  ROOM_TYPE_LABELS,
+} from "~/schemas/reservation";
+import { cancelGuestReservation, findGuestReservation } from "~/services/visitor.server";
+import { formatDateTime, formatIsoDay } from "~/utils/dates";
+import { getClientIp } from "~/utils/request.server";
+import type { Toast } from "~/utils/session.server";
+import { useHydrated } from "~/utils/use-hydrated";
 
-export const meta: MetaFunction = () => [{ title: "Consulta de Reserva" }];
+export const meta: MetaFunction = () => [{ title: "Consulta de Reserva · La Casona Coliving" }];
 
-export default function Page() {
-  return <PagePlaceholder title="Consulta de Reserva" />;
+const INTENTS = ["lookup", "confirm-cancel", "cancel"] as const;
+type Intent = (typeof INTENTS)[number];
+
+// Lookup and cancel are POSTs: the guest's email never lands in a URL or a log.
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intentValue = String(formData.get("intent") ?? "lookup");
+  const intent: Intent = (INTENTS as readonly string[]).includes(intentValue) ? (intentValue as Intent) : "lookup";
+  const submission = parseWithZod(formData, { schema: LookupSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(), reservation: null, confirming: false, toast: null }, { status: 400 });
+  }
+  const { code, email } = submission.value;
+  const context = { ip: getClientIp(request) };
+  const outcome = intent === "cancel" ? await cancelGuestReservation(code, email, context) : await findGuestReservation(code, email, context);
+  if (!outcome.ok) {
+    const toast: Toast = {
+      id: crypto.randomUUID(),
+      type: "error",
+      title: intent === "cancel" ? "Error al cancelar la reserva" : "Error",
+      description: outcome.message,
+    };
+    return data(
+      { result: submission.reply({ formErrors: [outcome.message] }), reservation: null, confirming: false, toast },
+      { status: outcome.status },
+    );
+  }
+  const toast: Toast | null =
+    intent === "cancel" ? { id: crypto.randomUUID(), type: "success", title: "Reserva cancelada correctamente" } : null;
+  return {
+    result: submission.reply(),
+    reservation: toGuestView(outcome.reservation),
+    confirming: intent === "confirm-cancel" && isGuestCancellable(outcome.reservation.status),
+    toast,
+  };
+}
+
+export default function ReservationLookupPage() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "lookup",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LookupSchema }),
+  });
+  const [code, setCode] = useState(String(fields.code.initialValue ?? ""));
+  const [email, setEmail] = useState(String(fields.email.initialValue ?? ""));
+  const searching = navigation.state === "submitting" && navigation.formData?.get("intent") === "lookup";
+  const reservation = actionData?.reservation ?? null;
+  const hydrated = useHydrated();
+
+  return (
+    <>
+      <h1>Consulta de Reserva</h1>
+      <p>Introduce el código de tu reserva y el email con el que la hiciste.</p>
+      <Toaster toast={actionData?.toast ?? null} />
+      <Form method="post" {...getFormProps(form)} className="form card">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <div className="field-row">
+          <InputField
+            label="Código de reserva"
+            meta={fields.code}
+            maxLength={8}
+            autoComplete="off"
+            style={{ textTransform: "uppercase" }}
+            value={code}
+            onChange={(event) => setCode(event.currentTarget.value.toUpperCase().slice(0, 8))}
+          />
+          <InputField
+            label="Email"
+            meta={fields.email}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+          />
+        </div>
+        <button
+          type="submit"
+          name="intent"
+          value="lookup"
+          className="button"
+          // Without JavaScript the button stays enabled and the server checks.
+          disabled={hydrated && (searching || !code.trim() || !email.trim())}
+        >
+          {searching ? "Buscando..." : "Buscar Reserva"}
+        </button>
+      </Form>
+      {reservation ? <ReservationDetails key={`${reservation.reservationCode}-${reservation.status}`} reservation={reservation} confirming={actionData?.confirming ?? false} /> : null}
+    </>
+  );
+}
+
+function ReservationDetails({ reservation, confirming }: { reservation: GuestReservation; confirming: boolean }) {
+  const [confirmOpen, setConfirmOpen] = useState(confirming);
+  const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
+  const hidden = (
+    <>
+      <input type="hidden" name="code" value={reservation.reservationCode} />
+      <input type="hidden" name="email" value={reservation.guestEmail} />
+    </>
+  );
+  return (
+    <section className="card" aria-labelledby="reservation-title" style={{ marginTop: "1.5rem" }}>
+      <h2 id="reservation-title">
+        Reserva {reservation.reservationCode}{" "}
+        <span className={`badge badge-${reservation.status}`} data-testid="reservation-status">
+          {RESERVATION_STATUS_LABELS[reservation.status]}
+        </span>
+      </h2>
+      <div className="grid-3">
+        <div>
+          <h3>Datos del huésped</h3>
+          <dl className="details">
+            <dt>Nombre</dt>
+            <dd>{reservation.guestName}</dd>
+            <dt>Email</dt>
+            <dd>{reservation.guestEmail}</dd>
+            <dt>Teléfono</dt>
+            <dd>{reservation.guestPhone}</dd>
+            <dt>Contacto preferido</dt>
+            <dd>{CONTACT_PREFERENCE_LABELS[reservation.contactPreference]}</dd>
+          </dl>
+        </div>
+        <div>
+          <h3>Detalles de la reserva</h3>
+          <dl className="details">
+            <dt>Tipo</dt>
+            <dd>{reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type}</dd>
+            <dt>Entrada</dt>
+            <dd>{formatIsoDay(reservation.startDate)}</dd>
+            <dt>Salida</dt>
+            <dd>{formatIsoDay(reservation.endDate)}</dd>
+            <dt>Creada</dt>
+            <dd>{formatDateTime(reservation.createdAt)}</dd>
+          </dl>
+        </div>
+      </div>
+      <h3>Peticiones especiales</h3>
+      <p>{reservation.specialRequests || "Ninguna"}</p>
+      {reservation.adminNotes ? (
+        <>
+          <h3>Notas de la administración</h3>
+          <p>{reservation.adminNotes}</p>
+        </>
+      ) : null}
+      {isGuestCancellable(reservation.status) ? (
+        <Form method="post">
+          {hidden}
+          <button
+            type="submit"
+            name="intent"
+            value="confirm-cancel"
+            className="button button-danger"
+            onClick={(event) => {
+              event.preventDefault();
+              setConfirmOpen(true);
+            }}
+          >
+            Cancelar Reserva
+          </button>
+        </Form>
+      ) : null}
+      {confirmOpen ? (
+        <Modal title="¿Está seguro de que desea cancelar su reserva?" onClose={() => setConfirmOpen(false)}>
+          <p>Esta acción no se puede deshacer.</p>
+          <Form method="post" className="modal-actions">
+            {hidden}
+            <button
+              type="submit"
+              name="intent"
+              value="lookup"
+              className="button button-secondary"
+              onClick={(event) => {
+                event.preventDefault();
+                setConfirmOpen(false);
+              }}
+            >
+              No, mantener reserva
+            </button>
+            <button type="submit" name="intent" value="cancel" className="button button-danger">
+              Sí, cancelar reserva
+            </button>
+          </Form>
+        </Modal>
+      ) : null}
+    </section>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,11 +1,79 @@
-import type { MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
+import { PrivacyNotice } from "~/components/privacy-notice";
+import { Toaster } from "~/components/toaster";
+import { createCaptcha } from "~/models/captcha.server";
+import { createVisitSchema, VISIT_HOURS } from "~/schemas/enquiry";
+import { enquiryPageAction } from "~/services/enquiry-page.server";
+import { addDays, todayInMadrid } from "~/utils/dates";
 
-export const meta: MetaFunction = () => [{ title: "Programa tu Visita" }];
+export const meta: MetaFunction = () => [{ title: "Programa tu Visita · La Casona Coliving" }];
 
-export default function Page() {
-  return <PagePlaceholder title="Programa tu Visita" />;
+export async function loader() {
+  return { captcha: await createCaptcha(), tomorrow: addDays(todayInMadrid(), 1) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return enquiryPageAction(request, "visita");
+}
+
+export default function VisitPage() {
+  const { captcha, tomorrow } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const schema = createVisitSchema({ tomorrow });
+  const [form, fields] = useForm({
+    id: `visit-${captcha.captchaId}`,
+    lastResult: actionData?.result,
+    defaultValue: actionData?.values ?? undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") !== "refresh-captcha";
+
+  return (
+    <>
+      <h1>Programa tu Visita</h1>
+      <p>
+        Ven a conocer la casa. Elige el día y la hora que prefieras; las visitas se solicitan con al menos un día de
+        antelación y te confirmaremos la cita por email.
+      </p>
+      <Toaster toast={actionData?.toast ?? null} />
+      <Form method="post" {...getFormProps(form)} key={captcha.captchaId} className="form card">
+        <FormAlert id={form.errorId} title="No se pudo enviar la solicitud" errors={form.errors} />
+        <InputField label="Nombre completo" meta={fields.nombre} autoComplete="name" />
+        <div className="field-row">
+          <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
+          <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
+        </div>
+        <div className="field-row">
+          <InputField label="Fecha preferida" meta={fields.fecha} type="date" min={tomorrow} hint="A partir de mañana." />
+          <SelectField
+            label="Hora preferida"
+            meta={fields.hora}
+            placeholder="Selecciona una hora"
+            options={VISIT_HOURS.map((hour) => ({ value: hour, label: hour }))}
+          />
+        </div>
+        <TextareaField label="Comentarios (opcional)" meta={fields.comentarios} rows={3} />
+        <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
+        <div className="honeypot" aria-hidden="true">
+          <label htmlFor="visit-website">No rellenes este campo</label>
+          <input id="visit-website" name="website" tabIndex={-1} autoComplete="off" />
+        </div>
+        <PrivacyNotice purpose="organizar tu visita y contactarte sobre ella" retention="un año desde tu solicitud" />
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? "Enviando..." : "Solicitar Visita"}
+        </button>
+      </Form>
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -17,12 +17,18 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 
 /** Parses a JSON body; bad input answers 400 with the schema's Spanish messages. */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
-  const result = schema.safeParse(await readJsonBody(request));
-  if (!result.success) {
-    const messages = [...new Set(result.error.issues.map((issue) => issue.message))];
-    apiError(400, messages.join(", "));
-  }
+  return parseOrFail(schema, await readJsonBody(request));
+}
+
+export function parseOrFail<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) apiError(400, zodErrorMessage(result.error));
   return result.data;
+}
+
+/** The schema's distinct Spanish messages, joined with commas. */
+export function zodErrorMessage(error: z.ZodError) {
+  return [...new Set(error.issues.map((issue) => issue.message))].join(", ");
 }
 
 export function methodNotAllowed(): never {

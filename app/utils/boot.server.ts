@@ -1,6 +1,8 @@
 // Start-up, run once per process when the server build is loaded: validate
 // the configuration, migrate, make sure an admin exists, start background work.
 import path from "node:path";
+import { closeAccessNotifier } from "~/access/notify.server";
+import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { randomToken } from "./crypto.server";
@@ -45,6 +47,22 @@ export async function boot() {
   await ensureAdmin();
   setInterval(purgeExpired, 10 * 60_000).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
+  // The broker and the door decisions run in this process unless ACCESS_SERVICE=off
+  // (then `npm run start:access` runs them elsewhere).
+  const access = env.ACCESS_SERVICE === "on" ? await startAccessService() : null;
+  stopAccessOnSignals(access);
+}
+
+/** remix-serve closes its HTTP server on these signals; the access service stops beside it. */
+function stopAccessOnSignals(access: AccessServiceHandle | null) {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      setTimeout(() => process.exit(0), 10_000).unref();
+      Promise.all([access?.stop(), closeAccessNotifier()]).catch((error: unknown) =>
+        console.error("[boot] access service stop failed", error),
+      );
+    });
+  }
 }
 
 const globalForBoot = globalThis as unknown as { __boot?: Promise<void> };

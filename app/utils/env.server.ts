@@ -27,6 +27,12 @@ const envSchema = z.object({
   MQTT_TLS_CERT: optional,
   MQTT_TLS_KEY: optional,
   MQTT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9_/-]{1,64}$/).default("coliving"),
+  // External brokers only (docs/mqtt.md): the protocol the access service speaks
+  // (5 adds message expiry and correlation data), its client id (one per
+  // instance) and the shared-subscription group that splits swipes between instances.
+  MQTT_PROTOCOL_VERSION: z.enum(["4", "5"]).default("5"),
+  MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).optional(),
+  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
   ACCESS_SERVICE: z.enum(["on", "off"]).default("on"),
   BUILDING_NAME: z.string().min(1).max(80).default("La Casona Coliving"),
   PUBLIC_URL: z.string().url().optional(),
@@ -57,4 +63,9 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** Tests change process.env between cases; this makes the next read see it. */
+export function resetEnvForTests() {
+  cached = undefined;
 }

@@ -30,6 +30,25 @@ export async function signIn(context: BrowserContext, user: Pick<User, "id">) {
 }
 
 export const test = base.extend<{ clientIp: string; createUser: UserFactory; asAdmin: User; asResident: User }>({
+  // With JavaScript, wait for hydration after each navigation so clicks reach React.
+  page: async ({ page, javaScriptEnabled }, use) => {
+    page.on("pageerror", (error) => console.error(`[pageerror] ${page.url()}: ${error.message}`));
+    if (javaScriptEnabled) {
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const response = await goto(url, options);
+        await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+        return response;
+      };
+      const reload = page.reload.bind(page);
+      page.reload = async (options) => {
+        const response = await reload(options);
+        await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+        return response;
+      };
+    }
+    await use(page);
+  },
   clientIp: async ({}, use) => use(randomIp()),
   extraHTTPHeaders: async ({ clientIp }, use) => use({ "X-Forwarded-For": clientIp }),
   createUser: async ({}, use) => {

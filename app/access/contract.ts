@@ -1,0 +1,147 @@
+// The MQTT wire contract between the app and the door bridges (docs/mqtt.md):
+// topic names, who may use which topic, and the shapes of the payloads.
+// Correlation and deadlines travel in the JSON payloads, so MQTT 3.1.1 is enough.
+import { z } from "zod";
+import { ACCESS_REASONS, type DOOR_STATUSES } from "~/db/schema";
+import type { AccessReason } from "./reasons";
+
+/** A door's hardware id as it appears in topics and as its MQTT username. */
+export const DOOR_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** Published by the bridge. */
+export const BRIDGE_TOPICS = ["swipe", "state", "events"] as const;
+/** Published by the app, read by the bridge. */
+export const APP_TOPICS = ["decision", "display", "credentials"] as const;
+
+export type DoorTopicKind = (typeof BRIDGE_TOPICS)[number] | (typeof APP_TOPICS)[number];
+
+export function doorTopic(prefix: string, doorCode: string, kind: DoorTopicKind) {
+  return `${prefix}/doors/${doorCode}/${kind}`;
+}
+
+/** Internal: the admin's change notifications to the access service (app account only). */
+export function changesTopic(prefix: string) {
+  return `${prefix}/app/changes`;
+}
+
+/** `{prefix}/doors/{door}/{kind}` → its parts; null for any other topic. */
+export function parseDoorTopic(prefix: string, topic: string): { doorCode: string; kind: DoorTopicKind } | null {
+  const start = `${prefix}/doors/`;
+  if (!topic.startsWith(start)) return null;
+  const parts = topic.slice(start.length).split("/");
+  if (parts.length !== 2) return null;
+  const [doorCode, kind] = parts as [string, string];
+  if (!DOOR_CODE_PATTERN.test(doorCode)) return null;
+  if (!(BRIDGE_TOPICS as readonly string[]).includes(kind) && !(APP_TOPICS as readonly string[]).includes(kind)) {
+    return null;
+  }
+  return { doorCode, kind: kind as DoorTopicKind };
+}
+
+/** A door's client may publish only to its own swipe, state and events topics. */
+export function mayDoorPublish(prefix: string, doorCode: string, topic: string) {
+  const parsed = parseDoorTopic(prefix, topic);
+  return parsed?.doorCode === doorCode && (BRIDGE_TOPICS as readonly string[]).includes(parsed.kind);
+}
+
+/** A door's client may subscribe only to its own decision, display and credentials topics (no wildcards). */
+export function mayDoorSubscribe(prefix: string, doorCode: string, topicFilter: string) {
+  const parsed = parseDoorTopic(prefix, topicFilter);
+  return parsed?.doorCode === doorCode && (APP_TOPICS as readonly string[]).includes(parsed.kind);
+}
+
+/** Longest card id, in bytes (ISO 14443 UIDs are 4, 7 or 10 bytes). */
+const MAX_CARD_BYTES = 16;
+
+/**
+ * The canonical card id: upper-case hex, two characters per byte, most
+ * significant byte first ("004E2B4E"). Bridges send it canonical already; the
+ * app also accepts lower case, a 0x prefix, bytes separated by ':', '-' or ' '
+ * and an odd number of digits (a leading zero is implied). Null when the text
+ * is not a hex card id.
+ */
+export function canonicalCardId(text: string): string | null {
+  let digits = text.trim().replace(/^0x/i, "");
+  if (/^[0-9a-f]{1,2}(?:[:\- ][0-9a-f]{1,2})+$/i.test(digits)) {
+    digits = digits
+      .split(/[:\- ]/)
+      .map((byte) => byte.padStart(2, "0"))
+      .join("");
+  }
+  if (!/^[0-9a-f]+$/i.test(digits)) return null;
+  if (digits.length % 2 === 1) digits = `0${digits}`;
+  if (digits.length / 2 > MAX_CARD_BYTES) return null;
+  return digits.toUpperCase();
+}
+
+const isoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), "expected an ISO 8601 date");
+const messageId = z.string().min(1).max(64);
+
+/** bridge → app, QoS 1. */
+export const swipeSchema = z.object({
+  id: messageId,
+  card: z.string().max(64),
+  at: isoDate,
+  source: z.enum(["reader", "mobile"]),
+});
+export type SwipeMessage = z.infer<typeof swipeSchema>;
+
+/** Just enough of a swipe to answer it: a swipe without a usable id cannot be correlated. */
+export const swipeIdSchema = z.object({ id: messageId });
+
+/** bridge → app, QoS 1: a decision the bridge took from its offline list. */
+export const offlineEventSchema = z.object({
+  id: messageId,
+  card: z.string().max(64),
+  at: isoDate,
+  granted: z.boolean(),
+  reason: z.enum(ACCESS_REASONS),
+  offline: z.literal(true),
+});
+export type OfflineEventMessage = z.infer<typeof offlineEventSchema>;
+
+/** bridge → app, retained; the bridge's last will is `{"online": false}`. */
+export const bridgeStateSchema = z.union([
+  z.object({
+    online: z.literal(true),
+    version: z.string().max(64).optional(),
+    reader: z.string().max(64).optional(),
+    since: isoDate.optional(),
+  }),
+  z.object({ online: z.literal(false) }),
+]);
+export type BridgeStateMessage = z.infer<typeof bridgeStateSchema>;
+
+/** app → bridge, QoS 1. */
+export type DecisionMessage = {
+  id: string;
+  granted: boolean;
+  reason: AccessReason;
+  display: { line1: string; line2: string };
+  unlockMs: number;
+};
+
+/** app → bridge, retained. */
+export type DisplayMessage = {
+  status: string;
+  welcome: string;
+  doorStatus: (typeof DOOR_STATUSES)[number];
+  updatedAt: string;
+};
+
+/** app → bridge, retained: the cards that would be granted on the door now. */
+export type CredentialsMessage = {
+  version: number;
+  generatedAt: string;
+  salt: string;
+  cards: { h: string; exp: string | null }[];
+};
+
+/** Internal: what changed, so the access service republishes the affected doors. */
+export const accessChangeSchema = z.object({
+  doorIds: z.array(z.string()).max(10_000).optional(),
+  cardIds: z.array(z.string()).max(10_000).optional(),
+  userIds: z.array(z.string()).max(10_000).optional(),
+  all: z.boolean().optional(),
+});
+export type AccessChange = z.infer<typeof accessChangeSchema>;

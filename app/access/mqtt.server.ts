@@ -1,0 +1,67 @@
+// The app's own MQTT connections (the access service's client and the change
+// notifier's): one place for the options every app client needs.
+import type { Socket } from "node:net";
+import mqtt, { type MqttClient } from "mqtt";
+
+export type AppClientOptions = {
+  url: string;
+  username: string | undefined;
+  password: string | undefined;
+  clientId: string;
+  protocolVersion: 4 | 5;
+  /** false keeps the session (and the QoS 1 messages queued for it) across reconnections. */
+  clean: boolean;
+};
+
+export function connectAppClient(options: AppClientOptions): MqttClient {
+  const client = mqtt.connect(options.url, {
+    clientId: options.clientId,
+    username: options.username,
+    password: options.password,
+    protocolVersion: options.protocolVersion,
+    clean: options.clean,
+    keepalive: 30,
+    connectTimeout: 10_000,
+    reconnectPeriod: 1000,
+    // Subscriptions are renewed by their owner on every connect.
+    resubscribe: false,
+  });
+  // MQTT.js leaves Nagle on: a QoS 1 round trip would then wait 40-90 ms for delayed ACKs.
+  client.on("connect", () => (client.stream as Partial<Socket>).setNoDelay?.(true));
+  return client;
+}
+
+/** MQTT.js connects in the background; this waits for the first connection, or gives up after `ms`. */
+export function waitForConnection(client: MqttClient, ms: number): Promise<boolean> {
+  if (client.connected) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (connected: boolean) => {
+      clearTimeout(timer);
+      client.off("connect", onConnect);
+      resolve(connected);
+    };
+    const onConnect = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    client.on("connect", onConnect);
+  });
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,120 @@
+// The access decision and the texts the door shows, as pure functions of the
+// facts read from the database (docs/mqtt.md, "Decisions"). No I/O here: the
+// database effects are in app/models/access-log.server.ts.
+import type { CARD_STATUSES, DOOR_STATUSES, USER_STATUSES } from "~/db/schema";
+import { ACCESS_REASON_DISPLAY, type AccessReason } from "./reasons";
+
+export type DoorStatus = (typeof DOOR_STATUSES)[number];
+
+export type DoorFacts = {
+  status: DoorStatus;
+  useCustomMessages: boolean;
+  customStatus: string | null;
+  customMessage: string | null;
+};
+
+export type CardFacts = {
+  status: (typeof CARD_STATUSES)[number];
+  expiresAt: Date | null;
+};
+
+/** The card's holder; null for a card assigned to nobody. */
+export type HolderFacts = {
+  status: (typeof USER_STATUSES)[number];
+  firstName: string | null;
+};
+
+export type AccessFacts = {
+  /** false when the swipe's payload or card id could not be read. */
+  validRequest: boolean;
+  door: DoorFacts | null;
+  card: CardFacts | null;
+  holder: HolderFacts | null;
+  /** A granted permission of this card for this door exists. */
+  permissionGranted: boolean;
+  now: Date;
+};
+
+export type AccessOutcome = {
+  granted: boolean;
+  reason: AccessReason;
+  /** Unknown card: register it as pending so the admin sees it. */
+  createPendingCard: boolean;
+  /** Expired card: set it inactive. */
+  deactivateCard: boolean;
+};
+
+/** How long a granted swipe keeps the lock open. */
+export const UNLOCK_MS = 3000;
+
+export const DISPLAY_LINE_LENGTH = 16;
+export const STATUS_TEXT_LENGTH = 10;
+
+const DEFAULT_STATUS_TEXT: Record<DoorStatus, string> = {
+  active: "READY",
+  maintenance: "MAINT",
+  emergency: "CLOSED",
+};
+const DEFAULT_WELCOME = "WELCOME";
+
+function deny(reason: AccessReason, effects: Partial<AccessOutcome> = {}): AccessOutcome {
+  return { granted: false, reason, createPendingCard: false, deactivateCard: false, ...effects };
+}
+
+/** The rules, in order; the first that applies decides. */
+export function decideAccess(facts: AccessFacts): AccessOutcome {
+  const { door, card, holder } = facts;
+  if (!facts.validRequest) return deny("invalid_request");
+  if (!door) return deny("unknown_door");
+  if (door.status === "maintenance") return deny("door_maintenance");
+  if (door.status === "emergency") return deny("door_emergency");
+  if (!card) return deny("unknown_card", { createPendingCard: true });
+  if (card.status === "pending") return deny("card_pending");
+  if (card.status === "inactive") return deny("card_inactive");
+  if (card.status === "suspended") return deny("card_suspended");
+  if (card.expiresAt && card.expiresAt.getTime() <= facts.now.getTime()) {
+    return deny("card_expired", { deactivateCard: true });
+  }
+  if (holder && holder.status !== "active") return deny("user_inactive");
+  if (!facts.permissionGranted) return deny("no_permission");
+  return { granted: true, reason: "granted", createPendingCard: false, deactivateCard: false };
+}
+
+/** Cuts text to `length` characters (code points, so "ñ" counts as one). */
+export function fitText(text: string, length: number): string {
+  const characters = Array.from(text.trim());
+  return characters.length <= length ? characters.join("") : characters.slice(0, length).join("").trimEnd();
+}
+
+/** The door's idle texts: SPEC defaults, or its custom messages when it uses them. */
+export function doorDisplayTexts(door: DoorFacts): { status: string; welcome: string } {
+  const custom = door.useCustomMessages;
+  const status = (custom && door.customStatus?.trim()) || DEFAULT_STATUS_TEXT[door.status];
+  const welcome = (custom && door.customMessage?.trim()) || DEFAULT_WELCOME;
+  return { status: fitText(status, STATUS_TEXT_LENGTH), welcome: fitText(welcome, DISPLAY_LINE_LENGTH) };
+}
+
+/** "Hola, Marta" (the first word only when the whole first name does not fit), else "Bienvenido/a". */
+export function greeting(firstName: string | null | undefined): string {
+  const name = firstName?.trim();
+  if (!name) return "Bienvenido/a";
+  const full = `Hola, ${name}`;
+  if (Array.from(full).length <= DISPLAY_LINE_LENGTH) return full;
+  return fitText(`Hola, ${name.split(/\s+/)[0]}`, DISPLAY_LINE_LENGTH);
+}
+
+/** The two 16-character lines shown with a decision. */
+export function decisionDisplay(
+  outcome: Pick<AccessOutcome, "granted" | "reason">,
+  door: DoorFacts | null,
+  holder: HolderFacts | null,
+): { line1: string; line2: string } {
+  if (outcome.granted) {
+    const welcome = door ? doorDisplayTexts(door).welcome : DEFAULT_WELCOME;
+    return { line1: greeting(holder?.firstName), line2: welcome };
+  }
+  return {
+    line1: "Acceso denegado",
+    line2: fitText(ACCESS_REASON_DISPLAY[outcome.reason], DISPLAY_LINE_LENGTH),
+  };
+}

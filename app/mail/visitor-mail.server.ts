@@ -1,0 +1,87 @@
+// Mail to visitors: booking confirmation (with the stay as .ics), cancellation,
+// and the acknowledgement of a visit request.
+import type { AnonymousReservation } from "~/db/schema";
+import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
+import { formatIsoDay } from "~/utils/dates";
+import { getEnv } from "~/utils/env.server";
+import type { Mail } from "~/utils/mail.server";
+import { allDayEvent } from "./ics.server";
+import { composeMail } from "./layout.server";
+
+const ADDRESS = "Calle del Muelle 12, 33500 Llanes, Asturias";
+
+function reservationRows(reservation: AnonymousReservation): Array<[string, string]> {
+  const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
+  return [
+    ["Código de reserva", reservation.reservationCode],
+    ["Tipo", reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type],
+    ["Fecha de entrada", formatIsoDay(reservation.startDate)],
+    ["Fecha de salida", formatIsoDay(reservation.endDate)],
+  ];
+}
+
+function lookupUrl() {
+  return `${getEnv().PUBLIC_URL}/reserva-consulta`;
+}
+
+export function reservationConfirmationMail(reservation: AnonymousReservation): Mail {
+  const { BUILDING_NAME } = getEnv();
+  const body = composeMail({
+    greeting: `Hola, ${reservation.guestName}:`,
+    paragraphs: [
+      `Hemos recibido tu reserva en ${BUILDING_NAME}. Está pendiente de confirmación y te avisaremos en cuanto la confirmemos.`,
+      "Guarda tu código de reserva: lo necesitarás, junto con tu email, para consultarla o cancelarla.",
+    ],
+    rows: reservationRows(reservation),
+    link: { label: "Consultar o cancelar tu reserva", url: lookupUrl() },
+  });
+  return {
+    to: reservation.guestEmail,
+    subject: `Reserva recibida: ${reservation.reservationCode}`,
+    ...body,
+    attachments: [
+      {
+        filename: `reserva-${reservation.reservationCode}.ics`,
+        contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+        content: allDayEvent({
+          uid: `${reservation.reservationCode}@lacasona-coliving.es`,
+          startDate: reservation.startDate,
+          endDate: reservation.endDate,
+          summary: `${BUILDING_NAME}: ${RESERVATION_TYPE_LABELS[reservation.reservationType]} (${reservation.reservationCode})`,
+          description: `Código de reserva ${reservation.reservationCode}. Consulta o cancela en ${lookupUrl()}`,
+          location: ADDRESS,
+        }),
+      },
+    ],
+  };
+}
+
+export function reservationCancelledMail(reservation: AnonymousReservation): Mail {
+  return {
+    to: reservation.guestEmail,
+    subject: `Reserva cancelada: ${reservation.reservationCode}`,
+    ...composeMail({
+      greeting: `Hola, ${reservation.guestName}:`,
+      paragraphs: ["Tu reserva ha sido cancelada correctamente. Si no has sido tú, responde a este mensaje."],
+      rows: reservationRows(reservation),
+    }),
+  };
+}
+
+export function visitRequestMail({ nombre, email, fecha, hora }: { nombre: string; email: string; fecha: string; hora: string }): Mail {
+  return {
+    to: email,
+    subject: "Hemos recibido tu solicitud de visita",
+    ...composeMail({
+      greeting: `Hola, ${nombre}:`,
+      paragraphs: [
+        "Gracias por tu interés. Hemos recibido tu solicitud de visita y te confirmaremos la cita lo antes posible.",
+      ],
+      rows: [
+        ["Fecha preferida", formatIsoDay(fecha)],
+        ["Hora preferida", hora],
+        ["Dirección", ADDRESS],
+      ],
+    }),
+  };
+}

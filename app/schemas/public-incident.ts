@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+export const PUBLIC_INCIDENT_TYPES = {
+  fontaneria: "Fontanería",
+  electrico: "Eléctrico",
+  estructural: "Estructural",
+  limpieza: "Limpieza",
+  seguridad: "Seguridad",
+  otro: "Otro",
+} as const;
+
+export const PUBLIC_INCIDENT_URGENCIES = {
+  baja: "Baja",
+  media: "Media",
+  alta: "Alta",
+  emergencia: "Urgente",
+} as const;
+
+const REQUIRED = "Por favor completa todos los campos obligatorios";
+const text = (max: number) => z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max, `Máximo ${max} caracteres`);
+
+export const PublicIncidentSchema = z.object({
+  nombre: text(100),
+  departamento: text(20),
+  tipo: z.enum(Object.keys(PUBLIC_INCIDENT_TYPES) as [keyof typeof PUBLIC_INCIDENT_TYPES], { error: REQUIRED }),
+  ubicacion: text(200),
+  descripcion: text(2000),
+  urgencia: z
+    .enum(Object.keys(PUBLIC_INCIDENT_URGENCIES) as [keyof typeof PUBLIC_INCIDENT_URGENCIES], { error: REQUIRED })
+    .default("media"),
+  website: z.string().optional(),
+});
+
+export type PublicIncidentInput = z.output<typeof PublicIncidentSchema>;

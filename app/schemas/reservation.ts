@@ -1,0 +1,96 @@
+// One schema for the booking form, used by the browser (conform) and the
+// server (page action and JSON API). `today` is the building's date.
+import { z } from "zod";
+import { CONTACT_PREFERENCES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
+
+export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const ROOM_TYPE_LABELS: Record<(typeof ROOM_TYPES)[number], string> = {
+  individual: "Individual",
+  doble: "Doble",
+  suite: "Suite",
+};
+export const RESERVATION_TYPE_LABELS: Record<(typeof RESERVATION_TYPES)[number], string> = {
+  habitacion: "Habitación",
+  sala: "Sala de reuniones",
+};
+export const CONTACT_PREFERENCE_LABELS: Record<(typeof CONTACT_PREFERENCES)[number], string> = {
+  email: "Email",
+  phone: "Teléfono",
+  both: "Ambos",
+};
+
+const required = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
+
+export function createReservationSchema({ today }: { today: string }) {
+  return z
+    .object({
+      reservationType: z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }).default("habitacion"),
+      guestName: required("El nombre es requerido", 100),
+      guestEmail: required("El email es requerido", 254)
+        .regex(EMAIL_PATTERN, "El email no es válido")
+        .transform((email) => email.toLowerCase()),
+      guestPhone: required("El teléfono es requerido", 30),
+      startDate: z
+        .string({ error: "La fecha de entrada es requerida" })
+        .regex(ISO_DAY, "La fecha de entrada es requerida")
+        .refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy"),
+      endDate: z.string({ error: "La fecha de salida es requerida" }).regex(ISO_DAY, "La fecha de salida es requerida"),
+      roomType: z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" }).optional(),
+      contactPreference: z.enum(CONTACT_PREFERENCES).default("email"),
+      specialRequests: z.string().trim().max(1000, "Máximo 1000 caracteres").optional(),
+    })
+    // `when`: also run when other fields are invalid, so every message shows at once.
+    .superRefine((value, ctx) => {
+      if (value.startDate && value.endDate && value.endDate <= value.startDate) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["endDate"],
+          message: "La fecha de salida debe ser posterior a la fecha de entrada",
+        });
+      }
+      if (value.reservationType === "habitacion" && !value.roomType) {
+        ctx.addIssue({ code: "custom", path: ["roomType"], message: "El tipo de habitación es requerido" });
+      }
+    }, { when: () => true })
+    .transform((value) => ({
+      ...value,
+      // A meeting room has no room type, whatever the client sent.
+      roomType: value.reservationType === "habitacion" ? value.roomType! : null,
+      specialRequests: value.specialRequests || null,
+    }));
+}
+
+export type ReservationInput = z.output<ReturnType<typeof createReservationSchema>>;
+
+export const RESERVATION_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+export const LookupSchema = z.object({
+  code: z
+    .string({ error: "Por favor complete todos los campos" })
+    .trim()
+    .min(1, "Por favor complete todos los campos")
+    .transform((code) => code.toUpperCase().slice(0, 8)),
+  email: z
+    .string({ error: "Por favor complete todos los campos" })
+    .trim()
+    .min(1, "Por favor complete todos los campos")
+    .max(254)
+    .transform((email) => email.toLowerCase()),
+});
+
+export const RESERVATION_STATUS_LABELS = {
+  pending: "Pendiente",
+  confirmed: "Confirmada",
+  cancelled: "Cancelada",
+  completed: "Completada",
+} as const;
+
+/** A guest may cancel only while the reservation is pending or confirmed. */
+export const GUEST_CANCELLABLE = ["pending", "confirmed"] as const;
+
+export function isGuestCancellable(status: string) {
+  return (GUEST_CANCELLABLE as readonly string[]).includes(status);
+}

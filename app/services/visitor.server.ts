@@ -1,0 +1,140 @@
+// What a visitor without an account can do, shared by the pages and the JSON
+// API: each function takes already-validated input and answers a result the
+// caller turns into a page or a JSON response.
+import { createCaptcha, consumeCaptcha } from "~/models/captcha.server";
+import { createConsultation } from "~/models/consultation.server";
+import { createPublicIncident } from "~/models/incident.server";
+import {
+  cancelReservationByGuest,
+  createReservation,
+  getReservationByCode,
+  type AnonymousReservation,
+} from "~/models/reservation.server";
+import { reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
+import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
+import type { PublicIncidentInput } from "~/schemas/public-incident";
+import type { ReservationInput } from "~/schemas/reservation";
+import { formatIsoDay } from "~/utils/dates";
+import { sendMail, type Mail } from "~/utils/mail.server";
+import { hitRateLimit, RATE_LIMITS, TOO_MANY_ATTEMPTS, type RateLimitRule } from "~/utils/rate-limit.server";
+
+export type Failure = { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string };
+type Result<T> = ({ ok: true } & T) | Failure;
+
+export const MESSAGES = {
+  reservationNotFound: "Reserva no encontrada",
+  emailMismatch: "El email no coincide con la reserva",
+  notCancellable: "Esta reserva ya no se puede cancelar",
+  duplicateEnquiry: "Una consulta similar ya fue enviada recientemente.",
+  duplicateVisit: "Una solicitud similar ya fue enviada recientemente.",
+  wrongCaptcha: "La respuesta anti-spam no es correcta o ha caducado. Responde a la nueva pregunta.",
+} as const;
+
+async function limited(key: string, rule: RateLimitRule): Promise<Failure | null> {
+  const { allowed } = await hitRateLimit(key, rule);
+  return allowed ? null : { ok: false, status: 429, message: TOO_MANY_ATTEMPTS };
+}
+
+/** Mail must never undo what was stored: a failed send is logged and reported. */
+async function trySendMail(mail: Mail) {
+  try {
+    await sendMail(mail);
+    return true;
+  } catch (error) {
+    console.error(`[mail] could not send "${mail.subject}" to ${mail.to}`, error);
+    return false;
+  }
+}
+
+export async function placeReservation(
+  input: ReservationInput,
+  { ip }: { ip: string },
+): Promise<Result<{ reservation: AnonymousReservation; emailSent: boolean }>> {
+  const refused = await limited(`reservation:ip:${ip}`, RATE_LIMITS.publicForm);
+  if (refused) return refused;
+  const reservation = await createReservation({ ...input, ipAddress: ip });
+  const emailSent = await trySendMail(reservationConfirmationMail(reservation));
+  return { ok: true, reservation, emailSent };
+}
+
+export async function findGuestReservation(
+  code: string,
+  email: string,
+  { ip }: { ip: string },
+): Promise<Result<{ reservation: AnonymousReservation }>> {
+  const refused = await limited(`lookup:ip:${ip}`, RATE_LIMITS.reservationLookup);
+  if (refused) return refused;
+  const reservation = await getReservationByCode(code.trim().toUpperCase().slice(0, 8));
+  if (!reservation) return { ok: false, status: 404, message: MESSAGES.reservationNotFound };
+  if (reservation.guestEmail.toLowerCase() !== email.trim().toLowerCase()) {
+    return { ok: false, status: 403, message: MESSAGES.emailMismatch };
+  }
+  return { ok: true, reservation };
+}
+
+export async function cancelGuestReservation(
+  code: string,
+  email: string,
+  context: { ip: string },
+): Promise<Result<{ reservation: AnonymousReservation }>> {
+  const found = await findGuestReservation(code, email, context);
+  if (!found.ok) return found;
+  const cancelled = await cancelReservationByGuest(found.reservation.id);
+  if (!cancelled) return { ok: false, status: 409, message: MESSAGES.notCancellable };
+  await trySendMail(reservationCancelledMail(cancelled));
+  return { ok: true, reservation: cancelled };
+}
+
+export type Enquiry =
+  | { kind: "consulta"; input: EnquiryInput }
+  | { kind: "visita"; input: VisitInput };
+
+export function composeVisitMessage({ fecha, hora, comentarios }: Pick<VisitInput, "fecha" | "hora" | "comentarios">) {
+  return [
+    "Solicitud de visita",
+    `Fecha preferida: ${formatIsoDay(fecha)}`,
+    `Hora preferida: ${hora}`,
+    ...(comentarios ? [`Comentarios: ${comentarios}`] : []),
+  ].join("\n");
+}
+
+/**
+ * An enquiry or a visit request. Order: honeypot (bots get a silent success),
+ * rate limit, the one-time captcha, then the 24-hour duplicate check.
+ */
+export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): Promise<Result<{ stored: boolean }>> {
+  const { input } = enquiry;
+  if (input.website) return { ok: true, stored: false };
+  const refused = await limited(`enquiry:ip:${ip}`, RATE_LIMITS.publicForm);
+  if (refused) return refused;
+  if (!(await consumeCaptcha(input.captchaId, input.captchaAnswer))) {
+    return { ok: false, status: 400, message: MESSAGES.wrongCaptcha };
+  }
+  const mensaje = enquiry.kind === "visita" ? composeVisitMessage(enquiry.input) : enquiry.input.mensaje;
+  const created = await createConsultation({
+    kind: enquiry.kind,
+    nombre: input.nombre,
+    email: input.email,
+    telefono: input.telefono,
+    mensaje,
+    ipAddress: ip,
+  });
+  if (!created.ok) {
+    return { ok: false, status: 409, message: enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry };
+  }
+  if (enquiry.kind === "visita") {
+    await trySendMail(visitRequestMail({ nombre: input.nombre, email: input.email, fecha: enquiry.input.fecha, hora: enquiry.input.hora }));
+  }
+  return { ok: true, stored: true };
+}
+
+export async function reportPublicIncident(input: PublicIncidentInput, { ip }: { ip: string }): Promise<Result<{ stored: boolean }>> {
+  if (input.website) return { ok: true, stored: false };
+  const refused = await limited(`incident:ip:${ip}`, RATE_LIMITS.publicForm);
+  if (refused) return refused;
+  const { website: _honeypot, ...fields } = input;
+  await createPublicIncident(fields);
+  return { ok: true, stored: true };
+}
+
+export { createCaptcha };

@@ -1,0 +1,334 @@
+// The access service on its embedded broker (aedes, in this process) with a
+// real libSQL file: every decision, its database effects and the retained
+// topics, driven by real MQTT.js clients playing the bridges.
+import { randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CredentialsMessage, DisplayMessage } from "~/access/contract";
+import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { accessLogs, cards, doors } from "~/db/schema";
+import { countAccessLogs, getAccessLog } from "~/models/access-log.server";
+import { getCardByNumber, registerCard, removeCardPermission, updateCard } from "~/models/card.server";
+import { getDoorByCode, setDoorMessages, updateDoor } from "~/models/door.server";
+import { setUserStatus } from "~/models/user.server";
+import { sha256 } from "~/utils/crypto.server";
+import { getDb } from "~/utils/db.server";
+import { FakeBridge, eventually, seedCard, seedDoor } from "../setup/access";
+
+let service: AccessServiceHandle;
+let url: string;
+let front: { door: Awaited<ReturnType<typeof seedDoor>>["door"]; password: string };
+let bridge: FakeBridge;
+
+beforeAll(async () => {
+  front = await seedDoor("front", "Portal principal");
+  service = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 60_000, credentialsDebounceMs: 50 });
+  url = `mqtt://127.0.0.1:${service.mqttPort}`;
+  bridge = await FakeBridge.connect(url, "front", front.password);
+});
+
+afterAll(async () => {
+  await bridge?.end();
+  await service?.stop();
+});
+
+describe("a granted swipe", () => {
+  it("opens, greets the holder, and records one log row, the card's stats and the door's last access", async () => {
+    const { card, user } = await seedCard("0A1B2C3D", [front.door.id], { firstName: "Marta" });
+    const decision = await bridge.swipe("0a:1b:2c:3d");
+    expect(decision).toMatchObject({
+      granted: true,
+      reason: "granted",
+      display: { line1: "Hola, Marta", line2: "WELCOME" },
+      unlockMs: 3000,
+    });
+    const log = await getAccessLog(decision.id);
+    expect(log).toMatchObject({
+      cardId: card.id,
+      cardNumber: "0A1B2C3D",
+      doorId: front.door.id,
+      doorCode: "front",
+      doorName: "Portal principal",
+      userId: user!.id,
+      username: user!.username,
+      accessGranted: true,
+      reason: "granted",
+      isAnonymous: false,
+      offline: false,
+      source: "reader",
+      ipAddress: "127.0.0.1",
+    });
+    const stored = await getCardByNumber("0A1B2C3D");
+    expect(stored).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
+    expect(stored!.lastUsedAt!.getTime()).toBe(log!.timestamp.getTime());
+    const door = await getDoorByCode("front");
+    expect(door!.lastAccessAt!.getTime()).toBe(log!.timestamp.getTime());
+  });
+
+  it("uses the door's custom welcome and 'Bienvenido/a' for a holder without first name", async () => {
+    await seedCard("0A1B2C3E", [front.door.id], { firstName: null });
+    const door = await setDoorMessages(front.door.id, { useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Buenos días!" });
+    expect(door).not.toBeNull();
+    const decision = await bridge.swipe("0A1B2C3E");
+    expect(decision.display).toEqual({ line1: "Bienvenido/a", line2: "Buenos días!" });
+    await setDoorMessages(front.door.id, { useCustomMessages: false, customStatus: null, customMessage: null });
+  });
+});
+
+describe("every deny reason", () => {
+  it("unknown card: registered as a pending card, anonymous when it came from a mobile", async () => {
+    const fromReader = await bridge.swipe("DEAD0001");
+    expect(fromReader).toMatchObject({ granted: false, reason: "unknown_card", unlockMs: 0 });
+    expect(fromReader.display).toEqual({ line1: "Acceso denegado", line2: "No registrada" });
+    expect(await getCardByNumber("DEAD0001")).toMatchObject({ status: "pending", isAnonymous: false, totalAccessAttempts: 1 });
+
+    const fromMobile = await bridge.swipe("DEAD0002", { source: "mobile" });
+    expect(fromMobile.reason).toBe("unknown_card");
+    const pending = await getCardByNumber("DEAD0002");
+    expect(pending).toMatchObject({ status: "pending", isAnonymous: true });
+    expect(await getAccessLog(fromMobile.id)).toMatchObject({ cardId: pending!.id, isAnonymous: true, source: "mobile" });
+
+    // Seen again: now a pending card.
+    expect((await bridge.swipe("DEAD0001")).reason).toBe("card_pending");
+  });
+
+  it("pending, inactive and suspended cards", async () => {
+    await registerCard({ cardNumber: "C0000001", status: "pending" });
+    await registerCard({ cardNumber: "C0000002", status: "inactive" });
+    await registerCard({ cardNumber: "C0000003", status: "suspended" });
+    expect((await bridge.swipe("C0000001")).reason).toBe("card_pending");
+    expect((await bridge.swipe("C0000002")).reason).toBe("card_inactive");
+    const suspended = await bridge.swipe("C0000003");
+    expect(suspended).toMatchObject({ granted: false, reason: "card_suspended" });
+    expect(await getCardByNumber("C0000003")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 0 });
+  });
+
+  it("expired card: denied and set inactive", async () => {
+    const { card } = await seedCard("E0000001", [front.door.id], { expiresAt: new Date(Date.now() - 60_000) });
+    expect(card.status).toBe("active");
+    expect((await bridge.swipe("E0000001")).reason).toBe("card_expired");
+    expect(await getCardByNumber("E0000001")).toMatchObject({ status: "inactive" });
+    expect((await bridge.swipe("E0000001")).reason).toBe("card_inactive");
+  });
+
+  it("holder inactive or suspended", async () => {
+    const { user } = await seedCard("AB000001", [front.door.id], { userStatus: "active" });
+    expect((await bridge.swipe("AB000001")).granted).toBe(true);
+    await setUserStatus(user!.id, "suspended");
+    expect((await bridge.swipe("AB000001")).reason).toBe("user_inactive");
+  });
+
+  it("no granted permission for this door", async () => {
+    const { card } = await seedCard("B0000001", []);
+    expect((await bridge.swipe("B0000001")).reason).toBe("no_permission");
+    // An explicit "not granted" permission is no permission either.
+    await getDb().insert((await import("~/db/schema")).cardPermissions).values({ cardId: card.id, doorId: front.door.id, granted: false });
+    expect((await bridge.swipe("B0000001")).reason).toBe("no_permission");
+  });
+
+  it("door in maintenance or emergency", async () => {
+    await seedCard("D0000001", [front.door.id]);
+    await updateDoor(front.door.id, { status: "maintenance" });
+    expect((await bridge.swipe("D0000001")).display).toEqual({ line1: "Acceso denegado", line2: "En mantenimiento" });
+    await updateDoor(front.door.id, { status: "emergency" });
+    expect((await bridge.swipe("D0000001")).reason).toBe("door_emergency");
+    await updateDoor(front.door.id, { status: "active" });
+    expect((await bridge.swipe("D0000001")).granted).toBe(true);
+  });
+
+  it("invalid request: unreadable card or payload, still logged and answered", async () => {
+    const id = randomUUID();
+    await bridge.publishJson("swipe", { id, card: "not-a-card", at: new Date().toISOString(), source: "reader" });
+    const decision = await bridge.waitFor((m) => m.topic === bridge.topic("decision") && (m.json as { id: string }).id === id);
+    expect(decision.json).toMatchObject({ granted: false, reason: "invalid_request" });
+    expect(await getAccessLog(id)).toMatchObject({ reason: "invalid_request", cardNumber: "not-a-card", cardId: null });
+
+    const missingSource = randomUUID();
+    await bridge.publishJson("swipe", { id: missingSource, card: "0A1B2C3D", at: "yesterday" });
+    await bridge.waitFor((m) => (m.json as { id?: string } | null)?.id === missingSource);
+    expect((await getAccessLog(missingSource))!.reason).toBe("invalid_request");
+  });
+
+  it("unknown door: a door deleted behind the service's back", async () => {
+    const ghost = await seedDoor("ghost");
+    const ghostBridge = await FakeBridge.connect(url, "ghost", ghost.password);
+    await seedCard("A0000009", [ghost.door.id]);
+    expect((await ghostBridge.swipe("A0000009")).granted).toBe(true);
+    // Another process deletes the row without telling the service.
+    await getDb().delete(doors).where(eq(doors.id, ghost.door.id));
+    const decision = await ghostBridge.swipe("A0000009");
+    expect(decision).toMatchObject({ granted: false, reason: "unknown_door" });
+    expect(await getAccessLog(decision.id)).toMatchObject({ doorId: null, doorCode: "ghost", reason: "unknown_door" });
+    await ghostBridge.end();
+  });
+});
+
+describe("idempotency", () => {
+  it("a redelivered swipe gets the same decision and no second row", async () => {
+    await seedCard("1D000001", [front.door.id]);
+    const id = randomUUID();
+    const first = await bridge.swipe("1D000001", { id });
+    const again = await bridge.swipe("1D000001", { id });
+    expect(again).toMatchObject({ id, granted: first.granted, reason: first.reason });
+    const rows = await getDb().select().from(accessLogs).where(eq(accessLogs.id, id));
+    expect(rows).toHaveLength(1);
+    expect(await getCardByNumber("1D000001")).toMatchObject({ totalAccessAttempts: 1 });
+  });
+
+  it("an offline event delivered twice gives one row, offline_deny included", async () => {
+    await seedCard("1E000001", [front.door.id]);
+    const before = await countAccessLogs();
+    const at = new Date(Date.now() - 3_600_000);
+    const granted = { id: randomUUID(), card: "1E000001", at: at.toISOString(), granted: true, reason: "granted", offline: true };
+    const denied = { id: randomUUID(), card: "1E000002", at: at.toISOString(), granted: false, reason: "offline_deny", offline: true };
+    for (const event of [granted, granted, denied, denied]) await bridge.publishJson("events", event);
+    await eventually(async () => (await countAccessLogs()) === before + 2);
+    // Redeliveries were not queued behind: give them time to be (not) written.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await countAccessLogs()).toBe(before + 2);
+    expect(await getAccessLog(granted.id)).toMatchObject({ offline: true, accessGranted: true, timestamp: at, doorCode: "front" });
+    expect(await getAccessLog(denied.id)).toMatchObject({ offline: true, accessGranted: false, reason: "offline_deny" });
+    expect(await getCardByNumber("1E000001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
+    // The unknown card of the denied event appears as pending, like a swiped one.
+    expect(await getCardByNumber("1E000002")).toMatchObject({ status: "pending" });
+  });
+
+  it("an offline event for a swipe the app did decide records what the door really did", async () => {
+    await seedCard("1F000001", [front.door.id]);
+    const decision = await bridge.swipe("1F000001");
+    expect(decision.granted).toBe(true);
+    // The decision came too late: the door denied offline and says so.
+    await bridge.publishJson("events", {
+      id: decision.id,
+      card: "1F000001",
+      at: new Date().toISOString(),
+      granted: false,
+      reason: "offline_deny",
+      offline: true,
+    });
+    await eventually(async () => (await getAccessLog(decision.id))?.offline);
+    expect(await getAccessLog(decision.id)).toMatchObject({ accessGranted: false, reason: "offline_deny" });
+    expect(await getCardByNumber("1F000001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 0 });
+  });
+});
+
+describe("retained topics", () => {
+  it("display: published at start and republished after a change", async () => {
+    const late = await FakeBridge.connect(url, "front", front.password);
+    const initial = await late.waitFor((m) => m.topic === late.topic("display"));
+    expect(initial.packet.retain).toBe(true);
+    expect(initial.json).toMatchObject({ status: "READY", welcome: "WELCOME", doorStatus: "active" });
+
+    await setDoorMessages(front.door.id, { useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Hola vecinos" });
+    const changed = await late.waitFor(
+      (m) => m.topic === late.topic("display") && (m.json as DisplayMessage).welcome === "Hola vecinos",
+    );
+    expect(changed.json).toMatchObject({ status: "ABIERTO", doorStatus: "active" });
+    await late.end();
+
+    // A bridge connecting now gets the new one, retained.
+    const fresh = await FakeBridge.connect(url, "front", front.password);
+    const retained = await fresh.waitFor((m) => m.topic === fresh.topic("display"));
+    expect(retained.json).toMatchObject({ status: "ABIERTO", welcome: "Hola vecinos" });
+    await fresh.end();
+    await setDoorMessages(front.door.id, { useCustomMessages: false, customStatus: null, customMessage: null });
+  });
+
+  it("credentials: a revoked permission or a deactivated card leaves the offline list", async () => {
+    const { card } = await seedCard("CC000001", [front.door.id]);
+    const { card: other } = await seedCard("CC000002", [front.door.id], { expiresAt: new Date("2099-01-01T00:00:00Z") });
+    const contains = (list: CredentialsMessage, cardNumber: string) =>
+      list.cards.some((entry) => entry.h === sha256(`${list.salt}${cardNumber}`));
+    const listWith = (predicate: (list: CredentialsMessage) => boolean, since: number) =>
+      bridge.waitFor((m) => m.topic === bridge.topic("credentials") && predicate(m.json as CredentialsMessage), { since });
+
+    const withBoth = await listWith((list) => contains(list, "CC000001") && contains(list, "CC000002"), 0);
+    const list = withBoth.json as CredentialsMessage;
+    expect(list.salt).toMatch(/^[0-9a-f]{32}$/);
+    expect(list.cards.find((entry) => entry.h === sha256(`${list.salt}CC000002`))?.exp).toBe("2099-01-01T00:00:00.000Z");
+    // Unknown, pending and inactive cards are never in it.
+    expect(contains(list, "DEAD0001")).toBe(false);
+
+    let since = bridge.received.length;
+    await removeCardPermission(card.id, front.door.id);
+    const afterRevoke = (await listWith((l) => !contains(l, "CC000001"), since)).json as CredentialsMessage;
+    expect(contains(afterRevoke, "CC000002")).toBe(true);
+    expect(afterRevoke.version).toBeGreaterThan(list.version);
+
+    since = bridge.received.length;
+    await updateCard(other.id, { status: "inactive" });
+    const afterDeactivation = (await listWith((l) => !contains(l, "CC000002"), since)).json as CredentialsMessage;
+    expect(afterDeactivation.version).toBeGreaterThan(afterRevoke.version);
+    const stored = await getDoorByCode("front");
+    expect(stored!.credentialsVersion).toBeGreaterThanOrEqual(afterDeactivation.version);
+  });
+
+  it("credentials: a door in maintenance grants nobody offline", async () => {
+    await seedCard("CD000001", [front.door.id]);
+    const since = bridge.received.length;
+    await updateDoor(front.door.id, { status: "maintenance" });
+    const list = await bridge.waitFor(
+      (m) => m.topic === bridge.topic("credentials") && (m.json as CredentialsMessage).cards.length === 0,
+      { since },
+    );
+    expect((list.json as CredentialsMessage).cards).toEqual([]);
+    await updateDoor(front.door.id, { status: "active" });
+  });
+});
+
+describe("bridge state", () => {
+  it("keeps online, last seen, version and reader in the door's hardware field, and the last will", async () => {
+    const pi = await seedDoor("pi-state");
+    const stateBridge = await FakeBridge.connect(url, "pi-state", pi.password, {
+      will: { topic: "coliving/doors/pi-state/state", payload: Buffer.from('{"online":false}'), qos: 1, retain: true },
+    });
+    await stateBridge.publishJson(
+      "state",
+      { online: true, version: "1.2.0", reader: "rdm6300", since: new Date().toISOString() },
+      { retain: true },
+    );
+    const online = await eventually(async () => (await getDoorByCode("pi-state"))?.hardware);
+    expect(online).toMatchObject({ online: true, version: "1.2.0", reader: "rdm6300" });
+    expect(Date.parse(online.lastSeen!)).toBeGreaterThan(Date.now() - 10_000);
+    // The connection drops without a clean disconnect: the broker publishes the will.
+    (stateBridge.client.stream as { destroy(): void }).destroy();
+    const offline = await eventually(async () => {
+      const hardware = (await getDoorByCode("pi-state"))?.hardware;
+      return hardware?.online === false ? hardware : null;
+    });
+    expect(offline).toMatchObject({ online: false, version: "1.2.0", reader: "rdm6300" });
+  });
+});
+
+describe("expiry sweep", () => {
+  it("deactivates expired cards periodically and republishes the offline list", async () => {
+    const sweeper = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 200, credentialsDebounceMs: 50 });
+    try {
+      const sweepDoor = await seedDoor("sweep");
+      const { card } = await seedCard("5E000001", [sweepDoor.door.id], { expiresAt: new Date(Date.now() + 400) });
+      const sweepBridge = await FakeBridge.connect(`mqtt://127.0.0.1:${sweeper.mqttPort}`, "sweep", sweepDoor.password);
+      const contains = (m: { json: unknown }) => {
+        const list = m.json as CredentialsMessage;
+        return list.cards.some((entry) => entry.h === sha256(`${list.salt}5E000001`));
+      };
+      await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && contains(m));
+      await eventually(async () => (await getDb().select().from(cards).where(eq(cards.id, card.id)))[0]?.status === "inactive", 3000);
+      await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && !contains(m));
+      await sweepBridge.end();
+    } finally {
+      await sweeper.stop();
+    }
+  });
+});
+
+describe("stats", () => {
+  it("count what the service decided", () => {
+    expect(service.stats().decisions).toBeGreaterThan(10);
+    expect(service.stats().events).toBeGreaterThan(0);
+  });
+
+  it("every swipe and event has exactly one row", async () => {
+    const [row] = await getDb().select({ count: sql<number>`count(*)`, distinct: sql<number>`count(distinct id)` }).from(accessLogs);
+    expect(Number(row!.count)).toBe(Number(row!.distinct));
+  });
+});

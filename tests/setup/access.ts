@@ -1,0 +1,178 @@
+// Helpers for the access service tests: doors with bridge credentials, cards,
+// and FakeBridge, a real MQTT.js client that plays a door's bridge.
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
+import type { DecisionMessage } from "~/access/contract";
+import { assignCardToUser, registerCard, setCardPermission, updateCard } from "~/models/card.server";
+import { createDoor, issueBridgeCredential } from "~/models/door.server";
+import { createUser } from "~/models/user.server";
+import type { User } from "~/db/schema";
+
+export const PREFIX = "coliving";
+
+export async function seedDoor(doorCode: string, name = `Puerta ${doorCode}`) {
+  const door = await createDoor({ doorId: doorCode, name, location: "Planta baja" });
+  const credential = await issueBridgeCredential(door.id);
+  return { door, password: credential!.password };
+}
+
+let userCounter = 0;
+
+export async function seedUser(fields: Partial<Pick<User, "firstName" | "status">> = {}) {
+  userCounter += 1;
+  return createUser({
+    username: `vecino${userCounter}-${randomUUID().slice(0, 6)}`,
+    email: `vecino${userCounter}-${randomUUID().slice(0, 6)}@example.com`,
+    password: "secreto-123",
+    firstName: "firstName" in fields ? fields.firstName : "Marta",
+    status: fields.status ?? "active",
+  });
+}
+
+/** An active card held by a new user, granted on the given doors. */
+export async function seedCard(
+  cardNumber: string,
+  doorRowIds: string[],
+  options: { firstName?: string | null; userStatus?: User["status"]; expiresAt?: Date | null; holder?: boolean } = {},
+) {
+  let card;
+  let user: User | null = null;
+  if (options.holder === false) {
+    card = await registerCard({ cardNumber, status: "active", expiresAt: options.expiresAt ?? null });
+  } else {
+    user = await seedUser({ firstName: options.firstName, status: options.userStatus });
+    ({ card } = await assignCardToUser(user.id, { cardNumber, expiresAt: options.expiresAt ?? null }));
+  }
+  for (const doorRowId of doorRowIds) await setCardPermission(card.id, doorRowId, true);
+  return { card, user };
+}
+
+export { updateCard };
+
+type Received = { topic: string; json: unknown; packet: IPublishPacket };
+
+export class FakeBridge {
+  readonly received: Received[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    readonly client: MqttClient,
+    readonly doorCode: string,
+    readonly prefix: string,
+  ) {
+    client.on("message", (topic, payload, packet) => {
+      let json: unknown = null;
+      try {
+        json = payload.length ? JSON.parse(payload.toString("utf8")) : null;
+      } catch {
+        json = payload.toString("utf8");
+      }
+      this.received.push({ topic, json, packet });
+      for (const wake of [...this.waiters]) wake();
+    });
+  }
+
+  /** Connects as the door (username = doorCode); subscribes to its own topics unless told not to. */
+  static async connect(
+    url: string,
+    doorCode: string,
+    password: string,
+    options: Partial<IClientOptions> & { prefix?: string; subscribe?: boolean } = {},
+  ) {
+    const { prefix = PREFIX, subscribe = true, ...clientOptions } = options;
+    const client = await mqtt.connectAsync(url, {
+      clientId: `coliving-bridge-${doorCode}-${randomUUID().slice(0, 6)}`,
+      username: doorCode,
+      password,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      ...clientOptions,
+    });
+    (client.stream as Partial<Socket>).setNoDelay?.(true);
+    const bridge = new FakeBridge(client, doorCode, prefix);
+    if (subscribe) {
+      await client.subscribeAsync(
+        ["decision", "display", "credentials"].map((kind) => `${prefix}/doors/${doorCode}/${kind}`),
+        { qos: 1 },
+      );
+    }
+    return bridge;
+  }
+
+  topic(kind: string, doorCode = this.doorCode) {
+    return `${this.prefix}/doors/${doorCode}/${kind}`;
+  }
+
+  /** Publishes a swipe and resolves with its decision. */
+  async swipe(
+    card: string,
+    options: { source?: "reader" | "mobile"; id?: string; doorCode?: string; properties?: IPublishPacket["properties"] } = {},
+  ): Promise<DecisionMessage & { packet: IPublishPacket }> {
+    const id = options.id ?? randomUUID();
+    const since = this.received.length;
+    await this.publishJson(
+      "swipe",
+      { id, card, at: new Date().toISOString(), source: options.source ?? "reader" },
+      { doorCode: options.doorCode, properties: options.properties },
+    );
+    const message = await this.waitFor(
+      (m) => m.topic === this.topic("decision") && (m.json as DecisionMessage | null)?.id === id,
+      { since },
+    );
+    return { ...(message.json as DecisionMessage), packet: message.packet };
+  }
+
+  async publishJson(
+    kind: string,
+    json: unknown,
+    options: { doorCode?: string; retain?: boolean; properties?: IPublishPacket["properties"] } = {},
+  ) {
+    await this.client.publishAsync(this.topic(kind, options.doorCode), JSON.stringify(json), {
+      qos: 1,
+      retain: options.retain ?? false,
+      properties: options.properties,
+    });
+  }
+
+  /** The first message (from `since` on) that matches, waiting up to timeoutMs for it. */
+  waitFor(match: (message: Received) => boolean, { since = 0, timeoutMs = 5000 } = {}): Promise<Received> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.received.slice(since).find(match);
+        if (!found) return false;
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve(found);
+        return true;
+      };
+      const wake = () => void check();
+      const timer = setTimeout(() => {
+        this.waiters.delete(wake);
+        reject(new Error(`${this.doorCode}: no matching message within ${timeoutMs} ms`));
+      }, timeoutMs);
+      if (!check()) this.waiters.add(wake);
+    });
+  }
+
+  /** The latest message received on one of this door's topics. */
+  latest(kind: string) {
+    return [...this.received].reverse().find((m) => m.topic === this.topic(kind));
+  }
+
+  async end() {
+    await this.client.endAsync(true).catch(() => {});
+  }
+}
+
+/** Polls until check() returns a truthy value. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,34 @@
+// Calls a route module's loader or action the way Remix does, with a real
+// Request, and always hands back the Response (returned or thrown).
+import { PEER_IP_HEADER } from "~/utils/request.server";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type RouteFunction = (args: any) => unknown;
+
+export async function callRoute(fn: RouteFunction, request: Request, params: Record<string, string> = {}) {
+  try {
+    const result = await fn({ request, params, context: {} });
+    if (result instanceof Response) return result;
+    return Response.json(result);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+let ipCounter = 0;
+/** A distinct client address per call unless one is given. */
+export function jsonRequest(
+  path: string,
+  { method = "GET", body, ip, headers = {} }: { method?: string; body?: unknown; ip?: string; headers?: Record<string, string> } = {},
+) {
+  return new Request(`http://localhost${path}`, {
+    method,
+    headers: {
+      "Content-Type": "application/json",
+      [PEER_IP_HEADER]: ip ?? `192.0.2.${++ipCounter % 250}-${ipCounter}`,
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
