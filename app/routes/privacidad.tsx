@@ -1,11 +1,30 @@
 import type { MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
 
-export const meta: MetaFunction = () => [{ title: "Política de Privacidad" }];
+export const meta: MetaFunction = () => [{ title: "Política de Privacidad · La Casona Coliving" }];
 
-export default function Page() {
-  return <PagePlaceholder title="Política de Privacidad" />;
+export default function PrivacyPage() {
+  return (
+    <article className="card" style={{ maxWidth: "48rem" }}>
+      <h1>Política de Privacidad</h1>
+      <h2>Responsable</h2>
+      <p>La Casona Coliving, Calle del Muelle 12, 33500 Llanes, Asturias. Contacto: hola@lacasona-coliving.es.</p>
+      <h2>Qué datos tratamos y para qué</h2>
+      <ul>
+        <li>Reservas: nombre, email, teléfono, fechas y peticiones, para gestionar tu reserva y contactarte sobre ella.</li>
+        <li>Consultas y visitas: nombre, email, teléfono y mensaje, para responderte y organizar la visita.</li>
+        <li>Avisos de averías: nombre, planta y descripción, para gestionar la reparación.</li>
+        <li>Residentes: datos de la cuenta y de las tarjetas de acceso, para el acceso al edificio y los servicios del portal. Cada uso de una tarjeta queda registrado por seguridad.</li>
+      </ul>
+      <p>La base legal es la ejecución de la reserva o del contrato que solicitas y nuestro interés legítimo en la seguridad del edificio. Guardamos también la dirección IP de los formularios para evitar abusos.</p>
+      <h2>Cuánto tiempo</h2>
+      <p>Reservas: hasta un año después de la estancia, salvo obligación legal. Consultas y visitas: un año. Averías: hasta un año después de cerrarlas. Registros de acceso: el tiempo que fije la administración del edificio, como máximo un año.</p>
+      <h2>Cookies</h2>
+      <p>Solo usamos cookies necesarias: la de sesión (para mantenerte identificado), la del tema de colores que eliges y una de un solo uso para mostrarte el resultado de tu reserva. No usamos cookies de analítica ni de publicidad, por eso no te pedimos consentimiento.</p>
+      <h2>Tus derechos</h2>
+      <p>Puedes pedir el acceso, la rectificación, la supresión, la limitación u oposición y la portabilidad de tus datos escribiendo a hola@lacasona-coliving.es, y reclamar ante la Agencia Española de Protección de Datos (www.aepd.es).</p>
+    </article>
+  );
 }
 
 export function ErrorBoundary() {
