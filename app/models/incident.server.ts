@@ -49,3 +49,39 @@ export async function createPublicIncident(input: Omit<PublicIncidentInput, "web
     .returning();
   return incident!;
 }
+
+const DOOR_INCIDENT_TITLE = {
+  hardware: "Fallo de hardware",
+  access: "Problema de acceso",
+  network: "Problema de red",
+  maintenance: "Mantenimiento",
+  other: "Incidencia",
+} as const;
+
+/** An incident an admin reports on a door from the dashboard. */
+export async function createDoorIncident(input: {
+  door: { id: string; name: string };
+  type: Incident["type"];
+  urgency: Incident["urgency"];
+  title?: string | null;
+  description?: string | null;
+  reportedBy: { id: string; username: string };
+}) {
+  const [incident] = await getDb()
+    .insert(incidents)
+    .values({
+      id: createId(),
+      source: "door",
+      title: input.title || `${DOOR_INCIDENT_TITLE[input.type]} · ${input.door.name}`,
+      type: input.type,
+      urgency: input.urgency,
+      description: input.description || null,
+      doorId: input.door.id,
+      doorName: input.door.name,
+      reportedById: input.reportedBy.id,
+      reportedBy: input.reportedBy.username,
+      reportedAt: new Date(),
+    })
+    .returning();
+  return incident!;
+}

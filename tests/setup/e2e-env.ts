@@ -3,12 +3,14 @@
 import os from "node:os";
 import path from "node:path";
 
-const root = path.join(os.tmpdir(), "coliving-tests", "e2e");
 const port = Number(process.env.E2E_PORT ?? 4783);
+const root = path.join(os.tmpdir(), "coliving-tests", `e2e-${port}`);
+const mqttPort = Number(process.env.E2E_MQTT_PORT ?? 4883);
 
 export const E2E = {
   root,
   port,
+  mqttPort,
   baseURL: `http://127.0.0.1:${port}`,
   serverEnv: {
     NODE_ENV: "production",
@@ -22,7 +24,9 @@ export const E2E = {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     // Each test sends its own X-Forwarded-For, so per-IP limits stay per test.
     TRUST_PROXY: "true",
-    ACCESS_SERVICE: "off",
-    MQTT_PORT: "0",
+    // The whole product runs: web app, embedded broker and access service.
+    ACCESS_SERVICE: "on",
+    MQTT_HOST: "127.0.0.1",
+    MQTT_PORT: String(mqttPort),
   } as Record<string, string>,
 };

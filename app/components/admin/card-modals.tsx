@@ -1,0 +1,270 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { FormAlert, InputField, SelectField } from "~/components/forms";
+import { CARD_TYPE_LABELS, CardAliasSchema, CardApproveSchema, CardPermissionSchema } from "~/schemas/card";
+import type { loadCardDetail } from "~/services/card-admin.server";
+import { formatDateTime } from "~/utils/dates";
+import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } from "./card-badges";
+import { RouteModal } from "./route-modal";
+
+export type CardDetail = NonNullable<Awaited<ReturnType<typeof loadCardDetail>>>;
+
+// The hidden inputs come last in each form: the modal focuses the first
+// input-like element when it opens, and a hidden one cannot take focus.
+
+function SubmitButton({ label, busyLabel, intent, className = "button" }: { label: string; busyLabel: string; intent: string; className?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  return (
+    <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+export function CardNotFoundModal({ closeTo }: { closeTo: string }) {
+  return (
+    <RouteModal title="Tarjeta no encontrada" closeTo={closeTo}>
+      <p>La tarjeta no existe o ha sido eliminada.</p>
+    </RouteModal>
+  );
+}
+
+type Results = { alias?: SubmissionResult<string[]>; permission?: SubmissionResult<string[]>; revoke?: SubmissionResult<string[]> };
+
+export function CardDetailModal({ detail, now, closeTo, linkTo, results }: {
+  detail: CardDetail;
+  now: Date;
+  closeTo: string;
+  /** The page URL with this modal replaced by another one of this card. */
+  linkTo: (modal: "delete" | "approve") => string;
+  results: Results;
+}) {
+  const { card } = detail;
+  const doorNames = new Map(detail.doors.map((door) => [door._id, `${door.name} (${door.location})`]));
+  return (
+    <RouteModal title={`Tarjeta ${card.cardNumber}`} closeTo={closeTo}>
+      <dl className="details">
+        <dt>Número</dt>
+        <dd>
+          <CardNumber cardNumber={card.cardNumber} isAnonymous={card.isAnonymous} />
+        </dd>
+        <dt>Alias</dt>
+        <dd>
+          <CardAlias alias={card.alias} />
+        </dd>
+        <dt>Titular</dt>
+        <dd data-testid="card-holder">{holderLabel(card.userId)}</dd>
+        <dt>Estado</dt>
+        <dd>
+          <CardStatusBadge status={card.status} />
+        </dd>
+        <dt>Tipo</dt>
+        <dd>{CARD_TYPE_LABELS[card.type]}</dd>
+        <dt>Expiración</dt>
+        <dd>
+          <CardExpiryBadge expiresAt={card.expiresAt} now={now} />
+        </dd>
+        <dt>Último uso</dt>
+        <dd>{card.usageStats.lastUsed ? formatDateTime(card.usageStats.lastUsed) : "Nunca"}</dd>
+        <dt>Intentos totales</dt>
+        <dd data-testid="card-attempts">{card.usageStats.totalAccessAttempts}</dd>
+        <dt>Accesos exitosos</dt>
+        <dd data-testid="card-successes">{card.usageStats.successfulAccesses}</dd>
+        <dt>Registrada</dt>
+        <dd>{formatDateTime(card.createdAt)}</dd>
+        {card.description ? (
+          <>
+            <dt>Descripción</dt>
+            <dd>{card.description}</dd>
+          </>
+        ) : null}
+      </dl>
+
+      <section aria-labelledby="card-alias-title" className="card-section">
+        <h3 id="card-alias-title">Editar alias</h3>
+        {/* Remounted when the stored alias changes, so the field shows it. */}
+        <AliasForm key={card.alias ?? ""} cardId={card._id} alias={card.alias} lastResult={results.alias} />
+      </section>
+
+      <section aria-labelledby="card-permissions-title" className="card-section">
+        <h3 id="card-permissions-title">Permisos de puertas</h3>
+        <FormAlert title="Error al actualizar" errors={results.revoke?.error?.[""]} />
+        {card.permissions.length === 0 ? (
+          <p className="muted">Esta tarjeta no tiene permisos en ninguna puerta.</p>
+        ) : (
+          <ul className="card-permissions">
+            {card.permissions.map((permission) => {
+              const doorName = doorNames.get(permission.doorId) ?? permission.doorId;
+              return (
+                <li key={permission.doorId}>
+                  <span>{doorName}</span>
+                  <span className={`badge badge-${permission.granted ? "granted" : "denied"}`}>
+                    {permission.granted ? "Permitido" : "Denegado"}
+                  </span>
+                  <Form method="post" className="inline-form" preventScrollReset>
+                    <input type="hidden" name="id" value={card._id} />
+                    <input type="hidden" name="doorId" value={permission.doorId} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="revoke-permission"
+                      className="button button-secondary button-small"
+                      aria-label={`Revocar permiso en ${doorName}`}
+                    >
+                      Revocar
+                    </button>
+                  </Form>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {detail.availableDoors.length === 0 ? (
+          <p className="muted">
+            {detail.doors.length === 0 ? "No hay puertas registradas." : "Todas las puertas tienen ya un permiso para esta tarjeta."}
+          </p>
+        ) : (
+          <PermissionForm
+            key={card.permissions.map((permission) => permission.doorId).join()}
+            cardId={card._id}
+            doors={detail.availableDoors}
+            lastResult={results.permission}
+          />
+        )}
+      </section>
+
+      <div className="modal-actions">
+        {card.status === "pending" ? (
+          <Link to={linkTo("approve")} className="button" preventScrollReset>
+            Aprobar
+          </Link>
+        ) : null}
+        <Link to={linkTo("delete")} className="button button-danger" preventScrollReset>
+          Eliminar
+        </Link>
+      </div>
+    </RouteModal>
+  );
+}
+
+function AliasForm({ cardId, alias, lastResult }: { cardId: string; alias: string | null; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: `card-alias-${cardId}`,
+    lastResult,
+    defaultValue: { alias: alias ?? "" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardAliasSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+      <FormAlert id={form.errorId} title="Error al actualizar" errors={form.errors} />
+      <InputField label="Alias" meta={fields.alias} hint="Vacío para quitar el alias." data-autofocus />
+      <div>
+        <SubmitButton intent="set-alias" label="Guardar Alias" busyLabel="Guardando..." />
+      </div>
+      <input type="hidden" name="id" value={cardId} />
+    </Form>
+  );
+}
+
+function PermissionForm({ cardId, doors, lastResult }: { cardId: string; doors: CardDetail["availableDoors"]; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: `card-permission-${cardId}`,
+    lastResult,
+    defaultValue: { granted: "true" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardPermissionSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+      <FormAlert id={form.errorId} title="Error al actualizar" errors={form.errors} />
+      <div className="field-row">
+        <SelectField
+          label="Puerta"
+          meta={fields.doorId}
+          placeholder="Selecciona una puerta"
+          options={doors.map((door) => ({ value: door._id, label: `${door.name} (${door.location})` }))}
+        />
+        <SelectField
+          label="Acceso"
+          meta={fields.granted}
+          options={[
+            { value: "true", label: "Permitir" },
+            { value: "false", label: "Denegar" },
+          ]}
+        />
+      </div>
+      <div>
+        <SubmitButton intent="grant-permission" label="Guardar Permiso" busyLabel="Guardando..." />
+      </div>
+      <input type="hidden" name="id" value={cardId} />
+    </Form>
+  );
+}
+
+export function DeleteCardModal({ detail, closeTo, lastResult }: { detail: CardDetail; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
+  const { card } = detail;
+  return (
+    <RouteModal title="Eliminar tarjeta" closeTo={closeTo}>
+      {card.userId ? (
+        // SPEC: an assigned card is not deleted; say so instead of asking.
+        <div className="alert alert-error" role="alert">
+          No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.
+        </div>
+      ) : (
+        <>
+          <FormAlert title="Error al eliminar" errors={lastResult?.error?.[""]} />
+          {/* Focus starts on the question, not on the destructive button. */}
+          <p tabIndex={-1} data-autofocus>
+            ¿Estás seguro de que quieres eliminar esta tarjeta?
+          </p>
+          <p>
+            <CardNumber cardNumber={card.cardNumber} isAnonymous={card.isAnonymous} /> · <CardAlias alias={card.alias} />. Sus
+            permisos de puertas se eliminarán; el registro de accesos se conserva.
+          </p>
+          <Form method="post" className="modal-actions" preventScrollReset>
+            <input type="hidden" name="id" value={card._id} />
+            <SubmitButton intent="delete-card" label="Eliminar" busyLabel="Eliminando..." className="button button-danger" />
+          </Form>
+        </>
+      )}
+    </RouteModal>
+  );
+}
+
+export function ApproveCardModal({ detail, closeTo, lastResult }: { detail: CardDetail; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
+  const { card } = detail;
+  const [form, fields] = useForm({
+    id: `card-approve-${card._id}`,
+    lastResult,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardApproveSchema }),
+  });
+  return (
+    <RouteModal title={`Aprobar tarjeta ${card.cardNumber}`} closeTo={closeTo}>
+      {card.status !== "pending" && !lastResult ? (
+        <p>La tarjeta no está pendiente de aprobación.</p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+          <FormAlert id={form.errorId} errors={form.errors} />
+          <p>La tarjeta pasará de Pendiente a Activa. Puedes darle acceso a una puerta a la vez.</p>
+          <SelectField
+            label="Conceder acceso a (opcional)"
+            meta={fields.doorId}
+            placeholder="Ninguna puerta"
+            data-autofocus
+            options={detail.doors.map((door) => ({ value: door._id, label: `${door.name} (${door.location})` }))}
+          />
+          <div>
+            <SubmitButton intent="approve-card" label="Aprobar Tarjeta" busyLabel="Aprobando..." />
+          </div>
+          <input type="hidden" name="id" value={card._id} />
+        </Form>
+      )}
+    </RouteModal>
+  );
+}

@@ -1,0 +1,37 @@
+import { Link, useLocation } from "@remix-run/react";
+
+/** Anterior/Siguiente links that keep the current filters; shown only with more than one page. */
+export function Pagination({ page, pages }: { page: number; pages: number }) {
+  const location = useLocation();
+  if (pages <= 1) return null;
+  const hrefFor = (target: number) => {
+    const params = new URLSearchParams(location.search);
+    params.set("page", String(target));
+    return `${location.pathname}?${params}`;
+  };
+  return (
+    <nav aria-label="Paginación" className="pagination">
+      {page > 1 ? (
+        <Link to={hrefFor(page - 1)} className="button button-secondary button-small" preventScrollReset>
+          Anterior
+        </Link>
+      ) : (
+        <span className="button button-secondary button-small" aria-disabled="true">
+          Anterior
+        </span>
+      )}
+      <span>
+        Página {page} de {pages}
+      </span>
+      {page < pages ? (
+        <Link to={hrefFor(page + 1)} className="button button-secondary button-small" preventScrollReset>
+          Siguiente
+        </Link>
+      ) : (
+        <span className="button button-secondary button-small" aria-disabled="true">
+          Siguiente
+        </span>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,14 @@
+export type StatTile = { label: string; value: number | string; tone?: "default" | "success" | "error" | "warning" };
+
+export function StatTiles({ tiles, label }: { tiles: StatTile[]; label: string }) {
+  return (
+    <section aria-label={label} className="stat-tiles">
+      {tiles.map((tile) => (
+        <div key={tile.label} className={`stat-tile stat-${tile.tone ?? "default"}`}>
+          <span className="stat-value">{tile.value}</span>
+          <span className="stat-label">{tile.label}</span>
+        </div>
+      ))}
+    </section>
+  );
+}

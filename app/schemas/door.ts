@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
+
+export const DOOR_STATUS_LABELS = { active: "Activa", maintenance: "Mantenimiento", emergency: "Emergencia" } as const;
+export const DOOR_INCIDENT_TYPE_LABELS = {
+  hardware: "Hardware",
+  access: "Acceso",
+  network: "Red",
+  maintenance: "Mantenimiento",
+  other: "Otro",
+} as const;
+export const URGENCY_LABELS = { low: "Baja", medium: "Media", high: "Alta", critical: "Crítica" } as const;
+
+// Printable characters the door's LCD path can carry (ASCII and Latin-1 letters,
+// which the bridge transliterates); no control characters.
+const PRINTABLE = /^[\x20-\x7E\u00A1-\u00FF]*$/;
+const NOT_PRINTABLE = "Solo se permiten caracteres imprimibles";
+
+const text = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
+
+export const DoorSchema = z.object({
+  name: text("El nombre es requerido", 80),
+  location: text("La ubicación es requerida", 120),
+  doorId: text("El ID de puerta es requerido", 32).regex(
+    /^[A-Za-z0-9_-]{1,32}$/,
+    "El ID de puerta solo admite letras, números, guiones y guiones bajos (máximo 32)",
+  ),
+  description: z.string().trim().max(500, "Máximo 500 caracteres").optional(),
+  status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }).default("active"),
+});
+
+export const DoorMessagesSchema = z.object({
+  useCustomMessages: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
+  customStatus: z.string().trim().max(10, "El mensaje de estado admite como máximo 10 caracteres").regex(PRINTABLE, NOT_PRINTABLE).optional(),
+  customMessage: z.string().trim().max(16, "El mensaje de bienvenida admite como máximo 16 caracteres").regex(PRINTABLE, NOT_PRINTABLE).optional(),
+});
+
+export const DoorIncidentSchema = z.object({
+  type: z.enum(INCIDENT_TYPES, { error: "El tipo es requerido" }),
+  urgency: z.enum(INCIDENT_URGENCIES, { error: "La urgencia es requerida" }).default("medium"),
+  title: z.string().trim().max(200, "Máximo 200 caracteres").optional(),
+  description: z.string().trim().max(2000, "Máximo 2000 caracteres").optional(),
+});

@@ -1,0 +1,155 @@
+// The whole door chain with real parts: card bytes on a mock serial reader →
+// the bridge → MQTT (embedded aedes) → the app's access service and libSQL →
+// the bridge → relay and LCD bytes on mock serial ports.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
+import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
+import { countOccurrences, MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
+import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { countAccessLogs } from "~/models/access-log.server";
+import { registerCard, removeCardPermission, setCardPermission } from "~/models/card.server";
+import { createDoor, issueBridgeCredential, setDoorMessages } from "~/models/door.server";
+
+const ports = new MockSerialPorts();
+const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
+let service: AccessServiceHandle | null = null;
+let brokerPort = 0;
+const bridges = new Set<BridgeHandle>();
+let doorCount = 0;
+
+/** An RDM6300 frame for a 4-byte tag: STX, version + tag as ASCII hex, XOR checksum, ETX. */
+function rdm6300Frame(tagHex: string, version = "01") {
+  const bytes = Buffer.from(version + tagHex, "hex");
+  const checksum = bytes.reduce((x, b) => x ^ b, 0);
+  return Buffer.concat([Buffer.from([0x02]), Buffer.from((version + tagHex + checksum.toString(16).padStart(2, "0")).toUpperCase(), "ascii"), Buffer.from([0x03])]);
+}
+
+async function startService() {
+  service = await startAccessService({ host: "127.0.0.1", port: brokerPort, refreshIntervalMs: 60_000, credentialsDebounceMs: 20 });
+  brokerPort = service.mqttPort!;
+}
+
+async function stopService() {
+  await service?.stop();
+  service = null;
+}
+
+async function newDoor() {
+  doorCount += 1;
+  const door = await createDoor({ doorId: `chain-${doorCount}`, name: `Puerta ${doorCount}`, location: "Pruebas" });
+  const credential = (await issueBridgeCredential(door.id))!;
+  const paths = { reader: `/dev/chain-reader-${doorCount}`, relay: `/dev/chain-relay-${doorCount}`, lcd: `/dev/chain-lcd-${doorCount}` };
+  ports.create(paths.reader, paths.relay, paths.lcd);
+  return { door, credential, paths, dataDir: await mkdtemp(path.join(tmpdir(), "chain-")) };
+}
+
+type TestDoor = Awaited<ReturnType<typeof newDoor>>;
+
+async function startDoorBridge(door: TestDoor) {
+  const bridge = await startBridge(
+    {
+      doorId: door.door.doorId,
+      mqtt: { url: `mqtt://127.0.0.1:${brokerPort}`, password: door.credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
+      reader: { driver: "rdm6300", port: door.paths.reader },
+      display: { driver: "serlcd", port: door.paths.lcd },
+      lock: { driver: "lcus1", port: door.paths.relay },
+      dataDir: door.dataDir,
+      decisionTimeoutMs: 1000,
+      displayHoldMs: 200,
+    },
+    { serialPortFactory: ports.factory, logger: quietLogger, version: "0.0.0-test" },
+  );
+  bridges.add(bridge);
+  return bridge;
+}
+
+async function stopBridge(bridge: BridgeHandle) {
+  bridges.delete(bridge);
+  await bridge.stop();
+}
+
+async function activeCard(door: TestDoor, cardNumber: string) {
+  const card = await registerCard({ cardNumber, status: "active" });
+  await setCardPermission(card.id, door.door.id, true);
+  return card;
+}
+
+const opens = (door: TestDoor) => countOccurrences(ports.written(door.paths.relay), LCUS1_OPEN);
+
+beforeAll(startService);
+afterEach(async () => {
+  await Promise.all([...bridges].map(stopBridge));
+  if (!service) await startService();
+});
+afterAll(stopService);
+
+describe("bridge and access service", () => {
+  it("opens the lock for a permitted card and shows the decision; a denied card opens nothing", async () => {
+    const door = await newDoor();
+    await activeCard(door, "004E2B4E");
+    const bridge = await startDoorBridge(door);
+    await waitFor(() => bridge.status().connected, "bridge to connect");
+
+    ports.emit(door.paths.reader, rdm6300Frame("004E2B4E"));
+    await waitFor(() => opens(door) === 1, "the relay to open");
+    await waitFor(() => ports.text(door.paths.lcd).includes("Bienvenido/a"), "the greeting on the LCD");
+
+    ports.emit(door.paths.reader, rdm6300Frame("0012D687"));
+    await waitFor(() => ports.text(door.paths.lcd).includes("Acceso denegado"), "the denial on the LCD");
+    expect(opens(door)).toBe(1);
+    expect(await countAccessLogs()).toBeGreaterThanOrEqual(2);
+  });
+
+  it("shows new door messages on the LCD within a second", async () => {
+    const door = await newDoor();
+    const bridge = await startDoorBridge(door);
+    await waitFor(() => bridge.status().connected, "bridge to connect");
+    await setDoorMessages(door.door.id, { useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Hola casa" });
+    await waitFor(() => ports.text(door.paths.lcd).includes("Hola casa") && ports.text(door.paths.lcd).includes("ABIERTO"), "the new messages", 1000);
+  });
+
+  it("decides from the offline list while the broker is down, keeps the queue across a restart, and logs each event once", async () => {
+    const door = await newDoor();
+    await activeCard(door, "A1B2C3D4");
+    let bridge = await startDoorBridge(door);
+    await waitFor(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) > 0, "the offline list");
+    const logsBefore = await countAccessLogs();
+
+    await stopService();
+    await waitFor(() => !bridge.status().connected, "the bridge to notice");
+    ports.emit(door.paths.reader, rdm6300Frame("A1B2C3D4"));
+    await waitFor(() => opens(door) === 1, "an offline grant");
+    ports.emit(door.paths.reader, rdm6300Frame("0BADCAFE"));
+    await waitFor(() => bridge.status().pendingEvents === 2, "two queued events");
+
+    await stopBridge(bridge);
+    bridge = await startDoorBridge(door);
+    expect(bridge.status().pendingEvents).toBe(2);
+
+    await startService();
+    await waitFor(() => bridge.status().pendingEvents === 0, "the queue to drain", 8000);
+    const deadline = Date.now() + 3000;
+    while ((await countAccessLogs()) < logsBefore + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await countAccessLogs()).toBe(logsBefore + 2);
+  });
+
+  it("refuses a revoked card offline once the new list has arrived", async () => {
+    const door = await newDoor();
+    const card = await activeCard(door, "CAFE0001");
+    const bridge = await startDoorBridge(door);
+    await waitFor(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) > 0, "the offline list");
+    const versionWithCard = bridge.status().credentialsVersion ?? 0;
+
+    await removeCardPermission(card.id, door.door.id);
+    await waitFor(() => (bridge.status().credentialsVersion ?? 0) > versionWithCard, "the updated list");
+
+    await stopService();
+    await waitFor(() => !bridge.status().connected, "the bridge to notice");
+    ports.emit(door.paths.reader, rdm6300Frame("CAFE0001"));
+    await waitFor(() => bridge.status().pendingEvents === 1, "the offline decision");
+    expect(opens(door)).toBe(0);
+  });
+});
