@@ -1,0 +1,120 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import * as credentialsRoute from "~/routes/api.doors.$id.credentials";
+import * as messagesRoute from "~/routes/api.doors.$id.messages";
+import * as doorRoute from "~/routes/api.doors.$id";
+import * as statsRoute from "~/routes/api.doors.stats";
+import * as doorsRoute from "~/routes/api.doors";
+import { issueApiToken } from "~/models/api-token.server";
+import { createDoor, getDoorById } from "~/models/door.server";
+import { createUser } from "~/models/user.server";
+import { callRoute, jsonRequest } from "../setup/route";
+
+let adminToken = "";
+let residentToken = "";
+
+beforeAll(async () => {
+  const admin = await createUser({ username: "door-admin", email: "door-admin@example.com", password: "secreto-123", role: "admin" });
+  const resident = await createUser({ username: "door-resident", email: "door-resident@example.com", password: "secreto-123" });
+  adminToken = (await issueApiToken(admin.id)).token;
+  residentToken = (await issueApiToken(resident.id)).token;
+});
+
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+async function call(
+  fn: (args: never) => unknown,
+  path: string,
+  { method = "GET", body, token = adminToken, params = {} }: { method?: string; body?: unknown; token?: string | null; params?: Record<string, string> } = {},
+) {
+  const headers = token ? auth(token) : {};
+  return callRoute(fn as never, jsonRequest(path, { method, body, headers }), params);
+}
+
+describe("every door route refuses anonymous callers (401) and residents (403)", () => {
+  const routes: Array<[string, (args: never) => unknown, string, string]> = [
+    ["GET /api/doors", doorsRoute.loader, "/api/doors", "GET"],
+    ["POST /api/doors", doorsRoute.action, "/api/doors", "POST"],
+    ["GET /api/doors/stats", statsRoute.loader, "/api/doors/stats", "GET"],
+    ["PUT /api/doors/{id}", doorRoute.action, "/api/doors/x", "PUT"],
+    ["DELETE /api/doors/{id}", doorRoute.action, "/api/doors/x", "DELETE"],
+    ["PUT /api/doors/{id}/messages", messagesRoute.action, "/api/doors/x/messages", "PUT"],
+    ["POST /api/doors/{id}/credentials", credentialsRoute.action, "/api/doors/x/credentials", "POST"],
+  ];
+  it.each(routes)("%s", async (_name, fn, path, method) => {
+    const body = method === "GET" ? undefined : {};
+    const anonymous = await call(fn, path, { method, token: null, params: { id: "x" }, body });
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).success).toBe(false);
+    const resident = await call(fn, path, { method, token: residentToken, params: { id: "x" }, body });
+    expect(resident.status).toBe(403);
+  });
+});
+
+describe("doors API", () => {
+  it("creates, lists, updates and deletes a door", async () => {
+    const created = await call(doorsRoute.action, "/api/doors", {
+      method: "POST",
+      body: { name: "Portal", location: "Planta baja", doorId: "portal-api", description: "Entrada principal" },
+    });
+    expect(created.status).toBe(201);
+    const door = (await created.json()).data;
+    expect(door).toMatchObject({ doorId: "portal-api", status: "active", useCustomMessages: false });
+    expect(door).not.toHaveProperty("bridgeSecretHash");
+
+    const list = await (await call(doorsRoute.loader, "/api/doors")).json();
+    expect(list.data.map((d: { doorId: string }) => d.doorId)).toContain("portal-api");
+
+    const updated = await call(doorRoute.action, `/api/doors/${door._id}`, { method: "PUT", body: { status: "emergency", name: "Portal norte" }, params: { id: door._id } });
+    expect((await updated.json()).data).toMatchObject({ status: "emergency", name: "Portal norte", location: "Planta baja" });
+
+    const stats = await (await call(statsRoute.loader, "/api/doors/stats")).json();
+    expect(stats.data.emergencyDoors).toBeGreaterThanOrEqual(1);
+    expect(stats.data.recentActivity).toEqual(expect.objectContaining({ total: expect.any(Number), successful: expect.any(Number), failed: expect.any(Number) }));
+
+    const deleted = await call(doorRoute.action, `/api/doors/${door._id}`, { method: "DELETE", params: { id: door._id } });
+    expect(deleted.status).toBe(200);
+    expect(await getDoorById(door._id)).toBeUndefined();
+    const again = await call(doorRoute.action, `/api/doors/${door._id}`, { method: "DELETE", params: { id: door._id } });
+    expect(again.status).toBe(404);
+  });
+
+  it.each([
+    [{ name: "", location: "x", doorId: "ok" }, "El nombre es requerido"],
+    [{ name: "x", location: "", doorId: "ok" }, "La ubicación es requerida"],
+    [{ name: "x", location: "x", doorId: "no vale!" }, "El ID de puerta solo admite"],
+    [{ name: "x", location: "x", doorId: "a".repeat(33) }, "Máximo 32 caracteres"],
+  ])("refuses %o with 400", async (body, message) => {
+    const response = await call(doorsRoute.action, "/api/doors", { method: "POST", body });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toContain(message);
+  });
+
+  it("answers 409 to a doorId already taken", async () => {
+    await createDoor({ doorId: "dup-door", name: "A", location: "A" });
+    const response = await call(doorsRoute.action, "/api/doors", { method: "POST", body: { name: "B", location: "B", doorId: "dup-door" } });
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.message).toBe("Ya existe una puerta con ese ID");
+  });
+
+  it("enforces the message lengths and printable characters on the server", async () => {
+    const door = await createDoor({ doorId: "msg-door", name: "M", location: "M" });
+    const put = (body: unknown) => call(messagesRoute.action, `/api/doors/${door.id}/messages`, { method: "PUT", body, params: { id: door.id } });
+    expect((await put({ useCustomMessages: true, customStatus: "12345678901" })).status).toBe(400);
+    expect((await put({ useCustomMessages: true, customMessage: "12345678901234567" })).status).toBe(400);
+    expect((await put({ useCustomMessages: true, customMessage: "Hola\u0007" })).status).toBe(400);
+    expect((await getDoorById(door.id))?.useCustomMessages).toBe(false);
+    const ok = await put({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+    expect((await ok.json()).data).toMatchObject({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+  });
+
+  it("rotates the bridge credential: a new secret each time, only its hash stored", async () => {
+    const door = await createDoor({ doorId: "cred-door", name: "C", location: "C" });
+    const first = await (await call(credentialsRoute.action, `/api/doors/${door.id}/credentials`, { method: "POST", params: { id: door.id } })).json();
+    const second = await (await call(credentialsRoute.action, `/api/doors/${door.id}/credentials`, { method: "POST", params: { id: door.id } })).json();
+    expect(first.data.username).toBe("cred-door");
+    expect(first.data.password).not.toBe(second.data.password);
+    const stored = await getDoorById(door.id);
+    expect(stored?.bridgeSecretHash).toMatch(/^\$7\$/);
+    expect(stored?.bridgeSecretHash).not.toContain(second.data.password);
+  });
+});
