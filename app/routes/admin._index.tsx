@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -208,7 +208,7 @@ function MessagesModal({ door, lastResult }: { door: DoorView; lastResult?: Subm
         <FormAlert id={form.errorId} title="No se pudo actualizar el mensaje" errors={form.errors} />
         <input type="hidden" name="id" value={door.id} />
         <label className="field" style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
-          <input type="checkbox" name={fields.useCustomMessages.name} defaultChecked={door.useCustomMessages} />
+          <input {...getInputProps(fields.useCustomMessages, { type: "checkbox" })} />
           Usar mensajes personalizados
         </label>
         <InputField
