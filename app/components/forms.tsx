@@ -106,3 +106,14 @@ export function TextareaField({
     </div>
   );
 }
+
+/** Hidden from people (and assistive tech); bots that fill every field fill this one. */
+export function HoneypotField({ formId }: { formId: string }) {
+  const id = `${formId}-website`;
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label htmlFor={id}>No rellenes este campo</label>
+      <input id={id} name="website" tabIndex={-1} autoComplete="off" />
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, TextareaField } from "~/components/forms";
+import { FormAlert, InputField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { Toaster } from "~/components/toaster";
 import { createCaptcha } from "~/models/captcha.server";
@@ -49,10 +49,7 @@ export default function EnquiryPage() {
         </div>
         <TextareaField label="Mensaje" meta={fields.mensaje} rows={5} />
         <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
-        <div className="honeypot" aria-hidden="true">
-          <label htmlFor="enquiry-website">No rellenes este campo</label>
-          <input id="enquiry-website" name="website" tabIndex={-1} autoComplete="off" />
-        </div>
+        <HoneypotField formId="enquiry" />
         <PrivacyNotice purpose="responder a tu consulta" retention="un año desde tu último mensaje" />
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? "Enviando..." : "Enviar Consulta"}

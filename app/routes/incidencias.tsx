@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { Toaster } from "~/components/toaster";
 import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema } from "~/schemas/public-incident";
@@ -61,10 +61,7 @@ export default function IncidentPage() {
         </div>
         <InputField label="Ubicación" meta={fields.ubicacion} placeholder="p. ej. Baño de la 2.ª planta" />
         <TextareaField label="Descripción" meta={fields.descripcion} rows={4} />
-        <div className="honeypot" aria-hidden="true">
-          <label htmlFor="incident-website">No rellenes este campo</label>
-          <input id="incident-website" name="website" tabIndex={-1} autoComplete="off" />
-        </div>
+        <HoneypotField formId="incident" />
         <PrivacyNotice purpose="gestionar la reparación de la avería" retention="hasta cerrar la incidencia y un año después" />
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? "Enviando..." : "Enviar Reporte"}

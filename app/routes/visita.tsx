@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { Toaster } from "~/components/toaster";
 import { createCaptcha } from "~/models/captcha.server";
@@ -63,10 +63,7 @@ export default function VisitPage() {
         </div>
         <TextareaField label="Comentarios (opcional)" meta={fields.comentarios} rows={3} />
         <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
-        <div className="honeypot" aria-hidden="true">
-          <label htmlFor="visit-website">No rellenes este campo</label>
-          <input id="visit-website" name="website" tabIndex={-1} autoComplete="off" />
-        </div>
+        <HoneypotField formId="visit" />
         <PrivacyNotice purpose="organizar tu visita y contactarte sobre ella" retention="un año desde tu solicitud" />
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? "Enviando..." : "Solicitar Visita"}
