@@ -1,7 +1,7 @@
 import { expect, seriousA11yViolations, test } from "./fixtures";
 
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
-const ADMIN_PAGES = ["/admin", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations"];
+const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations"];
 
 for (const path of PUBLIC_PAGES) {
   test(`no serious accessibility violations on ${path}`, async ({ page }) => {
