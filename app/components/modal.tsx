@@ -22,11 +22,12 @@ export function Modal({
     const dialog = ref.current;
     if (!dialog) return;
     const previous = document.activeElement as HTMLElement | null;
-    dialog.querySelector<HTMLElement>("[data-autofocus], button, a[href], input, select, textarea")?.focus();
+    const focusableSelector = "button, a[href], input:not([type=hidden]), select, textarea";
+    (dialog.querySelector<HTMLElement>("[data-autofocus]") ?? dialog.querySelector<HTMLElement>(focusableSelector))?.focus();
     function onKeyDown(event: KeyboardEvent) {
       if (event.key === "Escape") onCloseRef.current?.();
       if (event.key !== "Tab" || !dialog) return;
-      const focusable = [...dialog.querySelectorAll<HTMLElement>("button, a[href], input, select, textarea")].filter(
+      const focusable = [...dialog.querySelectorAll<HTMLElement>(focusableSelector)].filter(
         (el) => !el.hasAttribute("disabled"),
       );
       const first = focusable[0];

@@ -1,8 +1,9 @@
 // Cards and their door permissions. Every change that can alter who may open
 // a door is announced to the access service (notifyAccessChange), which
 // republishes the offline lists of the doors concerned.
-import { and, asc, desc, eq, gt, inArray, isNull, like, lte, or, sql } from "drizzle-orm";
-import { cardPermissions, cards, users, type Card, type CARD_TYPES } from "~/db/schema";
+import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES } from "~/db/schema";
+import type { AnonymousFilter, CardSortKey, SettableCardStatus, SortOrder } from "~/schemas/card";
 import { canonicalCardId } from "~/access/contract";
 import { notifyAccessChange } from "~/access/notify.server";
 import { createId } from "~/utils/crypto.server";
@@ -37,11 +38,26 @@ export async function getCardById(id: string) {
     .where(eq(cards.id, id))
     .limit(1);
   if (!row) return null;
-  const permissions = await db
-    .select({ doorId: cardPermissions.doorId, granted: cardPermissions.granted })
+  const permissions = await listPermissionsOfCards([id]);
+  return { ...row.card, holder: row.holder?.id ? row.holder : null, permissions: permissions.get(id) ?? [] };
+}
+
+export type CardWithRelations = NonNullable<Awaited<ReturnType<typeof getCardById>>>;
+
+async function listPermissionsOfCards(cardIds: string[]) {
+  const byCard = new Map<string, { doorId: string; granted: boolean }[]>();
+  if (cardIds.length === 0) return byCard;
+  const rows = await getDb()
+    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId, granted: cardPermissions.granted })
     .from(cardPermissions)
-    .where(eq(cardPermissions.cardId, id));
-  return { ...row.card, holder: row.holder?.id ? row.holder : null, permissions };
+    .where(inArray(cardPermissions.cardId, cardIds))
+    .orderBy(asc(cardPermissions.createdAt), asc(cardPermissions.doorId));
+  for (const { cardId, ...permission } of rows) {
+    const list = byCard.get(cardId) ?? [];
+    list.push(permission);
+    byCard.set(cardId, list);
+  }
+  return byCard;
 }
 
 export async function getCardByNumber(cardNumber: string) {
@@ -50,43 +66,71 @@ export async function getCardByNumber(cardNumber: string) {
   return getDb().query.cards.findFirst({ where: eq(cards.cardNumber, canonical) });
 }
 
-export const CARD_SORT_FIELDS = {
+export const CARD_SORT_FIELDS: Record<CardSortKey, SQLWrapper> = {
   lastUsed: cards.lastUsedAt,
   createdAt: cards.createdAt,
   totalAccessAttempts: cards.totalAccessAttempts,
   successfulAccesses: cards.successfulAccesses,
   cardNumber: cards.cardNumber,
-  alias: cards.alias,
+  alias: sql`${cards.alias} COLLATE NOCASE`,
   status: cards.status,
-} as const;
-
-export type CardListOptions = {
-  sortBy?: keyof typeof CARD_SORT_FIELDS;
-  sortOrder?: "asc" | "desc";
-  /** "anonymous": only cards first used from a mobile device; "registered": the others. */
-  anonymous?: "all" | "anonymous" | "registered";
-  /** Part of the card number. */
-  cardNumber?: string;
-  limit?: number;
 };
 
-/** SPEC card list: default order lastUsed desc (never-used cards last). */
-export async function listCards(options: CardListOptions = {}) {
+export type CardListOptions = {
+  sortBy?: CardSortKey;
+  sortOrder?: SortOrder;
+  anonymousFilter?: AnonymousFilter;
+  /** Part of the card number, in any usual notation ("4e:2b", "0x004E2B"). */
+  cardNumber?: string;
+  /** Only cards that can be given to a user now: pending or active, whoever holds them. */
+  reassignable?: boolean;
+  limit?: number;
+  offset?: number;
+};
+
+/**
+ * The search text as upper-case hex digits ("" = no search), or null when it
+ * cannot be part of any card number (so nothing matches).
+ */
+export function normalizeCardNumberSearch(text: string | undefined): string | null {
+  const digits = (text ?? "").trim().replace(/^0x/i, "").replace(/[\s:-]/g, "").toUpperCase();
+  return /^[0-9A-F]*$/.test(digits) ? digits : null;
+}
+
+function cardListWhere(options: CardListOptions): SQL | undefined {
+  const filters: SQL[] = [];
+  if (options.anonymousFilter === "anonymous") filters.push(eq(cards.isAnonymous, true));
+  if (options.anonymousFilter === "registered") filters.push(eq(cards.isAnonymous, false));
+  if (options.reassignable) filters.push(inArray(cards.status, ["pending", "active"]));
+  const search = normalizeCardNumberSearch(options.cardNumber);
+  if (search === null) filters.push(sql`0`);
+  else if (search) filters.push(like(cards.cardNumber, `%${search}%`));
+  return filters.length ? and(...filters) : undefined;
+}
+
+/** SPEC card list: default order lastUsed desc; cards without a value sort last either way. */
+export async function listCards(options: CardListOptions = {}): Promise<CardWithRelations[]> {
   const column = CARD_SORT_FIELDS[options.sortBy ?? "lastUsed"];
   const order = options.sortOrder === "asc" ? asc : desc;
-  const filters = [];
-  if (options.anonymous === "anonymous") filters.push(eq(cards.isAnonymous, true));
-  if (options.anonymous === "registered") filters.push(eq(cards.isAnonymous, false));
-  const search = options.cardNumber?.trim().toUpperCase().replace(/[^0-9A-F]/g, "");
-  if (search) filters.push(like(cards.cardNumber, `%${search}%`));
-  return getDb()
+  const rows = await getDb()
     .select({ card: cards, holder: holderColumns })
     .from(cards)
     .leftJoin(users, eq(users.id, cards.userId))
-    .where(filters.length ? and(...filters) : undefined)
+    .where(cardListWhere(options))
     .orderBy(sql`${column} IS NULL`, order(column), asc(cards.id))
-    .limit(Math.min(options.limit ?? 100, 1000))
-    .then((rows) => rows.map(({ card, holder }) => ({ ...card, holder: holder?.id ? holder : null })));
+    .limit(options.limit ?? 100)
+    .offset(options.offset ?? 0);
+  const permissions = await listPermissionsOfCards(rows.map((row) => row.card.id));
+  return rows.map(({ card, holder }) => ({
+    ...card,
+    holder: holder?.id ? holder : null,
+    permissions: permissions.get(card.id) ?? [],
+  }));
+}
+
+export async function countCards(options: CardListOptions = {}) {
+  const [row] = await getDb().select({ total: count() }).from(cards).where(cardListWhere(options));
+  return row?.total ?? 0;
 }
 
 export async function listCardsOfUser(userId: string) {
@@ -115,6 +159,7 @@ export async function registerCard(input: NewCard) {
 
 export type CardUpdate = Partial<Pick<Card, "alias" | "description" | "cardType" | "status" | "expiresAt">>;
 
+/** Sets the fields as given, without the admin screen's rules (see editCard). */
 export async function updateCard(id: string, fields: CardUpdate) {
   const [card] = await getDb()
     .update(cards)
@@ -125,6 +170,40 @@ export async function updateCard(id: string, fields: CardUpdate) {
   return card ?? null;
 }
 
+export type CardEdit = { alias?: string | null; status?: SettableCardStatus };
+
+export type CardEditResult =
+  | { ok: true; card: Card; changed: boolean }
+  | { ok: false; reason: "not_found" | "pending" | "expired" };
+
+/**
+ * The admin's edit of a card (screen and API). The alias is trimmed and an
+ * empty one clears it; values equal to the stored ones save nothing
+ * (`changed: false`). A pending card is approved, not switched on or off;
+ * an expired card cannot be switched on (it would be deactivated again at its
+ * next swipe). A refused edit changes nothing, the alias included.
+ */
+export async function editCard(id: string, edit: CardEdit, now = new Date()): Promise<CardEditResult> {
+  const db = getDb();
+  const card = await db.query.cards.findFirst({ where: eq(cards.id, id) });
+  if (!card) return { ok: false, reason: "not_found" };
+  const fields: CardUpdate = {};
+  if (edit.alias !== undefined) {
+    const alias = edit.alias?.trim() || null;
+    if (alias !== card.alias) fields.alias = alias;
+  }
+  if (edit.status !== undefined && edit.status !== card.status) {
+    if (card.status === "pending") return { ok: false, reason: "pending" };
+    if (edit.status === "active" && card.expiresAt && card.expiresAt.getTime() <= now.getTime()) {
+      return { ok: false, reason: "expired" };
+    }
+    fields.status = edit.status;
+  }
+  if (Object.keys(fields).length === 0) return { ok: true, card, changed: false };
+  const updated = await updateCard(id, fields);
+  return updated ? { ok: true, card: updated, changed: true } : { ok: false, reason: "not_found" };
+}
+
 export type DeleteCardResult = { ok: true; cardNumber: string } | { ok: false; reason: "not_found" | "assigned" };
 
 /** SPEC: a card assigned to a user cannot be deleted (unassign it first). */
@@ -133,17 +212,36 @@ export async function deleteCard(id: string): Promise<DeleteCardResult> {
   const card = await db.query.cards.findFirst({ where: eq(cards.id, id) });
   if (!card) return { ok: false, reason: "not_found" };
   if (card.userId) return { ok: false, reason: "assigned" };
-  // The permissions go with the card: announce their doors.
+  // The permissions go with the card (foreign key cascade): announce their doors.
   const doorIds = await listDoorIdsForCards([id]);
-  await db.delete(cards).where(eq(cards.id, id));
+  const deleted = await db
+    .delete(cards)
+    .where(and(eq(cards.id, id), isNull(cards.userId)))
+    .returning({ id: cards.id });
+  if (deleted.length === 0) {
+    // Assigned or deleted by someone else since it was read.
+    const still = await db.query.cards.findFirst({ where: eq(cards.id, id), columns: { id: true } });
+    return { ok: false, reason: still ? "assigned" : "not_found" };
+  }
   await notifyAccessChange({ doorIds });
   return { ok: true, cardNumber: card.cardNumber };
 }
 
-/** Grants (or explicitly denies) the card on a door. */
-export async function setCardPermission(cardId: string, doorRowId: string, granted: boolean) {
+export type CardPermissionResult = { ok: true } | { ok: false; reason: "not_found" | "door_not_found" };
+
+async function doorExists(doorRowId: string) {
+  const [row] = await getDb().select({ id: doors.id }).from(doors).where(eq(doors.id, doorRowId)).limit(1);
+  return Boolean(row);
+}
+
+/** Grants (or explicitly denies) the card on a door (its row id). */
+export async function setCardPermission(cardId: string, doorRowId: string, granted: boolean): Promise<CardPermissionResult> {
+  const db = getDb();
+  const card = await db.query.cards.findFirst({ where: eq(cards.id, cardId), columns: { id: true } });
+  if (!card) return { ok: false, reason: "not_found" };
+  if (!(await doorExists(doorRowId))) return { ok: false, reason: "door_not_found" };
   const now = new Date();
-  await getDb()
+  await db
     .insert(cardPermissions)
     .values({ cardId, doorId: doorRowId, granted })
     .onConflictDoUpdate({
@@ -151,20 +249,43 @@ export async function setCardPermission(cardId: string, doorRowId: string, grant
       set: { granted, updatedAt: now },
     });
   await notifyAccessChange({ doorIds: [doorRowId] });
+  return { ok: true };
 }
 
-export async function removeCardPermission(cardId: string, doorRowId: string) {
-  const deleted = await getDb()
+export type RemovePermissionResult = { ok: true } | { ok: false; reason: "not_found" | "permission_not_found" };
+
+/** Removes the card's permission (granted or denied) on the door. */
+export async function removeCardPermission(cardId: string, doorRowId: string): Promise<RemovePermissionResult> {
+  const db = getDb();
+  const deleted = await db
     .delete(cardPermissions)
     .where(and(eq(cardPermissions.cardId, cardId), eq(cardPermissions.doorId, doorRowId)))
     .returning({ cardId: cardPermissions.cardId });
-  if (deleted.length > 0) await notifyAccessChange({ doorIds: [doorRowId] });
-  return deleted.length > 0;
+  if (deleted.length === 0) {
+    const card = await db.query.cards.findFirst({ where: eq(cards.id, cardId), columns: { id: true } });
+    return { ok: false, reason: card ? "permission_not_found" : "not_found" };
+  }
+  // The card no longer leads to this door: announce the door itself.
+  await notifyAccessChange({ doorIds: [doorRowId] });
+  return { ok: true };
 }
 
-/** SPEC: approving a card from a denied log row makes a pending card active and grants the denied door. */
-export async function approveCard(cardId: string, doorRowId?: string | null) {
+export type ApproveCardResult =
+  | { ok: true; card: Card }
+  | { ok: false; reason: "not_found" | "door_not_found" | "not_pending" };
+
+/**
+ * SPEC: approving a card (e.g. from a denied log row) makes a pending card
+ * active and grants the given door (its row id). A card that is not pending
+ * keeps its status and only gets the door; without a door there is nothing
+ * to approve.
+ */
+export async function approveCard(cardId: string, doorRowId?: string | null): Promise<ApproveCardResult> {
   const db = getDb();
+  const existing = await db.query.cards.findFirst({ where: eq(cards.id, cardId) });
+  if (!existing) return { ok: false, reason: "not_found" };
+  if (doorRowId && !(await doorExists(doorRowId))) return { ok: false, reason: "door_not_found" };
+  if (existing.status !== "pending" && !doorRowId) return { ok: false, reason: "not_pending" };
   const now = new Date();
   const card = await db.transaction(async (tx) => {
     const [updated] = await tx
@@ -183,8 +304,9 @@ export async function approveCard(cardId: string, doorRowId?: string | null) {
     }
     return updated ?? null;
   });
-  if (card) await notifyAccessChange({ cardIds: [cardId] });
-  return card;
+  if (!card) return { ok: false, reason: "not_found" };
+  await notifyAccessChange({ cardIds: [cardId] });
+  return { ok: true, card };
 }
 
 export type CardAssignment = {

@@ -1,22 +1,219 @@
+import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } from "~/components/admin/card-badges";
+import { ApproveCardModal, CardDetailModal, CardNotFoundModal, DeleteCardModal } from "~/components/admin/card-modals";
+import { CardStatusForm, useCardStatusFetcher } from "~/components/admin/card-status-form";
+import { Pagination } from "~/components/admin/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert } from "~/components/forms";
+import { Toaster } from "~/components/toaster";
+import { ANONYMOUS_FILTER_LABELS, ANONYMOUS_FILTERS, type CardFilters, type CardSortKey } from "~/schemas/card";
+import { cardsAction, loadCardsPage, type CardActionData, type CardJson } from "~/services/card-admin.server";
 import { requireAdmin } from "~/utils/auth.server";
+import { formatDateTime } from "~/utils/dates";
 
 export const meta: MetaFunction = () => [{ title: "Gestionar Tarjetas · Administración" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  return loadCardsPage(request);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
-  throw new Response("Acción no disponible", { status: 400 });
+  return cardsAction(request);
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Gestionar Tarjetas" />;
+const COLUMNS: Array<{ label: string; sortBy?: CardSortKey }> = [
+  { label: "Número", sortBy: "cardNumber" },
+  { label: "Alias", sortBy: "alias" },
+  { label: "Titular" },
+  { label: "Estado", sortBy: "status" },
+  { label: "Último uso", sortBy: "lastUsed" },
+  { label: "Intentos", sortBy: "totalAccessAttempts" },
+  { label: "Exitosos", sortBy: "successfulAccesses" },
+  { label: "Registrada", sortBy: "createdAt" },
+  { label: "Expiración" },
+  { label: "Acciones" },
+];
+
+/** The current search with some parameters changed (null removes one). */
+function withParams(search: string, changes: Record<string, string | null>) {
+  const params = new URLSearchParams(search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) params.delete(name);
+    else params.set(name, value);
+  }
+  const query = params.toString();
+  return `/admin/cards${query ? `?${query}` : ""}`;
+}
+
+function resultFor(actionData: CardActionData | undefined, intent: string): SubmissionResult<string[]> | undefined {
+  return actionData?.intent === intent ? actionData.result : undefined;
+}
+
+export default function CardsPage() {
+  const { filters, cards, total, page, pages, modal, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as CardActionData | undefined;
+  const statusFetcher = useCardStatusFetcher();
+  const { search } = useLocation();
+  const nowDate = new Date(now);
+  const listUrl = withParams(search, { modal: null, card: null });
+  const statusFailure = actionData?.intent === "set-status" ? actionData.toast : undefined;
+  const detail = modal.detail;
+  return (
+    <>
+      <h1>Gestionar Tarjetas</h1>
+      <Toaster toast={actionData?.toast ?? null} />
+      <Toaster toast={statusFetcher.state === "idle" ? (statusFetcher.data?.toast ?? null) : null} />
+      {statusFailure ? <FormAlert title={statusFailure.title} errors={[statusFailure.description ?? ""]} /> : null}
+
+      {/* Remounted when the filters change (e.g. "Limpiar"), so the fields show them. */}
+      <Form
+        method="get"
+        className="admin-toolbar"
+        aria-label="Filtrar tarjetas"
+        key={`${filters.cardNumber}|${filters.anonymousFilter}`}
+      >
+        <input type="hidden" name="sortBy" value={filters.sortBy} />
+        <input type="hidden" name="sortOrder" value={filters.sortOrder} />
+        <div className="field">
+          <label htmlFor="card-search">Buscar por número</label>
+          <input id="card-search" type="search" name="cardNumber" defaultValue={filters.cardNumber} placeholder="p. ej. 04A1" />
+        </div>
+        <div className="field">
+          <label htmlFor="card-anonymous">Tarjetas anónimas</label>
+          <select id="card-anonymous" name="anonymousFilter" defaultValue={filters.anonymousFilter}>
+            {ANONYMOUS_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {ANONYMOUS_FILTER_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button">
+          Filtrar
+        </button>
+        <Link to="/admin/cards" className="button button-secondary">
+          Limpiar
+        </Link>
+      </Form>
+
+      <p className="muted" data-testid="card-count">
+        {total === 1 ? "1 tarjeta" : `${total} tarjetas`}
+      </p>
+      {cards.length === 0 ? (
+        <p>{filters.cardNumber || filters.anonymousFilter !== "all" ? "No hay tarjetas que coincidan con los filtros." : "No hay tarjetas registradas."}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data cards-table">
+            <caption className="visually-hidden">Tarjetas de acceso</caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => (
+                  <SortableHeader key={column.label} column={column} filters={filters} search={search} />
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {cards.map((card) => (
+                <CardRow key={card._id} card={card} now={nowDate} search={search} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pages={pages} />
+
+      {modal.name && !detail ? <CardNotFoundModal closeTo={listUrl} /> : null}
+      {detail && modal.name === "detail" ? (
+        <CardDetailModal
+          detail={detail}
+          now={nowDate}
+          closeTo={listUrl}
+          linkTo={(name) => withParams(search, { modal: name, card: detail.card._id })}
+          results={{
+            alias: resultFor(actionData, "set-alias"),
+            permission: resultFor(actionData, "grant-permission"),
+            revoke: resultFor(actionData, "revoke-permission"),
+          }}
+        />
+      ) : null}
+      {detail && modal.name === "delete" ? (
+        <DeleteCardModal
+          detail={detail}
+          closeTo={withParams(search, { modal: "detail" })}
+          lastResult={resultFor(actionData, "delete-card")}
+        />
+      ) : null}
+      {detail && modal.name === "approve" ? (
+        <ApproveCardModal detail={detail} closeTo={listUrl} lastResult={resultFor(actionData, "approve-card")} />
+      ) : null}
+    </>
+  );
+}
+
+function SortableHeader({ column, filters, search }: { column: (typeof COLUMNS)[number]; filters: CardFilters; search: string }) {
+  if (!column.sortBy) return <th scope="col">{column.label}</th>;
+  const current = filters.sortBy === column.sortBy;
+  // The sorted column's link flips the order; another column starts descending.
+  const nextOrder = current && filters.sortOrder === "desc" ? "asc" : "desc";
+  const href = withParams(search, { sortBy: column.sortBy, sortOrder: nextOrder, page: null, modal: null, card: null });
+  return (
+    <th scope="col" aria-sort={current ? (filters.sortOrder === "asc" ? "ascending" : "descending") : undefined}>
+      <Link to={href} className="sort-link" preventScrollReset>
+        {column.label}
+        <span aria-hidden="true" className="sort-indicator">
+          {current ? (filters.sortOrder === "asc" ? "▲" : "▼") : "↕"}
+        </span>
+      </Link>
+    </th>
+  );
+}
+
+function CardRow({ card, now, search }: { card: CardJson; now: Date; search: string }) {
+  return (
+    <tr data-testid="card-row" data-card-number={card.cardNumber}>
+      <td>
+        <CardNumber cardNumber={card.cardNumber} isAnonymous={card.isAnonymous} />
+      </td>
+      <td>
+        <CardAlias alias={card.alias} />
+      </td>
+      <td>{holderLabel(card.userId)}</td>
+      <td>{card.status === "pending" ? <CardStatusBadge status="pending" /> : <CardStatusForm card={card} />}</td>
+      <td>{card.usageStats.lastUsed ? formatDateTime(card.usageStats.lastUsed) : <span className="muted">Nunca</span>}</td>
+      <td>{card.usageStats.totalAccessAttempts}</td>
+      <td>{card.usageStats.successfulAccesses}</td>
+      <td>{formatDateTime(card.createdAt)}</td>
+      <td>
+        <CardExpiryBadge expiresAt={card.expiresAt} now={now} />
+      </td>
+      <td>
+        <div className="actions">
+          <Link
+            to={withParams(search, { modal: "detail", card: card._id })}
+            className="button button-secondary button-small"
+            aria-label={`Ver tarjeta ${card.cardNumber}`}
+            preventScrollReset
+          >
+            Ver
+          </Link>
+          {card.status === "pending" ? (
+            <Link
+              to={withParams(search, { modal: "approve", card: card._id })}
+              className="button button-small"
+              aria-label={`Aprobar tarjeta ${card.cardNumber}`}
+              preventScrollReset
+            >
+              Aprobar
+            </Link>
+          ) : null}
+        </div>
+      </td>
+    </tr>
+  );
 }
 
 export function ErrorBoundary() {

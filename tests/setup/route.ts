@@ -9,11 +9,17 @@ export async function callRoute(fn: RouteFunction, request: Request, params: Rec
   try {
     const result = await fn({ request, params, context: {} });
     if (result instanceof Response) return result;
+    if (isDataWithInit(result)) return Response.json(result.data, result.init ?? undefined);
     return Response.json(result);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
   }
+}
+
+/** What `data(value, init)` from @remix-run/node returns. */
+function isDataWithInit(value: unknown): value is { data: unknown; init: ResponseInit | null } {
+  return typeof value === "object" && value !== null && (value as { type?: string }).type === "DataWithResponseInit";
 }
 
 let ipCounter = 0;
