@@ -46,9 +46,11 @@ export async function createDoor(input: NewDoor) {
   return door!;
 }
 
-export type DoorUpdate = Partial<Pick<Door, "name" | "location" | "status" | "description">>;
+export type DoorUpdate = Partial<Pick<Door, "name" | "location" | "status" | "description" | "doorId">>;
 
+/** A new doorId renames the bridge's MQTT account and topics: the bridge must be reconfigured. */
 export async function updateDoor(id: string, fields: DoorUpdate) {
+  if (fields.doorId !== undefined && !DOOR_CODE_PATTERN.test(fields.doorId)) throw new Error(`invalid doorId: ${JSON.stringify(fields.doorId)}`);
   return updateDoorRow(id, fields);
 }
 
