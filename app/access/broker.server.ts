@@ -38,6 +38,8 @@ export type EmbeddedBroker = {
 
 type Identity = { kind: "app" } | { kind: "door"; doorCode: string; secretHash: string };
 
+const accountOf = (identity: Identity) => (identity.kind === "app" ? APP_USERNAME : identity.doorCode);
+
 // MQTT 3.1.1 CONNACK return codes.
 const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
@@ -84,10 +86,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return;
     }
     const accept = (identity: Identity) => {
-      // A client id in use by someone else is refused rather than taken over.
+      // A client id in use by another account is refused rather than taken over.
       const holder = connectedClients()[client.id];
       const held = holder ? identities.get(holder) : undefined;
-      if (held && (held.kind !== identity.kind || (held.kind === "door" && identity.kind === "door" && held.doorCode !== identity.doorCode))) {
+      if (held && accountOf(held) !== accountOf(identity)) {
         done(refusal(IDENTIFIER_REJECTED, `client id ${client.id} is in use`), false);
         return;
       }
@@ -138,6 +140,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     // null refuses this subscription (SUBACK 0x80) and keeps the connection.
     callback(null, allowed ? subscription : null);
   };
+
+  // aedes finishes a publish synchronously when nothing waits on I/O and then
+  // reads the client's next packets from within the same call; with a deep
+  // socket backlog (a starved process) that recursion overflowed the stack in
+  // the benchmark. Finishing each publish on the next tick unwinds it.
+  aedes.published = (_packet, _client, done) => process.nextTick(done);
 
   aedes.on("client", (client) => {
     const identity = identities.get(client);

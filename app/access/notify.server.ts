@@ -20,8 +20,13 @@ let inProcessPublisher: ChangePublisher | null = null;
 let remoteClient: MqttClient | null = null;
 let warnedNoBroker = false;
 
-/** Called by the access service running in this process (null when it stops). */
-export function setInProcessChangePublisher(publisher: ChangePublisher | null) {
+/**
+ * Called by the access service running in this process: notifications go
+ * through its client. Null stops that (tests use it to play a process without
+ * the service); the service's own stop only removes its own publisher.
+ */
+export function setInProcessChangePublisher(publisher: ChangePublisher | null, previous?: ChangePublisher) {
+  if (previous && inProcessPublisher !== previous) return;
   inProcessPublisher = publisher;
 }
 

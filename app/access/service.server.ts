@@ -5,8 +5,9 @@
 //
 // Swipes and offline events are queued as they arrive and recorded in
 // batches (app/models/access-log.server.ts): whatever arrived while the
-// previous batch was being written goes into the next one, so a quiet door
-// gets a batch of one and a busy building shares each transaction.
+// previous batch was being written, or during the short pause that spaces
+// commits under load, goes into the next one. A quiet door gets a batch of
+// one at once; a busy building shares each transaction and its fsync.
 import crypto from "node:crypto";
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
@@ -78,6 +79,8 @@ export type AccessServiceHandle = {
 
 /** Largest batch recorded in one transaction. */
 const MAX_BATCH = 500;
+/** Under load, commits (each waits for its fsync) are at least this far apart; see flush(). */
+const MIN_COMMIT_INTERVAL_MS = 8;
 /** MQTT 5: a decision nobody read within this is useless (the bridge decided offline long ago). */
 const DECISION_EXPIRY_S = 10;
 const STOP_TIMEOUT_MS = 3000;
@@ -121,6 +124,7 @@ class AccessService {
   private stopped = false;
   private readonly queue: Queued[] = [];
   private flushing: Promise<void> | null = null;
+  private lastCommitAt = -Infinity;
   /** Retained publishing runs one task at a time, so versions reach the broker in order. */
   private publishing: Promise<void> = Promise.resolve();
   private stateWrites: Promise<void> = Promise.resolve();
@@ -193,25 +197,26 @@ class AccessService {
     };
   }
 
-  private topicFilter(kind: "swipe" | "events" | "state") {
-    // A shared subscription splits the messages between instances; state stays
-    // unshared so every instance gets the retained states at start.
-    const share = this.options.shareGroup && this.options.mqttUrl && kind !== "state" ? `$share/${this.options.shareGroup}/` : "";
-    return `${share}${this.options.prefix}/doors/+/${kind}`;
+  /** `$share/<group>/` when instances share the work (external broker with MQTT_SHARE_GROUP). */
+  private sharePrefix() {
+    return this.options.shareGroup && this.options.mqttUrl ? `$share/${this.options.shareGroup}/` : "";
   }
 
   private handleConnect() {
     this.wasConnected = true;
     console.info(`[access] mqtt: connected as ${this.options.clientId}`);
-    const share = this.options.shareGroup && this.options.mqttUrl ? `$share/${this.options.shareGroup}/` : "";
+    const { prefix } = this.options;
+    const share = this.sharePrefix();
     const filters = [
-      this.topicFilter("swipe"),
-      this.topicFilter("events"),
-      this.topicFilter("state"),
-      `${share}${changesTopic(this.options.prefix)}`,
+      `${share}${prefix}/doors/+/swipe`,
+      `${share}${prefix}/doors/+/events`,
+      // Unshared: every instance gets the retained states at start.
+      `${prefix}/doors/+/state`,
+      `${share}${changesTopic(prefix)}`,
     ];
     this.client.subscribe(filters, { qos: 1 }, (error, grants) => {
-      if (error) return console.error(`[access] mqtt: subscribe failed: ${error.message}`);
+      // A refused filter (SUBACK 0x80, e.g. a broker ACL without the app's rights) comes as an error too.
+      if (error) console.error(`[access] mqtt: subscribe failed: ${error.message}`);
       for (const grant of grants ?? []) {
         if (grant.qos >= 0x80) console.error(`[access] mqtt: the broker refused the subscription to ${grant.topic}`);
       }
@@ -299,9 +304,13 @@ class AccessService {
   }
 
   private async flush() {
-    // Let the messages already read from the socket join this batch.
-    await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
+      // Group commit: every commit waits for its fsync, so under load commits
+      // are spaced by at least MIN_COMMIT_INTERVAL_MS and each takes
+      // everything that arrived meanwhile. A lone swipe goes at once.
+      const wait = this.lastCommitAt + MIN_COMMIT_INTERVAL_MS - performance.now();
+      await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+      this.lastCommitAt = performance.now();
       await this.recordBatch(this.queue.splice(0, MAX_BATCH));
     }
     this.flushing = null;
@@ -310,12 +319,7 @@ class AccessService {
   private async recordBatch(batch: Queued[]) {
     let result;
     try {
-      const t0 = performance.now();
       result = await recordAccessBatch(batch.map((item) => item.input));
-      const g = globalThis as unknown as { __dbg?: { n: number; items: number; ms: number; max: number } };
-      g.__dbg ??= { n: 0, items: 0, ms: 0, max: 0 };
-      g.__dbg.n++; g.__dbg.items += batch.length; g.__dbg.ms += performance.now() - t0; g.__dbg.max = Math.max(g.__dbg.max, performance.now() - t0);
-      if (!(globalThis as any).__dbgTimer) (globalThis as any).__dbgTimer = setInterval(() => { console.error("DBG", JSON.stringify(g.__dbg), "queue", this.queue.length); g.__dbg = { n: 0, items: 0, ms: 0, max: 0 }; }, 1000).unref();
     } catch (error) {
       // Nothing was committed: no decision goes out; the bridges decide offline
       // and report it on `events` with the same ids.
@@ -493,7 +497,7 @@ class AccessService {
   private async stop() {
     if (this.stopped) return;
     this.stopped = true;
-    setInProcessChangePublisher(null);
+    setInProcessChangePublisher(null, this.publishChange);
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     if (this.credentialsTimer) clearTimeout(this.credentialsTimer);
     // Swipes already received are recorded and answered before the connection closes.

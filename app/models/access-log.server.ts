@@ -5,8 +5,8 @@
 // stats, the doors' last access, pending cards for unknown cards and the
 // deactivation of expired ones. The caller publishes decisions only after
 // this resolves, i.e. once the rows are committed.
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { accessLogs, cardPermissions, cards, doors, users, type AccessLog, type Door } from "~/db/schema";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { accessLogs, type AccessLog, type Card, type Door } from "~/db/schema";
 import type { AccessReason } from "~/access/reasons";
 import { decideAccess, decisionDisplay, type HolderFacts } from "~/access/rules";
 import { createId } from "~/utils/crypto.server";
@@ -58,112 +58,126 @@ export type AccessBatchResult = {
   deactivatedCardIds: string[];
 };
 
-type CardEntry = {
-  card: Pick<typeof cards.$inferSelect, "id" | "status" | "expiresAt" | "isAnonymous" | "userId">;
-  holder: (HolderFacts & { username: string }) | null;
+type DoorFacts = {
+  id: string;
+  name: string;
+  status: Door["status"];
+  useCustomMessages: boolean;
+  customStatus: string | null;
+  customMessage: string | null;
 };
 
-type Usage = { attempts: number; successes: number; lastUsed: number };
+type CardEntry = {
+  card: { id: string; status: Card["status"]; expiresAt: Date | null; isAnonymous: boolean; userId: string | null };
+  holder: (HolderFacts & { username: string }) | null;
+  /** Door row ids this card has a granted permission for. */
+  grantedDoorIds: Set<string>;
+};
+
+type Usage = { cardId: string; attempts: number; successes: number; lastUsed: number };
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-/** Decides the swipes and records swipes and offline events, in one write transaction. */
+/** Lists travel as one JSON parameter (read back with json_each), so each statement's text is the same for any batch. */
+const json = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Decides the swipes and records swipes and offline events, in one write
+ * transaction. The statements are plain SQL with JSON parameters: a batch
+ * costs about six statements whatever its size (docs/decisions/0003-door-access-over-mqtt.md).
+ */
 export async function recordAccessBatch(items: AccessInput[], now = new Date()): Promise<AccessBatchResult> {
   if (items.length === 0) return { decisions: [], deactivatedCardIds: [] };
-  const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
-  const T: [string, number][] = [["start", cpu()]];
-  const mark = (n: string) => T.push([n, cpu()]);
-  const out = await getDb().transaction(async (tx) => {
-    mark('begin');
-    // 1. Read every fact the batch needs, a few queries for the whole batch.
-    const doorCodes = unique(items.map((item) => item.doorCode));
-    const cardNumbers = unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : [])));
-    const ids = unique(items.map((item) => item.id));
+  return getDb().transaction(async (tx) => {
+    // 1. Read every fact the batch needs in one statement: three JSON arrays.
+    const [facts] = await tx.all<{ doors: string; cards: string; logs: string }>(sql`
+      SELECT
+        (SELECT json_group_array(json_object(
+            'id', id, 'code', door_id, 'name', name, 'status', status,
+            'useCustomMessages', use_custom_messages, 'customStatus', custom_status, 'customMessage', custom_message))
+          FROM doors
+          WHERE door_id IN (SELECT value FROM json_each(${json(unique(items.map((item) => item.doorCode)))}))
+        ) AS doors,
+        (SELECT json_group_array(json_object(
+            'id', c.id, 'cardNumber', c.card_number, 'status', c.status, 'expiresAt', c.expires_at,
+            'isAnonymous', c.is_anonymous, 'userId', c.user_id,
+            'holderStatus', u.status, 'holderFirstName', u.first_name, 'holderUsername', u.username,
+            'grantedDoorIds', json((SELECT json_group_array(p.door_id) FROM card_permissions p
+                                    WHERE p.card_id = c.id AND p.granted = 1))))
+          FROM cards c LEFT JOIN users u ON u.id = c.user_id
+          WHERE c.card_number IN (SELECT value FROM json_each(${json(
+            unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : []))),
+          )}))
+        ) AS cards,
+        (SELECT json_group_array(json_object('id', id, 'offline', offline, 'granted', access_granted, 'reason', reason))
+          FROM access_logs
+          WHERE id IN (SELECT value FROM json_each(${json(unique(items.map((item) => item.id)))}))
+        ) AS logs`);
 
-    const doorRows = await tx.select().from(doors).where(inArray(doors.doorId, doorCodes));
-    mark('doors');
-    const doorsByCode = new Map<string, Door>(doorRows.map((door) => [door.doorId, door]));
+    const doorsByCode = new Map<string, DoorFacts>();
+    for (const door of JSON.parse(facts!.doors) as (Omit<DoorFacts, "useCustomMessages"> & {
+      code: string;
+      useCustomMessages: number;
+    })[]) {
+      doorsByCode.set(door.code, { ...door, useCustomMessages: Boolean(door.useCustomMessages) });
+    }
 
     const cardsByNumber = new Map<string, CardEntry>();
-    if (cardNumbers.length > 0) {
-      const rows = await tx
-        .select({
-          id: cards.id,
-          cardNumber: cards.cardNumber,
-          status: cards.status,
-          expiresAt: cards.expiresAt,
-          isAnonymous: cards.isAnonymous,
-          userId: cards.userId,
-          holderStatus: users.status,
-          holderFirstName: users.firstName,
-          holderUsername: users.username,
-        })
-        .from(cards)
-        .leftJoin(users, eq(users.id, cards.userId))
-        .where(inArray(cards.cardNumber, cardNumbers));
-      for (const row of rows) {
-        cardsByNumber.set(row.cardNumber, {
-          card: row,
-          holder:
-            row.holderStatus && row.holderUsername
-              ? { status: row.holderStatus, firstName: row.holderFirstName, username: row.holderUsername }
-              : null,
-        });
-      }
+    for (const row of JSON.parse(facts!.cards) as {
+      id: string;
+      cardNumber: string;
+      status: Card["status"];
+      expiresAt: number | null;
+      isAnonymous: number;
+      userId: string | null;
+      holderStatus: HolderFacts["status"] | null;
+      holderFirstName: string | null;
+      holderUsername: string | null;
+      grantedDoorIds: string[];
+    }[]) {
+      cardsByNumber.set(row.cardNumber, {
+        card: {
+          id: row.id,
+          status: row.status,
+          expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
+          isAnonymous: Boolean(row.isAnonymous),
+          userId: row.userId,
+        },
+        holder:
+          row.holderStatus && row.holderUsername
+            ? { status: row.holderStatus, firstName: row.holderFirstName, username: row.holderUsername }
+            : null,
+        grantedDoorIds: new Set(row.grantedDoorIds),
+      });
     }
 
-    mark('cards');
-    const grantedPairs = new Set<string>();
-    const knownCardIds = [...cardsByNumber.values()].map((entry) => entry.card.id);
-    if (knownCardIds.length > 0 && doorRows.length > 0) {
-      const rows = await tx
-        .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
-        .from(cardPermissions)
-        .where(
-          and(
-            inArray(cardPermissions.cardId, knownCardIds),
-            inArray(
-              cardPermissions.doorId,
-              doorRows.map((door) => door.id),
-            ),
-            eq(cardPermissions.granted, true),
-          ),
-        );
-      for (const row of rows) grantedPairs.add(`${row.cardId}:${row.doorId}`);
-    }
-
-    mark('perms');
     const recorded = new Map<string, { offline: boolean; granted: boolean; reason: AccessReason }>();
-    for (const row of await tx
-      .select({ id: accessLogs.id, offline: accessLogs.offline, granted: accessLogs.accessGranted, reason: accessLogs.reason })
-      .from(accessLogs)
-      .where(inArray(accessLogs.id, ids))) {
-      recorded.set(row.id, row);
+    for (const row of JSON.parse(facts!.logs) as { id: string; offline: number; granted: number; reason: AccessReason }[]) {
+      recorded.set(row.id, { offline: Boolean(row.offline), granted: Boolean(row.granted), reason: row.reason });
     }
 
-    mark('logs-read');
     // 2. Decide, in arrival order, on the facts as earlier items of the batch left them.
     const decisions: SwipeDecision[] = [];
-    const newCards: (typeof cards.$inferInsert)[] = [];
+    const newCards: { id: string; cardNumber: string; isAnonymous: boolean }[] = [];
     const expiredCardIds = new Set<string>();
-    const newLogs: (typeof accessLogs.$inferInsert)[] = [];
+    const newLogs: LogRow[] = [];
     const overriddenLogs: { id: string; granted: boolean; reason: AccessReason }[] = [];
     const usageByCard = new Map<string, Usage>();
     const lastAccessByDoor = new Map<string, number>();
 
     const countUsage = (cardId: string, attempts: number, successes: number, at: number) => {
-      const usage = usageByCard.get(cardId) ?? { attempts: 0, successes: 0, lastUsed: 0 };
+      const usage = usageByCard.get(cardId) ?? { cardId, attempts: 0, successes: 0, lastUsed: 0 };
       usage.attempts += attempts;
       usage.successes += successes;
       usage.lastUsed = Math.max(usage.lastUsed, at);
       usageByCard.set(cardId, usage);
     };
     const registerPendingCard = (cardNumber: string, isAnonymous: boolean): CardEntry => {
-      const card = { id: createId(), cardNumber, status: "pending" as const, isAnonymous, userId: null, expiresAt: null };
-      newCards.push(card);
-      const entry = { card, holder: null };
+      const card = { id: createId(), status: "pending" as const, expiresAt: null, isAnonymous, userId: null };
+      newCards.push({ id: card.id, cardNumber, isAnonymous });
+      const entry = { card, holder: null, grantedDoorIds: new Set<string>() };
       cardsByNumber.set(cardNumber, entry);
       return entry;
     };
@@ -191,7 +205,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
           door,
           card: entry?.card ?? null,
           holder: entry?.holder ?? null,
-          permissionGranted: Boolean(entry && door && grantedPairs.has(`${entry.card.id}:${door.id}`)),
+          permissionGranted: Boolean(door && entry?.grantedDoorIds.has(door.id)),
           now,
         });
         let used = entry;
@@ -204,7 +218,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
         }
         newLogs.push({
           id: item.id,
-          timestamp: now,
+          timestamp: now.getTime(),
           cardId: used?.card.id ?? null,
           cardNumber: item.cardNumber ?? item.rawCard.slice(0, RAW_CARD_LENGTH),
           doorId: door?.id ?? null,
@@ -246,7 +260,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
       } else {
         newLogs.push({
           id: item.id,
-          timestamp: new Date(at),
+          timestamp: at,
           cardId: entry.card.id,
           cardNumber: item.cardNumber,
           doorId: door?.id ?? null,
@@ -267,51 +281,74 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
       recorded.set(item.id, { offline: true, granted: item.granted, reason: item.reason });
     }
 
-    mark('decide');
-    // 3. Write: a handful of statements for the whole batch.
-    if (newCards.length > 0) await tx.insert(cards).values(newCards);
-    if (expiredCardIds.size > 0) {
-      await tx
-        .update(cards)
-        .set({ status: "inactive", updatedAt: now })
-        .where(and(inArray(cards.id, [...expiredCardIds]), eq(cards.status, "active")));
+    // 3. Write: one statement per kind of change, for the whole batch.
+    if (newCards.length > 0) {
+      await tx.run(sql`
+        INSERT INTO cards (id, card_number, status, is_anonymous)
+        SELECT value->>'id', value->>'cardNumber', 'pending', value->>'isAnonymous'
+        FROM json_each(${json(newCards)})`);
     }
-    mark('cards-w');
-    if (newLogs.length > 0) await tx.insert(accessLogs).values(newLogs).onConflictDoNothing();
+    if (expiredCardIds.size > 0) {
+      await tx.run(sql`
+        UPDATE cards SET status = 'inactive', updated_at = ${now.getTime()}
+        WHERE status = 'active' AND id IN (SELECT value FROM json_each(${json([...expiredCardIds])}))`);
+    }
+    if (newLogs.length > 0) {
+      // "WHERE true": SQLite needs it to read ON CONFLICT after INSERT … SELECT.
+      await tx.run(sql`
+        INSERT INTO access_logs (id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id,
+                                 username, access_granted, reason, is_anonymous, offline, source, ip_address)
+        SELECT value->>'id', value->>'timestamp', value->>'cardId', value->>'cardNumber', value->>'doorId',
+               value->>'doorCode', value->>'doorName', value->>'userId', value->>'username',
+               value->>'accessGranted', value->>'reason', value->>'isAnonymous', value->>'offline',
+               value->>'source', value->>'ipAddress'
+        FROM json_each(${json(newLogs)}) WHERE true
+        ON CONFLICT (id) DO NOTHING`);
+    }
     for (const log of overriddenLogs) {
       await tx
         .update(accessLogs)
         .set({ offline: true, accessGranted: log.granted, reason: log.reason })
         .where(eq(accessLogs.id, log.id));
     }
-    mark('logs-w');
     if (usageByCard.size > 0) {
-      const rows = [...usageByCard].map(
-        ([cardId, usage]) => sql`(${cardId}, ${usage.attempts}, ${usage.successes}, ${usage.lastUsed})`,
-      );
       await tx.run(sql`
-        WITH usage(card_id, attempts, successes, last_used) AS (VALUES ${sql.join(rows, sql`, `)})
         UPDATE cards SET
-          total_access_attempts = total_access_attempts + usage.attempts,
-          successful_accesses = successful_accesses + usage.successes,
-          last_used_at = max(coalesce(last_used_at, 0), usage.last_used)
-        FROM usage WHERE cards.id = usage.card_id`);
+          total_access_attempts = total_access_attempts + (usage.value->>'attempts'),
+          successful_accesses = successful_accesses + (usage.value->>'successes'),
+          last_used_at = max(coalesce(last_used_at, 0), usage.value->>'lastUsed')
+        FROM json_each(${json([...usageByCard.values()])}) AS usage
+        WHERE cards.id = usage.value->>'cardId'`);
     }
-    mark('usage-w');
     if (lastAccessByDoor.size > 0) {
-      const rows = [...lastAccessByDoor].map(([doorId, at]) => sql`(${doorId}, ${at})`);
+      const seen = [...lastAccessByDoor].map(([doorId, at]) => ({ doorId, at }));
       await tx.run(sql`
-        WITH seen(door_id, at) AS (VALUES ${sql.join(rows, sql`, `)})
-        UPDATE doors SET last_access_at = max(coalesce(last_access_at, 0), seen.at)
-        FROM seen WHERE doors.id = seen.door_id`);
+        UPDATE doors SET last_access_at = max(coalesce(last_access_at, 0), seen.value->>'at')
+        FROM json_each(${json(seen)}) AS seen
+        WHERE doors.id = seen.value->>'doorId'`);
     }
-    mark('doors-w');
     return { decisions, deactivatedCardIds: [...expiredCardIds] };
   });
-  mark('commit');
-  const g = globalThis as any; g.__prof ??= {}; for (let i = 1; i < T.length; i++) g.__prof[T[i]![0]] = (g.__prof[T[i]![0]] ?? 0) + T[i]![1] - T[i-1]![1];
-  return out;
 }
+
+/** An access_logs row as the batch insert reads it from JSON (timestamps in epoch ms). */
+type LogRow = {
+  id: string;
+  timestamp: number;
+  cardId: string | null;
+  cardNumber: string;
+  doorId: string | null;
+  doorCode: string;
+  doorName: string | null;
+  userId: string | null;
+  username: string | null;
+  accessGranted: boolean;
+  reason: AccessReason;
+  isAnonymous: boolean;
+  offline: boolean;
+  source: string | null;
+  ipAddress: string | null;
+};
 
 export async function getAccessLog(id: string) {
   return getDb().query.accessLogs.findFirst({ where: eq(accessLogs.id, id) });

@@ -276,6 +276,23 @@ describe("retained topics", () => {
   });
 });
 
+describe("renaming a door's doorId", () => {
+  it("drops the bridge logged in under the old name and publishes under the new one", async () => {
+    const renamed = await seedDoor("old-name");
+    const oldBridge = await FakeBridge.connect(url, "old-name", renamed.password);
+    await oldBridge.waitFor((m) => m.topic === oldBridge.topic("display"));
+    const dropped = new Promise<void>((resolve) => oldBridge.client.once("close", () => resolve()));
+    await updateDoor(renamed.door.id, { doorId: "new-name" });
+    await dropped;
+    const newBridge = await FakeBridge.connect(url, "new-name", renamed.password);
+    const display = await newBridge.waitFor((m) => m.topic === newBridge.topic("display"));
+    expect(display.packet.retain).toBe(true);
+    // The old name no longer logs in.
+    await expect(FakeBridge.connect(url, "old-name", renamed.password)).rejects.toThrow(/Bad username or password/i);
+    await Promise.all([oldBridge.end(), newBridge.end()]);
+  });
+});
+
 describe("bridge state", () => {
   it("keeps online, last seen, version and reader in the door's hardware field, and the last will", async () => {
     const pi = await seedDoor("pi-state");
