@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
-import { build } from "esbuild";
+import { bundleTs } from "./lib/run-ts.mjs";
 import mqtt from "mqtt";
 import { aclFileText, mosquittoHash } from "./mosquitto-passwords.mjs";
 
@@ -83,24 +83,9 @@ async function waitForPort(port, timeoutMs = 10_000) {
   throw new Error(`nothing listens on ${port}`);
 }
 
-/**
- * The access service bundle, built from the sources (not from a possibly stale
- * build/), inside node_modules so that its bare imports resolve.
- */
-async function bundleService() {
-  const outfile = path.resolve("node_modules/.cache/coliving-bench/access.mjs");
-  await build({
-    entryPoints: ["app/access/main.server.ts"],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    tsconfig: "tsconfig.json",
-    logLevel: "warning",
-  });
-  return outfile;
+/** The access service bundle, built from the sources (not from a possibly stale build/). */
+function bundleService() {
+  return bundleTs("app/access/main.server.ts", path.resolve("node_modules/.cache/coliving-bench/access.mjs"));
 }
 
 const cardNumber = (i) => (0x10000000 + i).toString(16).toUpperCase();

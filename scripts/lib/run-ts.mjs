@@ -1,11 +1,12 @@
-// Runs a TypeScript entry that imports app code (the `~/` alias, .ts files):
-// bundles it with esbuild into a temp file beside node_modules and imports it.
+// TypeScript entries that import app code (the `~/` alias, .ts files), for
+// scripts: bundled with esbuild into node_modules/.cache, where their bare
+// imports resolve.
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
-export async function runTs(entry) {
-  const outfile = path.resolve("node_modules", ".cache", "run-ts", `${path.basename(entry, ".ts")}-${process.pid}.mjs`);
+/** Bundles `entry` to `outfile` (default: a per-process file in the cache) and returns its path. */
+export async function bundleTs(entry, outfile = path.resolve("node_modules", ".cache", "run-ts", `${path.basename(entry, ".ts")}-${process.pid}.mjs`)) {
   await build({
     entryPoints: [entry],
     outfile,
@@ -17,6 +18,12 @@ export async function runTs(entry) {
     tsconfig: "tsconfig.json",
     logLevel: "warning",
   });
+  return outfile;
+}
+
+/** Bundles and runs `entry` in this process. */
+export async function runTs(entry) {
+  const outfile = await bundleTs(entry);
   try {
     return await import(outfile);
   } finally {
