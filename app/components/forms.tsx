@@ -1,4 +1,5 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { useNavigation } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
 
 // Field components accept any field of any form; conform types the values.
@@ -115,5 +116,16 @@ export function HoneypotField({ formId }: { formId: string }) {
       <label htmlFor={id}>No rellenes este campo</label>
       <input id={id} name="website" tabIndex={-1} autoComplete="off" />
     </div>
+  );
+}
+
+/** A submit button carrying its `intent`; shows `busyLabel` while that intent is being sent. */
+export function SubmitButton({ label, busyLabel, intent, className = "button" }: { label: string; busyLabel: string; intent: string; className?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  return (
+    <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
   );
 }

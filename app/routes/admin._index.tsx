@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { doorDisplayTexts } from "~/access/rules";
 import { ActivityChart } from "~/components/admin/activity-chart";
@@ -9,7 +9,7 @@ import { LcdPreview } from "~/components/admin/lcd-preview";
 import { RouteModal } from "~/components/admin/route-modal";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import { Toaster } from "~/components/toaster";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
@@ -141,16 +141,6 @@ function DoorCard({ door }: { door: DoorView }) {
         </Link>
       </div>
     </article>
-  );
-}
-
-function SubmitButton({ label, busyLabel, intent, className = "button" }: { label: string; busyLabel: string; intent: string; className?: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  return (
-    <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
-      {busy ? busyLabel : label}
-    </button>
   );
 }
 

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { FormAlert, InputField, SelectField } from "~/components/forms";
+import { Form, Link } from "@remix-run/react";
+import { FormAlert, InputField, SelectField, SubmitButton } from "~/components/forms";
 import { CARD_TYPE_LABELS, CardAliasSchema, CardApproveSchema, CardPermissionSchema } from "~/schemas/card";
 import type { loadCardDetail } from "~/services/card-admin.server";
 import { formatDateTime } from "~/utils/dates";
@@ -9,19 +9,6 @@ import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } 
 import { RouteModal } from "./route-modal";
 
 export type CardDetail = NonNullable<Awaited<ReturnType<typeof loadCardDetail>>>;
-
-// The hidden inputs come last in each form: the modal focuses the first
-// input-like element when it opens, and a hidden one cannot take focus.
-
-function SubmitButton({ label, busyLabel, intent, className = "button" }: { label: string; busyLabel: string; intent: string; className?: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  return (
-    <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
-      {busy ? busyLabel : label}
-    </button>
-  );
-}
 
 export function CardNotFoundModal({ closeTo }: { closeTo: string }) {
   return (
