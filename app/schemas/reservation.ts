@@ -24,7 +24,20 @@ export const CONTACT_PREFERENCE_LABELS: Record<(typeof CONTACT_PREFERENCES)[numb
 const required = (message: string, max: number) =>
   z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
 
+const reservationSchemas = new Map<string, ReturnType<typeof buildReservationSchema>>();
+
+/** Built once per day: a zod schema is costly to build and to compile on first use. */
 export function createReservationSchema({ today }: { today: string }) {
+  let schema = reservationSchemas.get(today);
+  if (!schema) {
+    reservationSchemas.clear();
+    schema = buildReservationSchema(today);
+    reservationSchemas.set(today, schema);
+  }
+  return schema;
+}
+
+function buildReservationSchema(today: string) {
   return z
     .object({
       reservationType: z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }).default("habitacion"),
@@ -63,7 +76,7 @@ export function createReservationSchema({ today }: { today: string }) {
     }));
 }
 
-export type ReservationInput = z.output<ReturnType<typeof createReservationSchema>>;
+export type ReservationInput = z.output<ReturnType<typeof buildReservationSchema>>;
 
 export const RESERVATION_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
