@@ -190,7 +190,7 @@ export const doors = sqliteTable(
     customMessage: text("custom_message"),
     lastAccessAt: integer("last_access_at", { mode: "timestamp_ms" }),
     hardware: text("hardware", { mode: "json" }).$type<DoorHardware>(),
-    // scrypt hash of the bridge's MQTT password; null until an admin issues one.
+    // Hash of the bridge's MQTT password in Mosquitto's $7$ (PBKDF2-SHA512) format; null until issued.
     bridgeSecretHash: text("bridge_secret_hash"),
     bridgeSecretIssuedAt: integer("bridge_secret_issued_at", { mode: "timestamp_ms" }),
     // Version of the offline credentials list last published for this door.
@@ -275,13 +275,17 @@ export const accessLogs = sqliteTable(
     source: text("source"),
     ipAddress: text("ip_address"),
   },
+  // The admin's log screen, API and export read through these
+  // (app/models/access-log-query.server.ts explains which query uses which).
   (t) => [
     index("access_logs_timestamp_idx").on(t.timestamp),
     index("access_logs_granted_idx").on(t.accessGranted, t.timestamp),
     index("access_logs_door_idx").on(t.doorId, t.timestamp),
-    index("access_logs_card_idx").on(t.cardNumber, t.timestamp),
+    index("access_logs_door_granted_idx").on(t.doorId, t.accessGranted, t.timestamp),
+    index("access_logs_door_card_idx").on(t.doorId, t.cardNumber, t.accessGranted, t.timestamp),
+    index("access_logs_card_idx").on(t.cardNumber, t.accessGranted, t.timestamp, t.doorId),
     index("access_logs_card_id_idx").on(t.cardId, t.accessGranted),
-    index("access_logs_user_idx").on(t.username, t.timestamp),
+    index("access_logs_user_idx").on(sql`${t.username} COLLATE NOCASE`, t.cardNumber, t.accessGranted, t.timestamp, t.doorId),
   ],
 );
 

@@ -1,22 +1,63 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { LogFiltersForm } from "~/components/admin/log-filters";
+import { LogTable } from "~/components/admin/log-table";
+import { Pagination } from "~/components/admin/pagination";
+import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert } from "~/components/forms";
+import { Toaster } from "~/components/toaster";
+import { loadLogsPage, logsAction, type LogActionData } from "~/services/access-log-admin.server";
 import { requireAdmin } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Registros de Acceso · Administración" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  return loadLogsPage(request);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
-  throw new Response("Acción no disponible", { status: 400 });
+  return logsAction(request);
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Registros de Acceso" />;
+export default function LogsPage() {
+  const { filters, doors, stats, page, pages, lines, rowCount, exportQuery } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as LogActionData | undefined;
+  const filtered = filters.search !== "" || filters.doorId !== "" || filters.status !== "all";
+  return (
+    <>
+      <h1>Registros de Acceso</h1>
+      <Toaster toast={actionData?.toast ?? null} />
+      {actionData ? <FormAlert errors={actionData.result.error[""]} /> : null}
+      {/* Keyed by the filters, so a link that changes them (Limpiar, back) resets the fields. */}
+      <LogFiltersForm key={JSON.stringify(filters)} filters={filters} doors={doors} exportHref={`/admin/logs/export${exportQuery ? `?${exportQuery}` : ""}`} />
+      <StatTiles
+        label="Estadísticas de los registros filtrados"
+        tiles={[
+          { label: "Total", value: stats.total },
+          { label: "Concedidos", value: stats.granted, tone: "success" },
+          { label: "Denegados", value: stats.denied, tone: "error" },
+          { label: "Tarjetas únicas", value: stats.uniqueCards },
+        ]}
+      />
+      {lines.length === 0 ? (
+        <p>{filtered ? "No hay registros que coincidan con los filtros." : "No hay registros de acceso en este periodo."}</p>
+      ) : (
+        <>
+          <p className="muted" data-testid="log-summary">
+            {rowCount === 1 ? "1 registro en esta página." : `${rowCount} registros en esta página.`}
+            {rowCount > lines.length
+              ? ` Se muestran en ${lines.length} filas: los intentos de la misma tarjeta, puerta y resultado en 5 minutos se agrupan.`
+              : null}
+          </p>
+          <LogTable lines={lines} />
+        </>
+      )}
+      <Pagination page={page} pages={pages} />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,80 @@
+import { Form, Link, useSubmit } from "@remix-run/react";
+import {
+  LOG_DATE_RANGE_LABELS,
+  LOG_DATE_RANGES,
+  LOG_SEARCH_MAX_LENGTH,
+  LOG_STATUS_LABELS,
+  LOG_STATUSES,
+  type LogFilters,
+} from "~/schemas/access-log";
+
+type DoorOption = { id: string; name: string; doorId: string };
+
+/**
+ * The log's filters as a GET form: "Filtrar" submits them without
+ * JavaScript; with it, changing a select submits at once. Any change starts
+ * again at page 1 (the form carries no page).
+ */
+export function LogFiltersForm({ filters, doors, exportHref }: { filters: LogFilters; doors: DoorOption[]; exportHref: string }) {
+  const submit = useSubmit();
+  const submitOnChange = (event: React.ChangeEvent<HTMLSelectElement>) => submit(event.currentTarget.form, { preventScrollReset: true });
+  return (
+    <Form method="get" className="admin-toolbar log-filters" aria-label="Filtrar registros" preventScrollReset>
+      <div className="field">
+        <label htmlFor="log-status">Resultado</label>
+        <select id="log-status" name="status" defaultValue={filters.status} onChange={submitOnChange}>
+          {LOG_STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {LOG_STATUS_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="log-door">Puerta</label>
+        <select id="log-door" name="doorId" defaultValue={filters.doorId} onChange={submitOnChange}>
+          <option value="">Todas las puertas</option>
+          {doors.map((door) => (
+            <option key={door.id} value={door.id}>
+              {door.name} ({door.doorId})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="log-range">Periodo</label>
+        <select id="log-range" name="dateRange" defaultValue={filters.dateRange} onChange={submitOnChange}>
+          {LOG_DATE_RANGES.map((value) => (
+            <option key={value} value={value}>
+              {LOG_DATE_RANGE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="log-search">Buscar</label>
+        <input
+          id="log-search"
+          type="search"
+          name="search"
+          defaultValue={filters.search}
+          maxLength={LOG_SEARCH_MAX_LENGTH}
+          placeholder="Tarjeta o usuario"
+          aria-describedby="log-search-hint"
+        />
+        <small id="log-search-hint" className="muted">
+          Inicio del número de tarjeta o del usuario.
+        </small>
+      </div>
+      <button type="submit" className="button">
+        Filtrar
+      </button>
+      <Link to="/admin/logs" className="button button-secondary" preventScrollReset>
+        Limpiar
+      </Link>
+      <a href={exportHref} className="button button-secondary" download>
+        Exportar CSV
+      </a>
+    </Form>
+  );
+}

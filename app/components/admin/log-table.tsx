@@ -1,0 +1,100 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { CardNumber } from "~/components/admin/card-badges";
+import { ACCESS_RESULT_LABELS } from "~/schemas/access-log";
+import type { LogLine } from "~/services/access-log-admin.server";
+import { TIME_ZONE } from "~/utils/dates";
+
+const dateTime = new Intl.DateTimeFormat("es-ES", {
+  timeZone: TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const time = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+export function LogTable({ lines }: { lines: LogLine[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="data log-table">
+        <caption className="visually-hidden">Registros de acceso</caption>
+        <thead>
+          <tr>
+            <th scope="col">Fecha</th>
+            <th scope="col">Tarjeta</th>
+            <th scope="col">Usuario</th>
+            <th scope="col">Puerta</th>
+            <th scope="col">Resultado</th>
+            <th scope="col">Motivo</th>
+            <th scope="col">Acciones</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => (
+            <LogRow key={line.id} line={line} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function LogRow({ line }: { line: LogLine }) {
+  const result = line.accessGranted ? "granted" : "denied";
+  return (
+    <tr data-testid="log-row" data-card-number={line.cardNumber} data-count={line.count}>
+      <td>
+        <time dateTime={line.timestamp}>{dateTime.format(new Date(line.timestamp))}</time>
+        {line.count > 1 ? (
+          <>
+            {" "}
+            <span className="badge log-count" data-testid="log-count" title={`Desde las ${time.format(new Date(line.firstTimestamp))}`}>
+              ×{line.count}
+              <span className="visually-hidden"> intentos agrupados</span>
+            </span>
+          </>
+        ) : null}
+      </td>
+      <td>
+        <CardNumber cardNumber={line.cardNumber} isAnonymous={line.isAnonymous} />
+      </td>
+      <td>{line.username ?? <span className="muted">—</span>}</td>
+      <td>{line.doorName}</td>
+      <td>
+        <span className={`badge badge-${result}`}>{ACCESS_RESULT_LABELS[result]}</span>
+        {line.offline ? (
+          <>
+            {" "}
+            <span className="badge log-offline">Sin conexión</span>
+          </>
+        ) : null}
+      </td>
+      <td>{line.reasonText}</td>
+      <td>{line.canApprove ? <ApproveForm line={line} /> : null}</td>
+    </tr>
+  );
+}
+
+/** Approving runs on the server (works without JavaScript); the answer is a toast. */
+function ApproveForm({ line }: { line: LogLine }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("logId") === line.id;
+  return (
+    <Form method="post" className="actions" preventScrollReset>
+      <input type="hidden" name="logId" value={line.id} />
+      <button
+        type="submit"
+        name="intent"
+        value="approve-card"
+        className="button button-small"
+        disabled={busy}
+        aria-label={`Aprobar tarjeta ${line.cardNumber} en ${line.doorName}`}
+        title="Activa la tarjeta si está pendiente, le da acceso a esta puerta y borra sus registros denegados"
+      >
+        {busy ? "Aprobando..." : "Aprobar"}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,359 @@
+// Every read and report over access_logs for the admin: the dashboard's
+// activity figures, the log screen and its JSON twin (filters, stats, pages),
+// the CSV export and the cleanup of a card's denied rows. The write side is
+// app/models/access-log.server.ts.
+//
+// The queries are written for a log of millions of rows (measured by
+// scripts/bench-admin.mjs; the indexes are in app/db/schema.ts):
+// - counts are range counts on (access_granted, timestamp) or on the door's
+//   indexes, read from the index alone;
+// - unique cards skip from one card number to the next on the card index (or
+//   the door's) and ask each card for one matching row, so the cost grows
+//   with the number of cards, not of rows;
+// - search is a prefix range on the card number (canonical upper-case hex)
+//   and on the username (case-insensitive index), never LIKE '%…%';
+// - a page is the row ids of one index range (OFFSET skips index entries
+//   only), then those rows; the export walks the log by keyset.
+import { sql, type SQL } from "drizzle-orm";
+import type { AccessReason } from "~/access/reasons";
+import { normalizeCardNumberSearch } from "~/models/card.server";
+import { LOG_MERGE_WINDOW_MS, type LogDateRange, type LogFilters } from "~/schemas/access-log";
+import { getDb } from "~/utils/db.server";
+
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Attempts per hour over the last 24 hours, oldest first, the current hour
+ * included: always 24 entries. Madrid's offset is a whole number of hours, so
+ * UTC hours are the building's hours too.
+ */
+export async function getHourlyAccessActivity(now: Date): Promise<Array<{ hourStart: string; granted: number; denied: number }>> {
+  const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  const firstHour = currentHour - 23 * HOUR_MS;
+  // The divisor is written into the SQL: a bound JavaScript number is a REAL, and the division would not be whole.
+  const rows = await getDb().all<{ hour: number; granted: number; total: number }>(sql`
+    SELECT timestamp / ${sql.raw(String(HOUR_MS))} AS hour, sum(access_granted) AS granted, count(*) AS total
+    FROM access_logs
+    WHERE timestamp >= ${firstHour} AND timestamp < ${currentHour + HOUR_MS}
+    GROUP BY hour`);
+  const byHour = new Map(rows.map((row) => [Number(row.hour) * HOUR_MS, row]));
+  return Array.from({ length: 24 }, (_, index) => {
+    const hourStart = firstHour + index * HOUR_MS;
+    const row = byHour.get(hourStart);
+    const granted = Number(row?.granted ?? 0);
+    return { hourStart: new Date(hourStart).toISOString(), granted, denied: Number(row?.total ?? 0) - granted };
+  });
+}
+
+/** Log rows per door (row id) since the given instant; doors without rows are absent. */
+export async function countAccessByDoorSince(since: Date): Promise<Map<string, number>> {
+  // Left alone, SQLite walks a door index to skip sorting the groups, i.e.
+  // the whole log; the time range is the small part.
+  const rows = await getDb().all<{ doorId: string; total: number }>(sql`
+    SELECT door_id AS doorId, count(*) AS total
+    FROM access_logs INDEXED BY access_logs_timestamp_idx
+    WHERE timestamp >= ${since.getTime()} AND door_id IS NOT NULL
+    GROUP BY door_id`);
+  return new Map(rows.map((row) => [row.doorId, Number(row.total)]));
+}
+
+/** One access_logs row as the admin reads it; `timestamp` in epoch ms. */
+export type AccessLogRecord = {
+  id: string;
+  timestamp: number;
+  /** The card's row id; null when the card was deleted or the swipe could not be read. */
+  cardId: string | null;
+  cardNumber: string;
+  /** The door's row id; null for an unknown or deleted door. */
+  doorId: string | null;
+  doorCode: string;
+  doorName: string | null;
+  username: string | null;
+  accessGranted: boolean;
+  reason: AccessReason;
+  isAnonymous: boolean;
+  offline: boolean;
+  ipAddress: string | null;
+};
+
+export type AccessLogStats = { total: number; granted: number; denied: number; uniqueCards: number };
+
+const RANGE_MS: Record<Exclude<LogDateRange, "all">, number> = { "24h": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS };
+
+/** The first instant (epoch ms) a date range covers; null for the whole log. */
+export function dateRangeStart(range: LogDateRange, now: Date): number | null {
+  return range === "all" ? null : now.getTime() - RANGE_MS[range];
+}
+
+/** Sorts after every text that starts with the prefix: `x >= p AND x < prefixEnd(p)` is "starts with p". */
+const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
+
+/** What the filters ask of the rows, in the terms of the table. */
+type Criteria = {
+  since: number | null;
+  granted: boolean | null;
+  doorId: string | null;
+  /** Search: canonical hex the card number starts with (null: the text is not hex, no card matches). */
+  cardPrefix: string | null;
+  /** Search: what the username starts with, case-insensitively (null: no search). */
+  usernamePrefix: string | null;
+};
+
+function criteriaOf(filters: LogFilters, now: Date): Criteria {
+  const search = filters.search.trim();
+  const cardPrefix = search ? normalizeCardNumberSearch(search) : null;
+  return {
+    since: dateRangeStart(filters.dateRange, now),
+    granted: filters.status === "all" ? null : filters.status === "granted",
+    doorId: filters.doorId || null,
+    cardPrefix: cardPrefix || null,
+    usernamePrefix: search || null,
+  };
+}
+
+const and = (conditions: SQL[]) => (conditions.length ? sql.join(conditions, sql` AND `) : sql`1`);
+
+/**
+ * Date range, result and door. `checkOnly` writes them with a unary plus,
+ * which SQLite reads as "no index for this term": a search must run on its
+ * prefix index (which covers these columns), not on (access_granted, …).
+ */
+function baseConditions(criteria: Criteria, { checkOnly = false } = {}): SQL[] {
+  const column = (name: string) => sql.raw(checkOnly ? `+${name}` : name);
+  const conditions: SQL[] = [];
+  if (criteria.since !== null) conditions.push(sql`${column("timestamp")} >= ${criteria.since}`);
+  if (criteria.granted !== null) conditions.push(sql`${column("access_granted")} = ${criteria.granted ? 1 : 0}`);
+  if (criteria.doorId) conditions.push(sql`${column("door_id")} = ${criteria.doorId}`);
+  return conditions;
+}
+
+const cardMatch = (prefix: string) => sql`card_number >= ${prefix} AND card_number < ${prefixEnd(prefix)}`;
+const usernameMatch = (prefix: string) =>
+  sql`username COLLATE NOCASE >= ${prefix} AND username COLLATE NOCASE < ${prefixEnd(prefix)}`;
+
+/**
+ * A search as two disjoint selects, each answered by its own index: rows
+ * whose card number matches, and rows whose username matches but card
+ * number does not. `columns` is what each select returns; `groupBy` may
+ * group each one in its index's order.
+ */
+function searchBranches(criteria: Criteria, columns: SQL, groupBy?: { byCard: SQL; byUsername: SQL }): SQL {
+  const base = baseConditions(criteria, { checkOnly: true });
+  const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
+    usernameMatch(criteria.usernamePrefix!),
+    ...(criteria.cardPrefix ? [sql`NOT (${cardMatch(criteria.cardPrefix)})`] : []),
+    ...base,
+  ])} ${groupBy?.byUsername ?? sql``}`;
+  if (!criteria.cardPrefix) return byUsername;
+  return sql`SELECT ${columns} FROM access_logs WHERE ${and([cardMatch(criteria.cardPrefix), ...base])} ${groupBy?.byCard ?? sql``}
+    UNION ALL ${byUsername}`;
+}
+
+/** SPEC §3 log stats for the filtered rows: total, granted, denied, unique card numbers. */
+export async function getAccessLogStats(filters: LogFilters, now = new Date()): Promise<AccessLogStats> {
+  const criteria = criteriaOf(filters, now);
+  const [counts] = await getDb().all<{ total: number; denied: number; uniqueCards: number }>(
+    criteria.usernamePrefix ? searchStatsQuery(criteria) : statsQuery(criteria),
+  );
+  const total = Number(counts?.total ?? 0);
+  const denied = Number(counts?.denied ?? 0);
+  return { total, granted: total - denied, denied, uniqueCards: Number(counts?.uniqueCards ?? 0) };
+}
+
+/**
+ * Stats with a search, from the two branches grouped in their indexes' order
+ * (by card number; by username and card number): no sort of the matching
+ * rows, only of the few groups for the unique cards.
+ */
+function searchStatsQuery(criteria: Criteria) {
+  const groups = searchBranches(criteria, sql`card_number AS c, count(*) AS n, coalesce(sum(access_granted), 0) AS g`, {
+    byCard: sql`GROUP BY card_number`,
+    byUsername: sql`GROUP BY username COLLATE NOCASE, card_number`,
+  });
+  return sql`
+    SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n) - sum(g), 0) AS denied, count(DISTINCT c) AS uniqueCards
+    FROM (${groups})`;
+}
+
+/**
+ * Stats without a search, from index ranges only: rows in the date range
+ * (of the door), denied ones among them, and the unique cards found by
+ * stepping through the distinct card numbers (of the door) and asking each
+ * for one row in the range with the wanted result.
+ */
+function statsQuery({ since, granted, doorId }: Criteria) {
+  const range = since === null ? [] : [sql`timestamp >= ${since}`];
+  const where = (...conditions: SQL[]) => and([...(doorId ? [sql`door_id = ${doorId}`] : []), ...conditions]);
+  // Without any condition SQLite counts the b-tree's pages instead of its entries.
+  const inRange = since === null && !doorId ? sql`(SELECT count(*) FROM access_logs)` : sql`(SELECT count(*) FROM access_logs WHERE ${where(...range)})`;
+  const deniedInRange = sql`(SELECT count(*) FROM access_logs WHERE ${where(sql`access_granted = 0`, ...range)})`;
+  const total = granted === null ? inRange : granted ? sql`${inRange} - ${deniedInRange}` : deniedInRange;
+  const denied = granted === true ? sql`0` : deniedInRange;
+  const results = granted === null ? sql`0, 1` : sql`${granted ? 1 : 0}`;
+  return sql`
+    WITH RECURSIVE card_numbers(cardNumber) AS (
+      SELECT (SELECT min(card_number) FROM access_logs WHERE ${where()})
+      UNION ALL
+      SELECT (SELECT min(card_number) FROM access_logs WHERE ${where(sql`card_number > card_numbers.cardNumber`)})
+      FROM card_numbers WHERE card_numbers.cardNumber IS NOT NULL
+    )
+    SELECT ${total} AS total, ${denied} AS denied,
+      (SELECT count(*) FROM card_numbers
+       WHERE cardNumber IS NOT NULL AND EXISTS (
+         SELECT 1 FROM access_logs
+         WHERE ${where(sql`card_number = card_numbers.cardNumber`, sql`access_granted IN (${results})`, ...range)})) AS uniqueCards`;
+}
+
+/** The columns a record is read from, in the order of RecordTuple. */
+const RECORD_COLUMNS = sql.raw(
+  `rowid AS row_id, id, timestamp, card_id, card_number, door_id, door_code, door_name, username,
+   access_granted, reason, is_anonymous, offline, ip_address`,
+);
+type RecordTuple = [
+  rowId: number,
+  id: string,
+  timestamp: number,
+  cardId: string | null,
+  cardNumber: string,
+  doorId: string | null,
+  doorCode: string,
+  doorName: string | null,
+  username: string | null,
+  accessGranted: number,
+  reason: AccessReason,
+  isAnonymous: number,
+  offline: number,
+  ipAddress: string | null,
+];
+
+/**
+ * Runs a select of RECORD_COLUMNS and reads all its rows as one JSON array
+ * built by SQLite, in the select's order: libsql makes a JavaScript object
+ * per cell, which on an export costs several times SQLite's own work.
+ */
+async function readRecords(select: SQL) {
+  const [result] = await getDb().all<{ records: string }>(sql`
+    SELECT json_group_array(json_array(row_id, id, timestamp, card_id, card_number, door_id, door_code, door_name,
+                                       username, access_granted, reason, is_anonymous, offline, ip_address)) AS records
+    FROM (${select})`);
+  return (JSON.parse(result?.records ?? "[]") as RecordTuple[]).map((tuple) => {
+    const [rowId, id, timestamp, cardId, cardNumber, doorId, doorCode, doorName, username, accessGranted, reason, isAnonymous, offline, ipAddress] = tuple;
+    const record: AccessLogRecord = {
+      id,
+      timestamp,
+      cardId,
+      cardNumber,
+      doorId,
+      doorCode,
+      doorName,
+      username,
+      accessGranted: accessGranted === 1,
+      reason,
+      isAnonymous: isAnonymous === 1,
+      offline: offline === 1,
+      ipAddress,
+    };
+    return { rowId, record };
+  });
+}
+
+/**
+ * One page of the filtered rows, newest first (ties by insertion order).
+ * The inner select reads only index entries, so a deep OFFSET skips entries,
+ * not rows.
+ */
+export async function listAccessLogs(filters: LogFilters, { limit, offset }: { limit: number; offset: number }, now = new Date()) {
+  const criteria = criteriaOf(filters, now);
+  const pageIds = criteria.usernamePrefix
+    ? sql`SELECT rid FROM (${searchBranches(criteria, sql`rowid AS rid, timestamp`)})
+          ORDER BY timestamp DESC, rid DESC LIMIT ${limit} OFFSET ${offset}`
+    : sql`SELECT rowid FROM access_logs WHERE ${and(baseConditions(criteria))}
+          ORDER BY timestamp DESC, rowid DESC LIMIT ${limit} OFFSET ${offset}`;
+  const rows = await readRecords(sql`
+    SELECT ${RECORD_COLUMNS} FROM access_logs WHERE rowid IN (${pageIds})
+    ORDER BY timestamp DESC, rowid DESC`);
+  return rows.map((row) => row.record);
+}
+
+/**
+ * Rows per export batch. Small enough that a batch's JSON and CSV text stay
+ * under V8's large-object size (128 KiB) and die young: with 2,000 the
+ * server's RSS grew by ~110 MB during a 1M-row export, with 250 by ~20 MB,
+ * at the same speed (scripts/bench-admin.mjs).
+ */
+export const EXPORT_BATCH_SIZE = 250;
+
+/**
+ * Every filtered row, newest first, in batches: each batch is one keyset
+ * query (after the last row sent), so memory stays at one batch whatever the
+ * size of the log. Search terms are checked on each row here (the unary `+`
+ * keeps the planner on the time-ordered index), so an export with a search
+ * reads the date range once instead of sorting matches per batch.
+ */
+export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {}) {
+  const criteria = criteriaOf(filters, now);
+  const conditions = baseConditions(criteria);
+  if (criteria.usernamePrefix) {
+    const byUsername = sql`(+username COLLATE NOCASE >= ${criteria.usernamePrefix} AND +username COLLATE NOCASE < ${prefixEnd(criteria.usernamePrefix)})`;
+    conditions.push(
+      criteria.cardPrefix
+        ? sql`((+card_number >= ${criteria.cardPrefix} AND +card_number < ${prefixEnd(criteria.cardPrefix)}) OR ${byUsername})`
+        : byUsername,
+    );
+  }
+  let after: { timestamp: number; rowId: number } | null = null;
+  while (true) {
+    const keyset: SQL[] = after ? [sql`(timestamp, rowid) < (${after.timestamp}, ${after.rowId})`] : [];
+    const rows = await readRecords(sql`
+      SELECT ${RECORD_COLUMNS} FROM access_logs
+      WHERE ${and([...conditions, ...keyset])}
+      ORDER BY timestamp DESC, rowid DESC LIMIT ${batchSize}`);
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1]!;
+    after = { timestamp: last.record.timestamp, rowId: last.rowId };
+    yield rows.map((row) => row.record);
+    if (rows.length < batchSize) return;
+  }
+}
+
+/** SPEC §7 Logs cleanup: removes the denied rows of a card number; answers how many. */
+export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string): Promise<number> {
+  const result = await getDb().run(sql`DELETE FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0`);
+  return result.rowsAffected;
+}
+
+export type MergedAccessLog<T> = T & {
+  /** How many rows this line stands for (1 when nothing was merged). */
+  count: number;
+  /** The oldest merged row's timestamp (the line shows the newest's). */
+  firstTimestamp: number;
+};
+
+/**
+ * SPEC §2: rows of the same card, door and result within the merge window
+ * show as one line with a count. `rows` come newest first; a row joins the
+ * line of its card, door and result when it is at most `windowMs` older than
+ * that line's newest row (so one line covers at most the window), even with
+ * other rows in between; the line keeps the place of its newest row.
+ */
+export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" | "cardNumber" | "doorCode" | "accessGranted">>(
+  rows: T[],
+  windowMs = LOG_MERGE_WINDOW_MS,
+): Array<MergedAccessLog<T>> {
+  const merged: Array<MergedAccessLog<T>> = [];
+  const openLines = new Map<string, MergedAccessLog<T>>();
+  for (const row of rows) {
+    const key = `${row.cardNumber}\u0000${row.doorCode}\u0000${row.accessGranted}`;
+    const line = openLines.get(key);
+    if (line && line.timestamp - row.timestamp <= windowMs) {
+      line.count += 1;
+      line.firstTimestamp = row.timestamp;
+      continue;
+    }
+    const next = { ...row, count: 1, firstTimestamp: row.timestamp };
+    openLines.set(key, next);
+    merged.push(next);
+  }
+  return merged;
+}

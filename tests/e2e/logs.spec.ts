@@ -1,0 +1,208 @@
+// /admin/logs with and without JavaScript. Every test writes its rows at a
+// door of its own (through the model layer) and filters by it, so tests
+// running side by side never see each other's rows.
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import mqtt from "mqtt";
+import type { Page } from "@playwright/test";
+import { E2E } from "../setup/e2e-env";
+import { expect, test } from "./fixtures";
+
+const { createDoor, issueBridgeCredential } = await import("~/models/door.server");
+const { insertLogs } = await import("../integration/logs-fixtures");
+
+const MINUTE = 60_000;
+
+function hex(bytes = 4) {
+  return randomBytes(bytes).toString("hex").toUpperCase();
+}
+
+async function door(name: string) {
+  const doorId = `e2e-logs-${randomBytes(4).toString("hex")}`;
+  return createDoor({ doorId, name: `${name} ${doorId.slice(-8)}`, location: "Planta baja" });
+}
+
+/** Picks a filter; without JavaScript the form needs its "Filtrar" button. */
+async function filter(page: Page, label: string, value: string, javaScriptEnabled: boolean) {
+  await page.getByLabel(label).selectOption(value);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Filtrar" }).click();
+}
+
+function stat(page: Page, label: string) {
+  return page.getByRole("region", { name: "Estadísticas de los registros filtrados" }).locator(".stat-tile").filter({ hasText: label }).locator(".stat-value");
+}
+
+const rows = (page: Page) => page.getByTestId("log-row");
+
+test("filters by door, result, period and search, with the stats of what is shown", async ({ page, asAdmin, javaScriptEnabled }) => {
+  const portal = await door("Portal");
+  const card = hex();
+  const other = hex();
+  const now = Date.now();
+  await insertLogs([
+    { at: now - 3 * 24 * 60 * MINUTE, cardNumber: card, door: portal, granted: true, username: "lucia.e2e" },
+    { at: now - 40 * MINUTE, cardNumber: card, door: portal, granted: true, username: "lucia.e2e" },
+    { at: now - 30 * MINUTE, cardNumber: card, door: portal, granted: false, username: "lucia.e2e" },
+    { at: now - 20 * MINUTE, cardNumber: other, door: portal, granted: false, reason: "card_pending", isAnonymous: true, offline: true },
+  ]);
+  await page.goto("/admin/logs");
+  await expect(page.getByRole("heading", { name: "Registros de Acceso" })).toBeVisible();
+  await filter(page, "Puerta", portal.id, javaScriptEnabled);
+  await expect(page).toHaveURL(new RegExp(`doorId=${portal.id}`));
+  await expect(rows(page)).toHaveCount(3);
+  await expect(stat(page, "Total")).toHaveText("3");
+  await expect(stat(page, "Concedidos")).toHaveText("1");
+  await expect(stat(page, "Denegados")).toHaveText("2");
+  await expect(stat(page, "Tarjetas únicas")).toHaveText("2");
+  // The newest row: anonymous card, offline, no user, Spanish reason.
+  const newest = rows(page).first();
+  await expect(newest).toHaveAttribute("data-card-number", other);
+  await expect(newest.getByRole("img", { name: "Anónima" })).toBeVisible();
+  await expect(newest).toContainText("Sin conexión");
+  await expect(newest).toContainText("Denegado");
+  await expect(newest).toContainText("Tarjeta pendiente de aprobación");
+  await expect(newest.locator("td").nth(2)).toHaveText("—");
+
+  await filter(page, "Resultado", "denied", javaScriptEnabled);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(stat(page, "Concedidos")).toHaveText("0");
+
+  await filter(page, "Resultado", "granted", javaScriptEnabled);
+  await filter(page, "Periodo", "7d", javaScriptEnabled);
+  await expect(page).toHaveURL(/dateRange=7d/);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page).first()).toContainText("lucia.e2e");
+
+  await page.getByLabel("Buscar").fill(other.slice(0, 4).toLowerCase());
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page.getByText("No hay registros que coincidan con los filtros.")).toBeVisible();
+  await filter(page, "Resultado", "all", javaScriptEnabled);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toHaveAttribute("data-card-number", other);
+
+  await page.getByRole("link", { name: "Limpiar" }).click();
+  await expect(page).toHaveURL(/\/admin\/logs$/);
+  await expect(page.getByLabel("Puerta")).toHaveValue("");
+  expect(asAdmin.role).toBe("admin");
+});
+
+test("pages through 50 rows at a time with 'Página X de Y'", async ({ page, asAdmin }) => {
+  const garaje = await door("Garaje");
+  const now = Date.now();
+  // One row a minute, each of another card: nothing merges.
+  await insertLogs(Array.from({ length: 60 }, (_, i) => ({ at: now - (i + 1) * MINUTE, cardNumber: hex(), door: garaje })));
+  await page.goto(`/admin/logs?doorId=${garaje.id}`);
+  await expect(rows(page)).toHaveCount(50);
+  const pagination = page.getByRole("navigation", { name: "Paginación" });
+  await expect(pagination).toContainText("Página 1 de 2");
+  await pagination.getByRole("link", { name: "Siguiente" }).click();
+  await expect(pagination).toContainText("Página 2 de 2");
+  await expect(rows(page)).toHaveCount(10);
+  await expect(page).toHaveURL(new RegExp(`doorId=${garaje.id}.*page=2|page=2.*doorId=${garaje.id}`));
+  await pagination.getByRole("link", { name: "Anterior" }).click();
+  await expect(pagination).toContainText("Página 1 de 2");
+  await expect(rows(page)).toHaveCount(50);
+  expect(asAdmin.role).toBe("admin");
+});
+
+test("merges a burst of the same card, door and result into one row with its count", async ({ page, asAdmin }) => {
+  const gym = await door("Gimnasio");
+  const card = hex();
+  const now = Date.now();
+  await insertLogs([
+    { at: now - 4 * MINUTE, cardNumber: card, door: gym, granted: false },
+    { at: now - 3 * MINUTE, cardNumber: card, door: gym, granted: false },
+    { at: now - 2 * MINUTE, cardNumber: card, door: gym, granted: false },
+    { at: now - 1 * MINUTE, cardNumber: card, door: gym, granted: true },
+  ]);
+  await page.goto(`/admin/logs?doorId=${gym.id}`);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page).nth(0).getByTestId("log-count")).toHaveCount(0);
+  await expect(rows(page).nth(1).getByTestId("log-count")).toHaveText("×3 intentos agrupados");
+  await expect(stat(page, "Total")).toHaveText("4");
+  await expect(page.getByTestId("log-summary")).toContainText("4 registros en esta página. Se muestran en 2 filas");
+  expect(asAdmin.role).toBe("admin");
+});
+
+test("downloads the filtered rows as a dated CSV with Spanish headers", async ({ page, asAdmin }) => {
+  const lavanderia = await door("Lavandería");
+  const card = hex();
+  const at = Date.now() - 5 * MINUTE;
+  await insertLogs([
+    { at, cardNumber: card, door: lavanderia, granted: false, reason: "no_permission", username: "=cmd", ipAddress: "10.0.0.9" },
+    { at: at - 10 * MINUTE, cardNumber: card, door: lavanderia, granted: true, username: "=cmd", ipAddress: "10.0.0.9" },
+  ]);
+  await page.goto(`/admin/logs?doorId=${lavanderia.id}&status=denied`);
+  const downloadPromise = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Exportar CSV" }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^registros-accesos-\d{4}-\d{2}-\d{2}\.csv$/);
+  const bytes = fs.readFileSync((await download.path())!);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString("utf8").split("\r\n");
+  expect(lines[0]).toBe('"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"');
+  const madrid = new Intl.DateTimeFormat("es-ES", {
+    timeZone: "Europe/Madrid",
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  })
+    .format(at)
+    .replace(", ", " ");
+  expect(lines[1]).toBe(`"${madrid}","${card}","'=cmd","${lavanderia.name}","Denegado","Sin permiso para esta puerta","No","No","10.0.0.9"`);
+  expect(lines.slice(2)).toEqual([""]);
+  expect(asAdmin.role).toBe("admin");
+});
+
+test("approving a card from its denied row lets it in on its next swipe", async ({ page, asAdmin }) => {
+  const terraza = await door("Terraza");
+  const credential = (await issueBridgeCredential(terraza.id))!;
+  const bridge = await mqtt.connectAsync(`mqtt://127.0.0.1:${E2E.mqttPort}`, {
+    username: credential.username,
+    password: credential.password,
+    protocolVersion: 4,
+    reconnectPeriod: 0,
+  });
+  const decisions = new Map<string, { granted: boolean; reason: string }>();
+  bridge.on("message", (_topic, payload) => {
+    const decision = JSON.parse(payload.toString());
+    decisions.set(decision.id, decision);
+  });
+  const card = hex();
+  /** Publishes a swipe as the door's bridge and waits for the app's decision. */
+  const swipe = async () => {
+    const id = randomUUID();
+    await bridge.publishAsync(
+      `coliving/doors/${terraza.doorId}/swipe`,
+      JSON.stringify({ id, card, at: new Date().toISOString(), source: "reader" }),
+      { qos: 1 },
+    );
+    await expect.poll(() => decisions.has(id), { timeout: 10_000 }).toBe(true);
+    return decisions.get(id)!;
+  };
+  try {
+    await bridge.subscribeAsync(`coliving/doors/${terraza.doorId}/decision`, { qos: 1 });
+    expect(await swipe()).toMatchObject({ granted: false, reason: "unknown_card" });
+    expect(await swipe()).toMatchObject({ granted: false, reason: "card_pending" });
+
+    await page.goto(`/admin/logs?doorId=${terraza.id}`);
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first().getByTestId("log-count")).toHaveText("×2 intentos agrupados");
+    await rows(page).first().getByRole("button", { name: `Aprobar tarjeta ${card} en ${terraza.name}` }).click();
+    await expect(page.getByTestId("toast").filter({ hasText: "Tarjeta aprobada" })).toContainText(`${card} con acceso a ${terraza.name}`);
+    // The card's denied rows are cleaned up.
+    await expect(page.getByText("No hay registros que coincidan con los filtros.")).toBeVisible();
+    await expect(stat(page, "Denegados")).toHaveText("0");
+
+    expect(await swipe()).toMatchObject({ granted: true, reason: "granted" });
+    await page.reload();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText("Concedido");
+  } finally {
+    await bridge.endAsync();
+  }
+  expect(asAdmin.role).toBe("admin");
+});

@@ -1,0 +1,255 @@
+// The CSV export: RFC 4180 quoting, formula-injection protection, Spanish
+// headers, Europe/Madrid dates, the BOM, the dated file name, and that the
+// body is a stream read batch by batch.
+import { beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_BATCH_SIZE } from "~/models/access-log-query.server";
+import { createDoor } from "~/models/door.server";
+import { createUser } from "~/models/user.server";
+import { issueApiToken } from "~/models/api-token.server";
+import * as pageExport from "~/routes/admin.logs.export";
+import * as apiExport from "~/routes/api.logs.export";
+import {
+  accessLogCsvResponse,
+  CSV_HEADERS,
+  csvCell,
+  csvLine,
+  madridDateTimeFormatter,
+} from "~/services/access-log-admin.server";
+import { todayInMadrid } from "~/utils/dates";
+import { getDb } from "~/utils/db.server";
+import { callRoute, jsonRequest } from "../setup/route";
+import { hexPrefix, insertLogs, sessionCookie } from "./logs-fixtures";
+
+const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"\r\n';
+
+async function readAll(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const chunks: string[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(decoder.decode(value, { stream: true }));
+  }
+  return { text: chunks.join(""), chunks };
+}
+
+/** Splits RFC 4180 text (every cell quoted) into rows of cells. */
+function parseCsv(text: string) {
+  const rows: string[][] = [];
+  let cells: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    expect(text[i]).toBe('"');
+    let cell = "";
+    i++;
+    for (;;) {
+      if (text[i] === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 2;
+      } else if (text[i] === '"') {
+        i++;
+        break;
+      } else {
+        cell += text[i++];
+      }
+    }
+    cells.push(cell);
+    if (text[i] === ",") i++;
+    else {
+      expect(text.slice(i, i + 2)).toBe("\r\n");
+      i += 2;
+      rows.push(cells);
+      cells = [];
+    }
+  }
+  return rows;
+}
+
+describe("cells", () => {
+  it("quotes every cell and doubles quotes (RFC 4180)", () => {
+    expect(csvCell("Portal")).toBe('"Portal"');
+    expect(csvCell('Sala "A", planta 1')).toBe('"Sala ""A"", planta 1"');
+    expect(csvCell("dos\r\nlíneas")).toBe('"dos\r\nlíneas"');
+    expect(csvCell("")).toBe('""');
+    expect(csvLine(["a", "b"])).toBe('"a","b"\r\n');
+  });
+
+  it.each([["=SUM(A1:A9)"], ["+34 600"], ["-1"], ["@cmd"], ["\tx"], ["\rx"]])("neutralises %j as a formula", (value) => {
+    expect(csvCell(value)).toBe(`"'${value}"`);
+  });
+
+  it("leaves formula characters alone when they are not first", () => {
+    expect(csvCell("a=b")).toBe('"a=b"');
+    expect(csvCell("Puerta-1")).toBe('"Puerta-1"');
+  });
+
+  it("writes the Spanish headers", () => {
+    expect(csvLine(CSV_HEADERS)).toBe(HEADER_LINE);
+  });
+});
+
+describe("dates", () => {
+  it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
+    const format = madridDateTimeFormatter();
+    const intl = new Intl.DateTimeFormat("es-ES", {
+      timeZone: "Europe/Madrid",
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    const starts = [Date.UTC(2026, 2, 28, 12), Date.UTC(2026, 9, 24, 12), Date.UTC(2026, 11, 31, 12)];
+    for (const start of starts) {
+      for (let minutes = 0; minutes < 36 * 60; minutes += 17) {
+        const instant = start + minutes * 60_000 + 7_123;
+        expect(format(instant), new Date(instant).toISOString()).toBe(intl.format(instant).replace(", ", " "));
+      }
+    }
+    expect(format(Date.UTC(2026, 2, 29, 0, 59, 59))).toBe("29/03/2026 01:59:59");
+    expect(format(Date.UTC(2026, 2, 29, 1, 0, 0))).toBe("29/03/2026 03:00:00");
+    expect(format(Date.UTC(2026, 9, 25, 0, 30, 0))).toBe("25/10/2026 02:30:00");
+    expect(format(Date.UTC(2026, 9, 25, 1, 30, 0))).toBe("25/10/2026 02:30:00");
+  });
+});
+
+describe("the export", () => {
+  let door: Awaited<ReturnType<typeof createDoor>>;
+  let bulkDoor: Awaited<ReturnType<typeof createDoor>>;
+  beforeAll(async () => {
+    door = await createDoor({ doorId: `export-${hexPrefix()}`, name: '=Sala "Norte", 1', location: "Planta 1" });
+    bulkDoor = await createDoor({ doorId: `bulk-${hexPrefix()}`, name: "Garaje", location: "Sótano" });
+    const start = Date.now() - 3_600_000;
+    await insertLogs(Array.from({ length: 4500 }, (_, i) => ({ at: start + i * 100, cardNumber: "C0FFEE", door: bulkDoor })));
+  });
+
+  it("writes a BOM, the headers and one line per filtered row, newest first, in Madrid time", async () => {
+    const card = `${hexPrefix()}01`;
+    const at = Date.UTC(2026, 6, 1, 22, 15, 9); // 00:15:09 on 2 July in Madrid (summer time)
+    await insertLogs([
+      { at: at - 60_000, cardNumber: card, door, granted: true, username: "-marta", ipAddress: "10.0.0.7" },
+      { at, cardNumber: card, door, granted: false, reason: "card_pending", isAnonymous: true, offline: true, ipAddress: null },
+    ]);
+    const response = accessLogCsvResponse({ status: "all", doorId: door.id, dateRange: "all", search: "" });
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="registros-accesos-${todayInMadrid()}.csv"`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1);
+    expect(text.startsWith(HEADER_LINE)).toBe(true);
+    expect(parseCsv(text)).toEqual([
+      CSV_HEADERS,
+      ["02/07/2026 00:15:09", card, "", `'=Sala "Norte", 1`, "Denegado", "Tarjeta pendiente de aprobación", "Sí", "Sí", ""],
+      ["02/07/2026 00:14:09", card, "'-marta", `'=Sala "Norte", 1`, "Concedido", "Acceso concedido", "No", "No", "10.0.0.7"],
+    ]);
+  });
+
+  it("is a stream that arrives in many chunks, one batch of rows per chunk", async () => {
+    const response = accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" });
+    expect(response.body).toBeInstanceOf(ReadableStream);
+    const { text, chunks } = await readAll(response);
+    // The header, then one chunk per batch: 18 × 250 rows.
+    expect(EXPORT_BATCH_SIZE).toBe(250);
+    expect(chunks.length).toBe(19);
+    expect(chunks.slice(1).map((chunk) => chunk.split("\r\n").length - 1)).toEqual(Array(18).fill(250));
+    expect(text.split("\r\n").length - 1).toBe(4501);
+  });
+
+  it("lets the server handle other work between batches", async () => {
+    // libsql answers synchronously; an export that never yields would hold the event loop to the end.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const { chunks } = await readAll(accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" }));
+    ticking = false;
+    expect(chunks.length).toBe(19);
+    expect(ticks).toBeGreaterThanOrEqual(17);
+  });
+
+  it("reads the log only as fast as the download is read, and stops when it is cancelled", async () => {
+    const client = getDb().$client;
+    const original = client.execute.bind(client);
+    let reads = 0;
+    client.execute = ((statement: { sql: string }) => {
+      if (statement.sql.includes("FROM access_logs")) reads++;
+      return original(statement as never);
+    }) as typeof client.execute;
+    try {
+      const reader = accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" }).body!.getReader();
+      await reader.read(); // the header
+      await reader.read(); // the first 250 rows
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // At most one batch read ahead of the reader, of the 18 the rows need.
+      expect(reads).toBeLessThanOrEqual(2);
+      await reader.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(reads).toBeLessThanOrEqual(2);
+      expect((await reader.read()).done).toBe(true);
+    } finally {
+      client.execute = original;
+    }
+  });
+});
+
+describe("export routes", () => {
+  let adminToken: string;
+  let residentToken: string;
+  let adminCookie: string;
+  let residentCookie: string;
+  let card: string;
+
+  beforeAll(async () => {
+    const admin = await createUser({ username: "export-admin", email: "export-admin@example.com", password: "secreto-123", role: "admin" });
+    const resident = await createUser({ username: "export-vecino", email: "export-vecino@example.com", password: "secreto-123" });
+    adminToken = (await issueApiToken(admin.id)).token;
+    residentToken = (await issueApiToken(resident.id)).token;
+    adminCookie = await sessionCookie(admin.id);
+    residentCookie = await sessionCookie(resident.id);
+    card = `${hexPrefix()}AA`;
+    await insertLogs([
+      { at: Date.now() - 60_000, cardNumber: card, granted: false },
+      { at: Date.now() - 120_000, cardNumber: card, granted: true },
+    ]);
+  });
+
+  const api = (query: string, token?: string) =>
+    callRoute(apiExport.loader, jsonRequest(`/api/logs/export${query}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} }));
+
+  it("GET /api/logs/export streams the filtered rows for an admin's token", async () => {
+    const response = await api(`?export=csv&status=denied&search=${card}`, adminToken);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="registros-accesos-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const rows = parseCsv((await readAll(response)).text.slice(1));
+    expect(rows.slice(1).map((cells) => [cells[1], cells[4]])).toEqual([[card, "Denegado"]]);
+  });
+
+  it("GET /api/logs/export answers 401 without a token, 403 to a resident and 400 to another format", async () => {
+    const anonymous = await api("?export=csv");
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ success: false, error: { message: "No autenticado" } });
+    const resident = await api("?export=csv", residentToken);
+    expect(resident.status).toBe(403);
+    expect((await resident.json()).error.message).toBe("Acceso denegado");
+    const xlsx = await api("?export=xlsx", adminToken);
+    expect(xlsx.status).toBe(400);
+    expect((await xlsx.json()).error.message).toBe("export debe ser csv");
+    const badRange = await api("?export=csv&dateRange=1y", adminToken);
+    expect((await badRange.json()).error.message).toBe("dateRange debe ser 24h, 7d, 30d o all");
+  });
+
+  it("/admin/logs/export downloads for an admin's session and sends others away", async () => {
+    const page = (cookie: string) =>
+      callRoute(pageExport.loader, new Request(`http://localhost/admin/logs/export?search=${card}&dateRange=7d`, { headers: { Cookie: cookie } }));
+    const response = await page(adminCookie);
+    expect(response.status).toBe(200);
+    expect(parseCsv((await readAll(response)).text.slice(1))).toHaveLength(3);
+    expect((await page(residentCookie)).headers.get("Location")).toBe("/");
+    expect((await page("")).headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+  });
+});

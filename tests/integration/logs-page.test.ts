@@ -1,0 +1,191 @@
+// /admin/logs as Remix calls it: the guard, the filters from the query, the
+// stats, a page of 50 rows merged into lines, and approving a card from a
+// denied row (a redirect with a toast, or the refusal with its status).
+import { beforeAll, describe, expect, it } from "vitest";
+import { getCardById, registerCard } from "~/models/card.server";
+import { createDoor } from "~/models/door.server";
+import { createUser } from "~/models/user.server";
+import * as page from "~/routes/admin.logs";
+import { callPage, flashedToast, hexPrefix, insertLogs, sessionCookie } from "./logs-fixtures";
+
+const MINUTE = 60_000;
+let adminCookie: string;
+let residentCookie: string;
+
+beforeAll(async () => {
+  const admin = await createUser({ username: "logs-admin", email: "logs-admin@example.com", password: "secreto-123", role: "admin" });
+  const resident = await createUser({ username: "logs-vecino", email: "logs-vecino@example.com", password: "secreto-123" });
+  adminCookie = await sessionCookie(admin.id);
+  residentCookie = await sessionCookie(resident.id);
+});
+
+async function load(search = "", cookie = adminCookie) {
+  return callPage(page.loader, new Request(`http://localhost/admin/logs${search}`, { headers: { Cookie: cookie } }));
+}
+
+async function post(fields: Record<string, string>, search = "") {
+  return callPage(
+    page.action,
+    new Request(`http://localhost/admin/logs${search}`, {
+      method: "POST",
+      headers: { Cookie: adminCookie, Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    }),
+  );
+}
+
+async function door(name: string) {
+  return createDoor({ doorId: `logs-${hexPrefix()}`, name, location: "Planta baja" });
+}
+
+describe("guard", () => {
+  it("sends residents and visitors away from the page and its action", async () => {
+    expect((await load("", residentCookie)).headers.get("Location")).toBe("/");
+    expect((await load("?status=denied", "")).headers.get("Location")).toBe("/login?redirectTo=%2Fadmin%2Flogs%3Fstatus%3Ddenied");
+    const action = await callPage(
+      page.action,
+      new Request("http://localhost/admin/logs", { method: "POST", headers: { Cookie: residentCookie, Origin: "http://localhost" }, body: new URLSearchParams({ intent: "approve-card" }) }),
+    );
+    expect(action.headers.get("Location")).toBe("/");
+  });
+});
+
+describe("loader", () => {
+  it("applies the filters, gives the stats of the filtered rows and falls back to the defaults for values nobody could pick", async () => {
+    const garaje = await door("Garaje");
+    const card = `${hexPrefix()}01`;
+    const now = Date.now();
+    await insertLogs([
+      { at: now - 30 * MINUTE, cardNumber: card, door: garaje, granted: false, username: "zoe" },
+      { at: now - 20 * MINUTE, cardNumber: card, door: garaje, granted: true, username: "zoe" },
+      { at: now - 3 * 24 * 60 * MINUTE, cardNumber: card, door: garaje, granted: true, username: "zoe" },
+      { at: now - 10 * MINUTE, cardNumber: `${hexPrefix()}02`, door: garaje, granted: true },
+    ]);
+    const day = await (await load(`?doorId=${garaje.id}`)).json();
+    expect(day.filters).toEqual({ status: "all", doorId: garaje.id, dateRange: "24h", search: "" });
+    expect(day.stats).toEqual({ total: 3, granted: 2, denied: 1, uniqueCards: 2 });
+    expect(day.doors.map((d: { id: string }) => d.id)).toContain(garaje.id);
+    const week = await (await load(`?doorId=${garaje.id}&dateRange=7d&status=granted&search=${card.slice(0, 4).toLowerCase()}`)).json();
+    expect(week.stats).toEqual({ total: 2, granted: 2, denied: 0, uniqueCards: 1 });
+    expect(week.lines.map((line: { username: string }) => line.username)).toEqual(["zoe", "zoe"]);
+    expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.id}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
+    const odd = await (await load(`?doorId=${garaje.id}&status=maybe&dateRange=1y`)).json();
+    expect(odd.filters).toEqual({ status: "all", doorId: "", dateRange: "24h", search: "" });
+  });
+
+  it("shows 50 rows a page, 'Página X de Y', and keeps a page past the end on the last one", async () => {
+    const portal = await door("Portal");
+    const now = Date.now();
+    // 120 rows of different cards, one a minute: nothing merges.
+    await insertLogs(Array.from({ length: 120 }, (_, i) => ({ at: now - (i + 1) * MINUTE, cardNumber: `${hexPrefix()}${i}`, door: portal })));
+    const first = await (await load(`?doorId=${portal.id}`)).json();
+    expect([first.page, first.pages, first.rowCount, first.lines.length]).toEqual([1, 3, 50, 50]);
+    const third = await (await load(`?doorId=${portal.id}&page=3`)).json();
+    expect([third.page, third.rowCount]).toEqual([3, 20]);
+    expect(new Date(third.lines[19].timestamp).getTime()).toBe(now - 120 * MINUTE);
+    const beyond = await (await load(`?doorId=${portal.id}&page=99`)).json();
+    expect(beyond.page).toBe(3);
+  });
+
+  it("merges a burst of the same card, door and result within the page's rows, with its count", async () => {
+    const gym = await door("Gimnasio");
+    const card = `${hexPrefix()}03`;
+    const other = `${hexPrefix()}04`;
+    const now = Date.now();
+    await insertLogs([
+      { at: now - 9 * MINUTE, cardNumber: card, door: gym, granted: false },
+      { at: now - 8 * MINUTE, cardNumber: card, door: gym, granted: false },
+      { at: now - 7 * MINUTE, cardNumber: other, door: gym, granted: true, isAnonymous: true, offline: true },
+      { at: now - 6 * MINUTE, cardNumber: card, door: gym, granted: false },
+      { at: now - 5 * MINUTE, cardNumber: card, door: gym, granted: true },
+    ]);
+    const body = await (await load(`?doorId=${gym.id}`)).json();
+    expect(body.rowCount).toBe(5);
+    expect(body.lines.map((line: { cardNumber: string; count: number; accessGranted: boolean }) => [line.cardNumber, line.accessGranted, line.count])).toEqual([
+      [card, true, 1],
+      [card, false, 3],
+      [other, true, 1],
+    ]);
+    expect(body.lines[1]).toMatchObject({
+      timestamp: new Date(now - 6 * MINUTE).toISOString(),
+      firstTimestamp: new Date(now - 9 * MINUTE).toISOString(),
+      reasonText: "Sin permiso para esta puerta",
+      doorName: "Gimnasio",
+      username: null,
+      canApprove: false, // the row's card is not registered (no card id)
+    });
+    expect(body.lines[2]).toMatchObject({ isAnonymous: true, offline: true, canApprove: false });
+  });
+});
+
+describe("approving a card from a denied row", () => {
+  it("activates the pending card, grants it the row's door, cleans its denied rows and comes back to the same list", async () => {
+    const terraza = await door("Terraza");
+    const card = await registerCard({ cardNumber: `${hexPrefix()}05`, status: "pending" });
+    const now = Date.now();
+    const [denied] = await insertLogs([
+      { at: now - 3 * MINUTE, cardNumber: card.cardNumber, cardId: card.id, door: terraza, granted: false, reason: "card_pending" },
+      { at: now - 2 * MINUTE, cardNumber: card.cardNumber, cardId: card.id, door: terraza, granted: false, reason: "card_pending" },
+      { at: now - 1 * MINUTE, cardNumber: card.cardNumber, cardId: card.id, door: terraza, granted: true },
+    ]);
+    const before = await (await load(`?doorId=${terraza.id}`)).json();
+    expect(before.lines.find((line: { accessGranted: boolean }) => !line.accessGranted)).toMatchObject({ canApprove: true, count: 2 });
+
+    const response = await post({ intent: "approve-card", logId: denied! }, `?doorId=${terraza.id}&status=denied&index`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/admin/logs?doorId=${terraza.id}&status=denied`);
+    expect(await flashedToast(response)).toMatchObject({
+      type: "success",
+      title: "Tarjeta aprobada",
+      description: `${card.cardNumber} con acceso a Terraza; 2 registros denegados eliminados.`,
+    });
+    expect(await getCardById(card.id)).toMatchObject({ status: "active", permissions: [{ doorId: terraza.id, granted: true }] });
+    const after = await (await load(`?doorId=${terraza.id}`)).json();
+    expect(after.stats).toEqual({ total: 1, granted: 1, denied: 0, uniqueCards: 1 });
+  });
+
+  it("says when an approved card stays inactive (approving only activates pending cards)", async () => {
+    const trastero = await door("Trastero");
+    const inactive = await registerCard({ cardNumber: `${hexPrefix()}08`, status: "inactive" });
+    const [denied] = await insertLogs([
+      { at: Date.now(), cardNumber: inactive.cardNumber, cardId: inactive.id, door: trastero, granted: false, reason: "card_inactive" },
+    ]);
+    const response = await post({ intent: "approve-card", logId: denied! });
+    expect(await flashedToast(response)).toMatchObject({
+      title: "Tarjeta aprobada",
+      description: `${inactive.cardNumber} con acceso a Trastero; 1 registro denegado eliminado. La tarjeta sigue inactiva.`,
+    });
+    expect(await getCardById(inactive.id)).toMatchObject({ status: "inactive", permissions: [{ doorId: trastero.id, granted: true }] });
+  });
+
+  it("says 'Error al aprobar tarjeta: …' with the reason and its status when it cannot approve", async () => {
+    const sotano = await door("Sótano");
+    const active = await registerCard({ cardNumber: `${hexPrefix()}06`, status: "active" });
+    const [granted, unregistered, withoutDoor] = await insertLogs([
+      { at: Date.now(), cardNumber: active.cardNumber, cardId: active.id, door: sotano, granted: true },
+      { at: Date.now(), cardNumber: `${hexPrefix()}07`, door: sotano, granted: false },
+      { at: Date.now(), cardNumber: active.cardNumber, cardId: active.id, door: null, granted: false, reason: "unknown_door" },
+    ]);
+    const cases = [
+      [{ logId: "nope" }, 404, "Registro no encontrado"],
+      [{ logId: granted! }, 409, "Ese acceso no fue denegado"],
+      [{ logId: unregistered! }, 404, "El registro no corresponde a ninguna tarjeta registrada"],
+      [{ logId: withoutDoor! }, 409, "La tarjeta no está pendiente de aprobación"],
+    ] as const;
+    for (const [fields, status, reason] of cases) {
+      const response = await post({ intent: "approve-card", ...fields });
+      expect(response.status, reason).toBe(status);
+      const body = await response.json();
+      const message = `Error al aprobar tarjeta: ${reason}`;
+      expect(body).toMatchObject({ intent: "approve-card", toast: { type: "error", title: "Error", description: message } });
+      expect(body.result.error[""]).toEqual([message]);
+    }
+    // Nothing was cleaned up.
+    const rows = await (await load(`?doorId=${sotano.id}`)).json();
+    expect(rows.stats.total).toBe(2);
+  });
+
+  it("answers 400 to an unknown intent", async () => {
+    expect((await post({ intent: "paint-it-red" })).status).toBe(400);
+  });
+});

@@ -1,0 +1,292 @@
+// The log's queries against a brute-force reading of the same rows: for every
+// combination of result, door, date range and search, the stats, pages and
+// export stream must be what filtering and sorting the rows in JavaScript
+// gives. Also the query plans (index ranges, never a scan of the table) and
+// the dashboard's activity figures. This file's database holds only these rows.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AccessReason } from "~/access/reasons";
+import type { Door } from "~/db/schema";
+import {
+  countAccessByDoorSince,
+  getAccessLogStats,
+  getHourlyAccessActivity,
+  listAccessLogs,
+  streamAccessLogs,
+} from "~/models/access-log-query.server";
+import { createDoor } from "~/models/door.server";
+import { LOG_DATE_RANGES, LOG_STATUSES, type LogFilters } from "~/schemas/access-log";
+import { getDb } from "~/utils/db.server";
+import { insertLogs, type LogSeed } from "./logs-fixtures";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const now = new Date(Date.UTC(2026, 5, 15, 10, 30, 0));
+
+const CARDS: Array<{ cardNumber: string; username: string | null }> = [
+  { cardNumber: "AB01", username: "marta.garcia" },
+  { cardNumber: "AB02", username: "Mario.Lopez" },
+  { cardNumber: "AB0300", username: null },
+  { cardNumber: "0A11", username: "ana" },
+  { cardNumber: "0A12", username: "ana" },
+  { cardNumber: "004E2B4E", username: "Xuan" },
+  { cardNumber: "FF", username: null },
+  { cardNumber: "A0B1C2", username: "adrian" },
+  { cardNumber: "C0FFEE", username: "abel" },
+  { cardNumber: "hola?", username: null },
+];
+const SEARCHES = ["", "ab", "AB0", "0x0a", "a", "mar", "MARIO", "zz", "4E2B", "00:4e", "xuan"];
+const DENIAL_REASONS: AccessReason[] = ["no_permission", "card_pending", "unknown_card", "door_maintenance"];
+
+type Seeded = LogSeed & { order: number; doorId: string | null };
+let doors: Door[];
+let seeded: Seeded[];
+
+/** Same seed, same rows: a small linear congruential generator. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+}
+
+beforeAll(async () => {
+  doors = await Promise.all(
+    ["Portal", "Garaje", "Gimnasio"].map((name, i) => createDoor({ doorId: `query-door-${i}`, name, location: "Edificio" })),
+  );
+  const next = random(7);
+  const seeds: LogSeed[] = [];
+  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
+  for (let i = 0; i < 700; i++) {
+    const card = pick(CARDS);
+    const granted = next() > 0.3;
+    seeds.push({
+      at: now.getTime() - Math.floor(next() * 45 * DAY),
+      cardNumber: card.cardNumber,
+      username: card.username,
+      door: next() < 0.1 ? null : pick(doors),
+      granted,
+      reason: granted ? "granted" : pick(DENIAL_REASONS),
+    });
+  }
+  // Edges of the date ranges, a row from a clock ahead, and a burst of equal timestamps.
+  const edges = [DAY, DAY + 1, 7 * DAY, 7 * DAY + 1, 30 * DAY, 30 * DAY + 1, -MINUTE];
+  for (const age of edges) seeds.push({ at: now.getTime() - age, cardNumber: "AB01", username: "marta.garcia", door: doors[0]!, granted: false });
+  for (let i = 0; i < 40; i++) seeds.push({ at: now.getTime() - 2 * HOUR, cardNumber: pick(CARDS).cardNumber, door: pick(doors), granted: i % 3 !== 0 });
+  await insertLogs(seeds);
+  seeded = seeds.map((seed, order) => ({ ...seed, order, doorId: seed.door?.id ?? null }));
+}, 60_000);
+
+const RANGE_MS = { "24h": DAY, "7d": 7 * DAY, "30d": 30 * DAY, all: null } as const;
+
+/** What the filters mean, read literally (documented in the admin logs API docs). */
+function expected(filters: LogFilters) {
+  const since = RANGE_MS[filters.dateRange] === null ? null : now.getTime() - RANGE_MS[filters.dateRange]!;
+  const search = filters.search.trim();
+  const hex = search.replace(/^0x/i, "").replace(/[\s:-]/g, "").toUpperCase();
+  const cardPrefix = /^[0-9A-F]+$/.test(hex) ? hex : null;
+  return seeded
+    .filter((row) => since === null || row.at >= since)
+    .filter((row) => filters.status === "all" || (row.granted ?? true) === (filters.status === "granted"))
+    .filter((row) => !filters.doorId || row.doorId === filters.doorId)
+    .filter(
+      (row) =>
+        !search ||
+        (cardPrefix !== null && row.cardNumber.startsWith(cardPrefix)) ||
+        (row.username ?? "").toLowerCase().startsWith(search.toLowerCase()),
+    )
+    .sort((a, b) => b.at - a.at || b.order - a.order);
+}
+
+function combinations(): LogFilters[] {
+  const all: LogFilters[] = [];
+  for (const status of LOG_STATUSES)
+    for (const doorId of ["", "door-0", "door-2"])
+      for (const dateRange of LOG_DATE_RANGES)
+        for (const search of SEARCHES) all.push({ status, doorId, dateRange, search });
+  return all;
+}
+
+/** The test's door placeholders, resolved once the doors exist. */
+function resolve(filters: LogFilters): LogFilters {
+  const door = /^door-(\d)$/.exec(filters.doorId);
+  return door ? { ...filters, doorId: doors[Number(door[1])]!.id } : filters;
+}
+
+const describeFilters = (f: LogFilters) => `${f.status}/${f.doorId || "any door"}/${f.dateRange}/"${f.search}"`;
+
+/** Every statement the calls run, with its plan lines ("id parent detail"). */
+async function plansOf(run: () => Promise<unknown>) {
+  const client = getDb().$client;
+  const original = client.execute.bind(client);
+  const statements: Array<{ sql: string; args: unknown[] }> = [];
+  const spy = ((statement: { sql: string; args: unknown[] }) => {
+    statements.push(statement);
+    return original(statement as never);
+  }) as typeof client.execute;
+  client.execute = spy;
+  try {
+    await run();
+  } finally {
+    client.execute = original;
+  }
+  const plans = [];
+  for (const statement of statements) {
+    const plan = await original({ sql: `EXPLAIN QUERY PLAN ${statement.sql}`, args: statement.args as never });
+    const lines = plan.rows.map((row) => ({ id: Number(row.id), parent: Number(row.parent), detail: String(row.detail) }));
+    // The lines of the page's `rowid IN (…)` list: the LIST SUBQUERY line and what runs under it.
+    const byId = new Map(lines.map((line) => [line.id, line]));
+    const inList = (line: (typeof lines)[number]): boolean =>
+      line.detail.startsWith("LIST SUBQUERY") || (byId.has(line.parent) && inList(byId.get(line.parent)!));
+    plans.push({ sql: statement.sql, lines: lines.map((line) => ({ ...line, inPageIds: inList(line) })) });
+  }
+  return plans;
+}
+
+
+describe("filters, stats and pages against a brute-force reading", () => {
+  it("gives the same stats, pages and export for every combination", async () => {
+    let nonEmpty = 0;
+    for (const combination of combinations()) {
+      const filters = resolve(combination);
+      const rows = expected(filters);
+      const label = describeFilters(combination);
+      if (rows.length > 0) nonEmpty++;
+      const granted = rows.filter((row) => row.granted ?? true).length;
+      expect(await getAccessLogStats(filters, now), label).toEqual({
+        total: rows.length,
+        granted,
+        denied: rows.length - granted,
+        uniqueCards: new Set(rows.map((row) => row.cardNumber)).size,
+      });
+      const ats = rows.map((row) => row.at);
+      for (const offset of [0, 50, Math.max(0, rows.length - 20)]) {
+        const page = await listAccessLogs(filters, { limit: 50, offset }, now);
+        expect(page.map((row) => row.timestamp), `${label} offset ${offset}`).toEqual(ats.slice(offset, offset + 50));
+      }
+      const streamed: number[] = [];
+      for await (const batch of streamAccessLogs(filters, { batchSize: 37, now })) {
+        expect(batch.length).toBeLessThanOrEqual(37);
+        streamed.push(...batch.map((row) => row.timestamp));
+      }
+      expect(streamed, `${label} export`).toEqual(ats);
+    }
+    // The combinations are not trivially empty.
+    expect(nonEmpty).toBeGreaterThan(200);
+  }, 120_000);
+
+  it("orders equal timestamps the same way in pages and in the export (newest insert first)", async () => {
+    const filters: LogFilters = { status: "all", doorId: "", dateRange: "24h", search: "" };
+    const burst = expected(filters).filter((row) => row.at === now.getTime() - 2 * HOUR);
+    expect(burst.length).toBeGreaterThanOrEqual(40);
+    const page = await listAccessLogs(filters, { limit: 200, offset: 0 }, now);
+    const streamed = [];
+    for await (const batch of streamAccessLogs(filters, { batchSize: 7, now })) streamed.push(...batch);
+    expect(streamed.map((row) => row.id)).toEqual(page.map((row) => row.id));
+    expect(new Set(streamed.map((row) => row.id)).size).toBe(streamed.length);
+  });
+
+  it("reads the row's fields back as the admin sees them", async () => {
+    const [row] = await listAccessLogs({ status: "denied", doorId: doors[0]!.id, dateRange: "24h", search: "marta" }, { limit: 1, offset: 0 }, now);
+    expect(row).toMatchObject({
+      timestamp: now.getTime() + MINUTE,
+      cardNumber: "AB01",
+      username: "marta.garcia",
+      doorId: doors[0]!.id,
+      doorCode: "query-door-0",
+      doorName: "Portal",
+      accessGranted: false,
+      reason: "no_permission",
+      isAnonymous: false,
+      offline: false,
+    });
+  });
+});
+
+describe("query plans", () => {
+  // `SELECT count(*) FROM access_logs` counts the b-tree's pages, not its rows.
+  const WHOLE_TABLE_COUNT = "SCAN access_logs USING COVERING INDEX access_logs_timestamp_idx";
+
+  it("answers stats and pages from index ranges: no table scan, no sort of the log", async () => {
+    for (const combination of combinations().filter((c) => ["", "ab", "mar"].includes(c.search))) {
+      const filters = resolve(combination);
+      const label = describeFilters(combination);
+      // A search runs on its prefix indexes whatever else is filtered.
+      const onSearchIndex = (sql: string, detail: string) => {
+        if (filters.search && detail.startsWith("SEARCH access_logs USING") && !detail.includes("PRIMARY KEY")) {
+          expect(detail, `${label}: ${sql}`).toMatch(/access_logs_(card|user)_idx/);
+        }
+      };
+      for (const { sql, lines } of await plansOf(() => getAccessLogStats(filters, now))) {
+        for (const { detail } of lines) {
+          onSearchIndex(sql, detail);
+          if (detail.startsWith("SCAN access_logs")) expect(detail, `${label}: ${sql}`).toBe(WHOLE_TABLE_COUNT);
+          // Unique cards come from index order; with a search only the groups are sorted, not the rows.
+          if (!filters.search) expect(detail, `${label}: ${sql}`).not.toContain("TEMP B-TREE");
+          else expect(detail, `${label}: ${sql}`).not.toContain("TEMP B-TREE FOR GROUP BY");
+        }
+      }
+      for (const { sql, lines } of await plansOf(() => listAccessLogs(filters, { limit: 50, offset: 100 }, now))) {
+        for (const { detail, inPageIds } of lines) {
+          onSearchIndex(sql, detail);
+          // An index read in order that stops at the LIMIT is fine; the table itself is never scanned.
+          expect(detail, `${label}: ${sql}`).not.toMatch(/^SCAN access_logs($| USING INDEX)/);
+          // Only the 50 rows of the page are sorted; the page's ids come in index order.
+          if (!filters.search && inPageIds) expect(detail, `${label}: ${sql}`).not.toContain("TEMP B-TREE");
+          if (!filters.search && filters.doorId && detail.startsWith("SEARCH access_logs USING") && !detail.includes("PRIMARY KEY")) {
+            expect(detail, `${label}: ${sql}`).toMatch(/access_logs_door/);
+          }
+        }
+      }
+    }
+  });
+
+  it("exports in index order: no batch is sorted", async () => {
+    for (const combination of combinations().filter((c) => ["", "mar"].includes(c.search))) {
+      const filters = resolve(combination);
+      const plans = await plansOf(async () => {
+        for await (const batch of streamAccessLogs(filters, { batchSize: 5, now })) if (batch.length) break;
+      });
+      expect(plans.length).toBeGreaterThan(0);
+      for (const { sql, lines } of plans) {
+        for (const { detail } of lines) expect(detail, `${describeFilters(combination)}: ${sql}`).not.toContain("TEMP B-TREE");
+      }
+    }
+  });
+});
+
+describe("dashboard figures", () => {
+  it("reads the last 24 hours through the time index, not a whole door index", async () => {
+    const plans = await plansOf(async () => {
+      await getHourlyAccessActivity(now);
+      await countAccessByDoorSince(new Date(now.getTime() - DAY));
+    });
+    expect(plans).toHaveLength(2);
+    for (const { sql, lines } of plans) expect(lines.map((line) => line.detail).join(" | "), sql).toContain("USING INDEX access_logs_timestamp_idx (timestamp>?");
+  });
+
+  it("counts the last 24 hours per hour, oldest first, the current hour included", async () => {
+    const hours = await getHourlyAccessActivity(now);
+    expect(hours).toHaveLength(24);
+    const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
+    expect(hours[23]!.hourStart).toBe(new Date(currentHour).toISOString());
+    expect(hours[0]!.hourStart).toBe(new Date(currentHour - 23 * HOUR).toISOString());
+    for (const [index, hour] of hours.entries()) {
+      const start = currentHour - (23 - index) * HOUR;
+      const inHour = seeded.filter((row) => row.at >= start && row.at < start + HOUR);
+      expect(hour.granted + hour.denied, hour.hourStart).toBe(inHour.length);
+      expect(hour.granted, hour.hourStart).toBe(inHour.filter((row) => row.granted ?? true).length);
+    }
+    expect(hours.reduce((sum, hour) => sum + hour.granted + hour.denied, 0)).toBeGreaterThan(0);
+  });
+
+  it("counts rows per door since an instant, leaving out unknown doors", async () => {
+    const since = new Date(now.getTime() - 3 * DAY);
+    const counts = await countAccessByDoorSince(since);
+    expect([...counts.keys()].sort()).toEqual(doors.map((door) => door.id).sort());
+    for (const door of doors) {
+      expect(counts.get(door.id)).toBe(seeded.filter((row) => row.doorId === door.id && row.at >= since.getTime()).length);
+    }
+  });
+});
