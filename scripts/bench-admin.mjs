@@ -176,8 +176,9 @@ try {
   if (args.only !== "filters") for (const gzip of [false, true]) console.info(JSON.stringify(await measureExport(server.pid, token, gzip)));
 } finally {
   server.kill();
-  if (!args.keep && !args.db) fs.rmSync(dir, { recursive: true, force: true });
-  else console.info(`[bench] database kept in ${args.db ?? databaseFile}`);
+  // The scratch directory holds the generated database (unless --db) and the server's data directory.
+  if (args.keep) console.info(`[bench] database kept in ${databaseFile}`);
+  else fs.rmSync(dir, { recursive: true, force: true });
 }
 
 async function measureFilters(cookie, token) {

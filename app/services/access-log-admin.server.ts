@@ -294,7 +294,10 @@ export function accessLogCsvResponse(filters: LogFilters, now = new Date()) {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="registros-accesos-${todayInMadrid(now)}.csv"`,
-      "Cache-Control": "no-store",
+      // no-transform: remix-serve's gzip does not wait for the socket to drain,
+      // so a compressed million-row export would pile up in memory (~240 MB);
+      // sent as is, the stream stays under ~170 MB at ~120k rows/s.
+      "Cache-Control": "no-store, no-transform",
     },
   });
 }
