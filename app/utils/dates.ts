@@ -11,6 +11,26 @@ const dateTimeFormat = new Intl.DateTimeFormat("es-ES", {
   minute: "2-digit",
 });
 
+const dateTimeSecondsFormat = new Intl.DateTimeFormat("es-ES", {
+  timeZone: TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const timeSecondsFormat = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** "21/11/2026, 14:05:09": for the access log, where seconds matter. */
+export function formatDateTimeSeconds(value: Date | string | number) {
+  return dateTimeSecondsFormat.format(new Date(value));
+}
+
+export function formatTimeSeconds(value: Date | string | number) {
+  return timeSecondsFormat.format(new Date(value));
+}
+
 export function formatDate(value: Date | string | number) {
   return dateFormat.format(new Date(value));
 }

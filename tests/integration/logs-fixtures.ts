@@ -58,13 +58,8 @@ export async function sessionCookie(userId: string) {
   return (await storage.commitSession(session)).split(";")[0]!;
 }
 
-/** callRoute, also turning `data(value, init)` into the Response Remix would send. */
 export async function callPage(fn: Parameters<typeof callRoute>[0], request: Request) {
-  return callRoute(async (args: unknown) => {
-    const result = await fn(args);
-    const init = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    return init?.type === "DataWithResponseInit" ? Response.json(init.data, init.init ?? undefined) : result;
-  }, request);
+  return callRoute(fn, request);
 }
 
 export async function flashedToast(response: Response) {

@@ -2,18 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { CardNumber } from "~/components/admin/card-badges";
 import { ACCESS_RESULT_LABELS } from "~/schemas/access-log";
 import type { LogLine } from "~/services/access-log-admin.server";
-import { TIME_ZONE } from "~/utils/dates";
-
-const dateTime = new Intl.DateTimeFormat("es-ES", {
-  timeZone: TIME_ZONE,
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-const time = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit" });
+import { formatDateTimeSeconds, formatTimeSeconds } from "~/utils/dates";
 
 export function LogTable({ lines }: { lines: LogLine[] }) {
   return (
@@ -46,11 +35,11 @@ function LogRow({ line }: { line: LogLine }) {
   return (
     <tr data-testid="log-row" data-card-number={line.cardNumber} data-count={line.count}>
       <td>
-        <time dateTime={line.timestamp}>{dateTime.format(new Date(line.timestamp))}</time>
+        <time dateTime={line.timestamp}>{formatDateTimeSeconds(line.timestamp)}</time>
         {line.count > 1 ? (
           <>
             {" "}
-            <span className="badge log-count" data-testid="log-count" title={`Desde las ${time.format(new Date(line.firstTimestamp))}`}>
+            <span className="badge log-count" data-testid="log-count" title={`Desde las ${formatTimeSeconds(line.firstTimestamp)}`}>
               ×{line.count}
               <span className="visually-hidden"> intentos agrupados</span>
             </span>
