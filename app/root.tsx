@@ -1,16 +1,27 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useLocation,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { useEffect } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { Toaster } from "~/components/toaster";
+import { ToastProvider } from "~/components/toaster";
 import stylesUrl from "~/styles/app.css";
 import { getOptionalUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { getTheme } from "~/utils/theme.server";
-import { popToast } from "~/utils/toast.server";
+import type { Toast } from "~/utils/toast";
+import { takeToasts } from "~/utils/toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesUrl },
@@ -23,21 +34,27 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, theme, { toast, setCookie }] = await Promise.all([
-    getOptionalUser(request),
-    getTheme(request),
-    popToast(request),
-  ]);
+  const [user, theme, { toasts, headers }] = await Promise.all([getOptionalUser(request), getTheme(request), takeToasts(request)]);
   return data(
     {
       user: user ? { username: user.username, role: user.role } : null,
       theme,
-      toast,
+      toasts,
       buildingName: getEnv().BUILDING_NAME,
     },
-    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+    { headers },
   );
 }
+
+const NO_TOASTS: Toast[] = [];
+
+/**
+ * After every form post, even a refused one (Remix skips revalidation after a
+ * 4xx/5xx action), the root loader runs again: it brings the toast the action
+ * left in the flash cookie.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  (formMethod !== undefined && formMethod.toUpperCase() !== "GET") || defaultShouldRevalidate;
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
@@ -61,10 +78,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main">
           Saltar al contenido
         </a>
-        {inAdmin ? null : <SiteHeader user={rootData?.user ?? null} buildingName={buildingName} theme={theme} />}
-        {inAdmin ? children : <main id="main">{children}</main>}
-        {inAdmin ? null : <SiteFooter buildingName={buildingName} />}
-        <Toaster toast={rootData?.toast ?? null} />
+        <ToastProvider toasts={rootData?.toasts ?? NO_TOASTS}>
+          {inAdmin ? null : <SiteHeader user={rootData?.user ?? null} buildingName={buildingName} theme={theme} />}
+          {inAdmin ? children : <main id="main">{children}</main>}
+          {inAdmin ? null : <SiteFooter buildingName={buildingName} />}
+        </ToastProvider>
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { ACCESS_REASONS, type DOOR_STATUSES } from "~/db/schema";
 import type { AccessReason } from "./reasons";
 
+export { canonicalCardId } from "~/utils/card-number";
+
 /** A door's hardware id as it appears in topics and as its MQTT username. */
 export const DOOR_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -48,30 +50,6 @@ export function mayDoorPublish(prefix: string, doorCode: string, topic: string) 
 export function mayDoorSubscribe(prefix: string, doorCode: string, topicFilter: string) {
   const parsed = parseDoorTopic(prefix, topicFilter);
   return parsed?.doorCode === doorCode && (APP_TOPICS as readonly string[]).includes(parsed.kind);
-}
-
-/** Longest card id, in bytes (ISO 14443 UIDs are 4, 7 or 10 bytes). */
-const MAX_CARD_BYTES = 16;
-
-/**
- * The canonical card id: upper-case hex, two characters per byte, most
- * significant byte first ("004E2B4E"). Bridges send it canonical already; the
- * app also accepts lower case, a 0x prefix, bytes separated by ':', '-' or ' '
- * and an odd number of digits (a leading zero is implied). Null when the text
- * is not a hex card id.
- */
-export function canonicalCardId(text: string): string | null {
-  let digits = text.trim().replace(/^0x/i, "");
-  if (/^[0-9a-f]{1,2}(?:[:\- ][0-9a-f]{1,2})+$/i.test(digits)) {
-    digits = digits
-      .split(/[:\- ]/)
-      .map((byte) => byte.padStart(2, "0"))
-      .join("");
-  }
-  if (!/^[0-9a-f]+$/i.test(digits)) return null;
-  if (digits.length % 2 === 1) digits = `0${digits}`;
-  if (digits.length / 2 > MAX_CARD_BYTES) return null;
-  return digits.toUpperCase();
 }
 
 const isoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), "expected an ISO 8601 date");

@@ -4,23 +4,15 @@
 // (pending swipes answered, client closed, broker closed).
 //
 // Swipes and offline events are queued as they arrive and recorded in
-// batches (app/models/access-log.server.ts): whatever arrived while the
-// previous batch was being written, or during the short pause that spaces
-// commits under load, goes into the next one. A quiet door gets a batch of
-// one at once; a busy building shares each transaction and its fsync.
-import crypto from "node:crypto";
+// batches (record-batch.server.ts): whatever arrived while the previous batch
+// was being written, or during the short pause that spaces commits under
+// load, goes into the next one. A quiet door gets a batch of one at once; a
+// busy building shares each transaction and its fsync. The doors' retained
+// display and offline lists are door-publisher.server.ts's.
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
-import type { Door } from "~/db/schema";
-import {
-  deactivateExpiredCards,
-  listDoorIdsForCards,
-  listDoorIdsForUsers,
-  listGrantedCardsForDoor,
-} from "~/models/card.server";
-import { listDoors, listDoorsByIds, nextCredentialsVersion, recordBridgeState } from "~/models/door.server";
-import { recordAccessBatch, type AccessInput, type SwipeDecision } from "~/models/access-log.server";
-import { randomToken, sha256 } from "~/utils/crypto.server";
+import { recordBridgeState } from "~/models/door.server";
+import { randomToken } from "~/utils/crypto.server";
 import { getEnv } from "~/utils/env.server";
 import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker.server";
 import {
@@ -34,13 +26,13 @@ import {
   swipeIdSchema,
   swipeSchema,
   type AccessChange,
-  type CredentialsMessage,
   type DecisionMessage,
-  type DisplayMessage,
 } from "./contract";
+import { DoorPublisher } from "./door-publisher.server";
 import { connectAppClient, errorMessage, waitForConnection, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
-import { UNLOCK_MS, doorDisplayTexts } from "./rules";
+import { recordAccessBatch, type AccessInput, type SwipeDecision } from "./record-batch.server";
+import { UNLOCK_MS } from "./rules";
 
 export type AccessServiceOptions = {
   /** External broker (mqtt://, mqtts://); unset: run the embedded broker. Default MQTT_URL. */
@@ -115,9 +107,6 @@ function resolveOptions(options: AccessServiceOptions): Resolved {
   };
 }
 
-/** What this instance last published for a door (to skip unchanged republishes and clear deleted doors). */
-type PublishedDoor = { doorCode: string; display: string | null; credentials: string | null };
-
 class AccessService {
   private broker: EmbeddedBroker | null = null;
   private client!: MqttClient;
@@ -125,12 +114,8 @@ class AccessService {
   private readonly queue: Queued[] = [];
   private flushing: Promise<void> | null = null;
   private lastCommitAt = -Infinity;
-  /** Retained publishing runs one task at a time, so versions reach the broker in order. */
-  private publishing: Promise<void> = Promise.resolve();
+  private publisher!: DoorPublisher;
   private stateWrites: Promise<void> = Promise.resolve();
-  private readonly published = new Map<string, PublishedDoor>();
-  private readonly credentialsDue = new Set<string>();
-  private credentialsTimer: NodeJS.Timeout | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
   private wasConnected = false;
   private readonly counters = { decisions: 0, events: 0, batches: 0 };
@@ -174,6 +159,12 @@ class AccessService {
       // A kept session queues the bridges' offline events while this service restarts.
       clean: false,
     });
+    this.publisher = new DoorPublisher({
+      client: this.client,
+      prefix: options.prefix,
+      credentialsDebounceMs: options.credentialsDebounceMs,
+      revalidateDoors: async (doorCodes) => this.broker?.revalidateDoors(doorCodes),
+    });
     this.client.on("connect", () => this.handleConnect());
     this.client.on("message", (topic, payload, packet) => this.handleMessage(topic, payload, packet));
     this.client.on("error", (error) => console.warn(`[access] mqtt: ${error.message}`));
@@ -186,7 +177,7 @@ class AccessService {
     if (!(await waitForConnection(this.client, options.connectTimeoutMs))) {
       console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
     }
-    this.refreshTimer = setInterval(() => this.runTask(() => this.periodicRefresh()), options.refreshIntervalMs);
+    this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
 
     return {
@@ -221,14 +212,14 @@ class AccessService {
         if (grant.qos >= 0x80) console.error(`[access] mqtt: the broker refused the subscription to ${grant.topic}`);
       }
       // Everything, on every (re)connection: the broker may have lost its retained messages.
-      this.runTask(() => this.refreshAllDoors(true));
+      this.publisher.republishAll();
     });
   }
 
   private handleMessage(topic: string, payload: Buffer, packet: IPublishPacket) {
     if (topic === changesTopic(this.options.prefix)) {
       const change = accessChangeSchema.safeParse(parseJson(payload));
-      if (change.success) this.runTask(() => this.applyChange(change.data));
+      if (change.success) this.publisher.applyChange(change.data);
       else console.warn("[access] ignoring an invalid change notification");
       return;
     }
@@ -333,12 +324,7 @@ class AccessService {
       this.publishDecision(decision, correlation.get(decision.id));
       this.counters.decisions += 1;
     }
-    if (result.deactivatedCardIds.length > 0) {
-      listDoorIdsForCards(result.deactivatedCardIds).then(
-        (doorIds) => this.scheduleCredentials(doorIds),
-        (error: unknown) => console.error("[access] could not find the doors of expired cards", error),
-      );
-    }
+    if (result.deactivatedCardIds.length > 0) this.publisher.scheduleCredentialsOfCards(result.deactivatedCardIds);
   }
 
   private publishDecision(decision: SwipeDecision, correlationData: Buffer | undefined) {
@@ -368,141 +354,14 @@ class AccessService {
     await this.client.publishAsync(changesTopic(this.options.prefix), JSON.stringify(change), { qos: 1 });
   };
 
-  private runTask(task: () => Promise<void>) {
-    this.publishing = this.publishing.then(task).catch((error: unknown) => {
-      if (!this.stopped) console.error("[access] republishing failed", error);
-    });
-  }
-
-  private async applyChange(change: AccessChange) {
-    if (change.all) {
-      await this.refreshAllDoors(true);
-      await this.broker?.revalidateDoors([...this.published.values()].map((door) => door.doorCode));
-      return;
-    }
-    const doorIds = change.doorIds ?? [];
-    const rows = await listDoorsByIds(doorIds);
-    const doorCodes = rows.map((door) => door.doorId);
-    for (const door of rows) {
-      const previousCode = this.published.get(door.id)?.doorCode;
-      if (previousCode && previousCode !== door.doorId) doorCodes.push(previousCode);
-      await this.publishDisplay(door, true);
-    }
-    for (const id of doorIds) {
-      if (rows.some((door) => door.id === id)) continue;
-      const gone = this.published.get(id);
-      if (gone) {
-        doorCodes.push(gone.doorCode);
-        await this.clearDoor(id, gone.doorCode);
-      }
-    }
-    await this.broker?.revalidateDoors(doorCodes);
-    const related = [
-      ...(await listDoorIdsForCards(change.cardIds ?? [])),
-      ...(await listDoorIdsForUsers(change.userIds ?? [])),
-    ];
-    this.scheduleCredentials([...rows.map((door) => door.id), ...related]);
-  }
-
-  private scheduleCredentials(doorIds: string[]) {
-    if (this.stopped) return;
-    for (const id of doorIds) this.credentialsDue.add(id);
-    if (this.credentialsTimer || this.credentialsDue.size === 0) return;
-    this.credentialsTimer = setTimeout(() => {
-      this.credentialsTimer = null;
-      const due = [...this.credentialsDue];
-      this.credentialsDue.clear();
-      this.runTask(async () => {
-        for (const door of await listDoorsByIds(due)) await this.publishCredentials(door, true);
-      });
-    }, this.options.credentialsDebounceMs);
-  }
-
-  private async periodicRefresh() {
-    const expired = await deactivateExpiredCards();
-    if (expired.length > 0) console.info(`[access] ${expired.length} expired cards deactivated`);
-    // Unforced: only what differs from what this instance last published.
-    await this.refreshAllDoors(false);
-  }
-
-  private async refreshAllDoors(force: boolean) {
-    const all = await listDoors();
-    const present = new Set(all.map((door) => door.id));
-    for (const [id, door] of this.published) {
-      if (!present.has(id)) await this.clearDoor(id, door.doorCode);
-    }
-    for (const door of all) {
-      await this.publishDisplay(door, force);
-      await this.publishCredentials(door, force);
-    }
-  }
-
-  private remember(door: Door, fields: Partial<PublishedDoor>) {
-    const previous = this.published.get(door.id);
-    this.published.set(door.id, {
-      doorCode: door.doorId,
-      display: previous?.doorCode === door.doorId ? previous.display : null,
-      credentials: previous?.doorCode === door.doorId ? previous.credentials : null,
-      ...fields,
-    });
-  }
-
-  private async publishDisplay(door: Door, force: boolean) {
-    const previous = this.published.get(door.id);
-    if (previous && previous.doorCode !== door.doorId) await this.clearTopics(previous.doorCode);
-    const texts = doorDisplayTexts(door);
-    const fingerprint = JSON.stringify([texts, door.status]);
-    if (!force && previous?.doorCode === door.doorId && previous.display === fingerprint) return;
-    const message: DisplayMessage = { ...texts, doorStatus: door.status, updatedAt: door.updatedAt.toISOString() };
-    await this.publishRetained(doorTopic(this.options.prefix, door.doorId, "display"), JSON.stringify(message));
-    this.remember(door, { display: fingerprint });
-  }
-
-  private async publishCredentials(door: Door, force: boolean) {
-    const now = new Date();
-    // A door in maintenance or emergency grants nobody, offline included.
-    const granted = door.status === "active" ? await listGrantedCardsForDoor(door.id, now) : [];
-    const fingerprint = granted.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}`).join(",");
-    const previous = this.published.get(door.id);
-    if (!force && previous?.doorCode === door.doorId && previous.credentials === fingerprint) return;
-    const salt = crypto.randomBytes(16).toString("hex");
-    const message: CredentialsMessage = {
-      version: await nextCredentialsVersion(door.id),
-      generatedAt: now.toISOString(),
-      salt,
-      cards: granted.map((card) => ({
-        h: sha256(`${salt}${card.cardNumber}`),
-        exp: card.expiresAt?.toISOString() ?? null,
-      })),
-    };
-    await this.publishRetained(doorTopic(this.options.prefix, door.doorId, "credentials"), JSON.stringify(message));
-    this.remember(door, { credentials: fingerprint });
-  }
-
-  /** A deleted door: its retained display and offline list are removed from the broker. */
-  private async clearDoor(id: string, doorCode: string) {
-    await this.clearTopics(doorCode);
-    this.published.delete(id);
-  }
-
-  private async clearTopics(doorCode: string) {
-    await this.publishRetained(doorTopic(this.options.prefix, doorCode, "display"), "");
-    await this.publishRetained(doorTopic(this.options.prefix, doorCode, "credentials"), "");
-  }
-
-  private async publishRetained(topic: string, payload: string) {
-    await this.client.publishAsync(topic, payload, { qos: 1, retain: true });
-  }
-
   private async stop() {
     if (this.stopped) return;
     this.stopped = true;
     setInProcessChangePublisher(null, this.publishChange);
     if (this.refreshTimer) clearInterval(this.refreshTimer);
-    if (this.credentialsTimer) clearTimeout(this.credentialsTimer);
     // Swipes already received are recorded and answered before the connection closes.
     await this.flushing;
-    await this.publishing;
+    await this.publisher.stop();
     await this.stateWrites;
     try {
       await withTimeout(this.client.endAsync(false), STOP_TIMEOUT_MS, "mqtt disconnect");

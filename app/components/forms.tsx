@@ -1,4 +1,4 @@
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
 
@@ -128,4 +128,13 @@ export function SubmitButton({ label, busyLabel, intent, className = "button" }:
       {busy ? busyLabel : label}
     </button>
   );
+}
+
+/**
+ * The result of the form that was posted, for pages with several forms told
+ * apart by `intent` (app/utils/form-reply.server.ts answers `{intent, result}`).
+ */
+export function resultFor(actionData: unknown, intent: string): SubmissionResult<string[]> | undefined {
+  const value = actionData as { intent?: string; result?: SubmissionResult<string[]> } | undefined;
+  return value?.intent === intent ? value.result : undefined;
 }

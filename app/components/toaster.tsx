@@ -1,28 +1,50 @@
-import { useEffect, useState } from "react";
-import type { Toast } from "~/utils/session.server";
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
+import { TOAST_DURATION_MS, type Toast } from "~/utils/toast";
 
-export const TOAST_DURATION_MS = 5000;
+const ShowToast = createContext<(toast: Toast) => void>(() => {});
 
-export function Toaster({ toast }: { toast: Toast | null }) {
-  const [visible, setVisible] = useState<Toast | null>(toast);
-  useEffect(() => setVisible(toast), [toast]);
-  if (!visible) return null;
-  const id = `toast-${visible.id ?? visible.type}`;
+/** Shows a toast made in the browser (e.g. a form refused before it was sent). */
+export function useToast() {
+  return useContext(ShowToast);
+}
+
+/**
+ * The one place toasts show, rendered by the root: the toasts a response
+ * brought (the root loader's `toasts`) and those the browser adds with
+ * useToast(), newest on top. Each closes on click (the whole toast is the
+ * label of a hidden checkbox, so this works without JavaScript) or after
+ * TOAST_DURATION_MS on its own (a CSS animation); the list is a live region.
+ */
+export function ToastProvider({ toasts: fromServer, children }: { toasts: Toast[]; children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>(fromServer);
+  const show = useCallback((toast: Toast) => setToasts((shown) => (shown.some((t) => t.id === toast.id) ? shown : [toast, ...shown])), []);
+  useEffect(() => {
+    for (const toast of [...fromServer].reverse()) show(toast);
+  }, [fromServer, show]);
+  const dismiss = (id: string) => setToasts((shown) => shown.filter((toast) => toast.id !== id));
   return (
-    <div className="toasts" role="status" aria-live="polite">
-      <div key={id}>
-        <input type="checkbox" id={id} className="toast-toggle" aria-label="Cerrar notificación" tabIndex={-1} />
-        <label
-          htmlFor={id}
-          className={`toast toast-${visible.type}`}
-          data-testid="toast"
-          style={{ ["--toast-duration" as string]: `${TOAST_DURATION_MS}ms` }}
-          onAnimationEnd={() => setVisible(null)}
-        >
-          <span className="toast-title">{visible.title}</span>
-          {visible.description ? <span>{visible.description}</span> : null}
-        </label>
+    <ShowToast.Provider value={show}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((toast) => {
+          const id = `toast-${toast.id}`;
+          return (
+            <div key={toast.id}>
+              <input type="checkbox" id={id} className="toast-toggle" aria-label="Cerrar notificación" tabIndex={-1} />
+              <label
+                htmlFor={id}
+                className={`toast toast-${toast.type}`}
+                data-testid="toast"
+                style={{ ["--toast-duration" as string]: `${TOAST_DURATION_MS}ms` }}
+                onAnimationEnd={() => dismiss(toast.id)}
+              >
+                <span className="toast-title">{toast.title}</span>
+                {toast.description ? <span>{toast.description}</span> : null}
+              </label>
+            </div>
+          );
+        })}
       </div>
-    </div>
+    </ShowToast.Provider>
   );
 }

@@ -177,8 +177,10 @@ export const doors = sqliteTable(
   "doors",
   {
     id: text("id").primaryKey(),
-    // The hardware id the bridge uses on MQTT ([A-Za-z0-9_-]{1,32}).
-    doorId: text("door_id").notNull(),
+    // The door's hardware code: the bridge's MQTT username and topic level
+    // ([A-Za-z0-9_-]{1,32}); "doorId" on the API's wire. Everywhere else in
+    // the code, doorId means a door row's id.
+    code: text("door_id").notNull(),
     name: text("name").notNull(),
     location: text("location").notNull(),
     description: text("description"),
@@ -199,7 +201,7 @@ export const doors = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("doors_door_id_unique").on(t.doorId),
+    uniqueIndex("doors_door_id_unique").on(t.code),
     index("doors_status_idx").on(t.status),
   ],
 );

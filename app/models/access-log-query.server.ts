@@ -15,47 +15,69 @@
 // - a page is the row ids of one index range (OFFSET skips index entries
 //   only), then those rows; the export walks the log by keyset.
 import { sql, type SQL } from "drizzle-orm";
-import type { AccessReason } from "~/access/reasons";
-import { normalizeCardNumberSearch } from "~/models/card.server";
+import type { ACCESS_REASONS } from "~/db/schema";
 import { LOG_MERGE_WINDOW_MS, type LogDateRange, type LogFilters } from "~/schemas/access-log";
+import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
+
+type AccessReason = (typeof ACCESS_REASONS)[number];
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 
+export type HourlyActivity = { hourStart: string; granted: number; denied: number };
+
+export type AccessActivity = {
+  /** Attempts per hour, oldest first, the current hour included: always 24 entries. */
+  hourly: HourlyActivity[];
+  /** Rows of the last 24 hours per door (row id); doors without rows, and unknown doors, are absent. */
+  byDoor: Map<string, number>;
+  /** Every row of the last 24 hours (unknown doors included). */
+  total: number;
+  granted: number;
+};
+
 /**
- * Attempts per hour over the last 24 hours, oldest first, the current hour
- * included: always 24 entries. Madrid's offset is a whole number of hours, so
- * UTC hours are the building's hours too.
+ * The dashboard's 24-hour figures from one read of the last 24 hours, grouped
+ * by door and hour: the hourly chart, each door's count and the totals.
+ * Madrid's offset is a whole number of hours, so UTC hours are the building's
+ * hours too.
  */
-export async function getHourlyAccessActivity(now: Date): Promise<Array<{ hourStart: string; granted: number; denied: number }>> {
+export async function getAccessActivity(now: Date): Promise<AccessActivity> {
+  const since = now.getTime() - DAY_MS;
   const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const firstHour = currentHour - 23 * HOUR_MS;
-  // The divisor is written into the SQL: a bound JavaScript number is a REAL, and the division would not be whole.
-  const rows = await getDb().all<{ hour: number; granted: number; total: number }>(sql`
-    SELECT timestamp / ${sql.raw(String(HOUR_MS))} AS hour, sum(access_granted) AS granted, count(*) AS total
-    FROM access_logs
-    WHERE timestamp >= ${firstHour} AND timestamp < ${currentHour + HOUR_MS}
-    GROUP BY hour`);
-  const byHour = new Map(rows.map((row) => [Number(row.hour) * HOUR_MS, row]));
-  return Array.from({ length: 24 }, (_, index) => {
-    const hourStart = firstHour + index * HOUR_MS;
-    const row = byHour.get(hourStart);
-    const granted = Number(row?.granted ?? 0);
-    return { hourStart: new Date(hourStart).toISOString(), granted, denied: Number(row?.total ?? 0) - granted };
-  });
-}
-
-/** Log rows per door (row id) since the given instant; doors without rows are absent. */
-export async function countAccessByDoorSince(since: Date): Promise<Map<string, number>> {
-  // Left alone, SQLite walks a door index to skip sorting the groups, i.e.
-  // the whole log; the time range is the small part.
-  const rows = await getDb().all<{ doorId: string; total: number }>(sql`
-    SELECT door_id AS doorId, count(*) AS total
+  // The divisor is written into the SQL: a bound JavaScript number is a REAL,
+  // and the division would not be whole. Left alone, SQLite walks a door
+  // index to skip sorting the groups, i.e. the whole log; the time range is
+  // the small part.
+  const rows = await getDb().all<{ doorId: string | null; hour: number; granted: number; total: number }>(sql`
+    SELECT door_id AS doorId, timestamp / ${sql.raw(String(HOUR_MS))} AS hour, sum(access_granted) AS granted, count(*) AS total
     FROM access_logs INDEXED BY access_logs_timestamp_idx
-    WHERE timestamp >= ${since.getTime()} AND door_id IS NOT NULL
-    GROUP BY door_id`);
-  return new Map(rows.map((row) => [row.doorId, Number(row.total)]));
+    WHERE timestamp >= ${since}
+    GROUP BY door_id, hour`);
+  const byHour = new Map<number, { granted: number; total: number }>();
+  const byDoor = new Map<string, number>();
+  let total = 0;
+  let granted = 0;
+  for (const row of rows) {
+    const count = Number(row.total);
+    const grantedCount = Number(row.granted);
+    total += count;
+    granted += grantedCount;
+    if (row.doorId !== null) byDoor.set(row.doorId, (byDoor.get(row.doorId) ?? 0) + count);
+    const hourStart = Number(row.hour) * HOUR_MS;
+    const hour = byHour.get(hourStart) ?? { granted: 0, total: 0 };
+    hour.granted += grantedCount;
+    hour.total += count;
+    byHour.set(hourStart, hour);
+  }
+  const hourly = Array.from({ length: 24 }, (_, index) => {
+    const hourStart = firstHour + index * HOUR_MS;
+    const hour = byHour.get(hourStart);
+    return { hourStart: new Date(hourStart).toISOString(), granted: hour?.granted ?? 0, denied: (hour?.total ?? 0) - (hour?.granted ?? 0) };
+  });
+  return { hourly, byDoor, total, granted };
 }
 
 /** One access_logs row as the admin reads it; `timestamp` in epoch ms. */

@@ -1,7 +1,7 @@
 // Arithmetic anti-spam challenges. The server makes the question, keeps only
 // a hash of the answer, and accepts each challenge once, within 10 minutes.
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { captchaChallenges } from "~/db/schema";
 import { createId, sha256 } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
@@ -51,9 +51,4 @@ export async function purgeExpiredCaptchas(now = Date.now()) {
   await getDb()
     .delete(captchaChallenges)
     .where(lte(captchaChallenges.expiresAt, new Date(now - 60_000)));
-}
-
-export async function countCaptchas() {
-  const [row] = await getDb().select({ n: sql<number>`count(*)` }).from(captchaChallenges);
-  return Number(row?.n ?? 0);
 }

@@ -1,24 +1,14 @@
-// Cards and their door permissions. Every change that can alter who may open
-// a door is announced to the access service (notifyAccessChange), which
-// republishes the offline lists of the doors concerned.
+// Cards and their door permissions. Card numbers are canonical here (see
+// app/utils/card-number.ts); the admin's rules and the notifications to the
+// doors are in app/services/cards.server.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES } from "~/db/schema";
-import type { AnonymousFilter, CardSortKey, SettableCardStatus, SortOrder } from "~/schemas/card";
-import { canonicalCardId } from "~/access/contract";
-import { notifyAccessChange } from "~/access/notify.server";
+import { cardPermissions, cards, users, type Card, type CARD_TYPES } from "~/db/schema";
+import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
+import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 
 export type { Card };
-
-export class CardError extends Error {}
-
-/** Upper-case hex (docs/mqtt.md); throws CardError with a Spanish message otherwise. */
-export function requireCanonicalCardNumber(text: string): string {
-  const canonical = canonicalCardId(text);
-  if (!canonical) throw new CardError("El número de tarjeta debe ser hexadecimal (p. ej. 004E2B4E)");
-  return canonical;
-}
 
 const holderColumns = {
   id: users.id,
@@ -88,15 +78,6 @@ export type CardListOptions = {
   offset?: number;
 };
 
-/**
- * The search text as upper-case hex digits ("" = no search), or null when it
- * cannot be part of any card number (so nothing matches).
- */
-export function normalizeCardNumberSearch(text: string | undefined): string | null {
-  const digits = (text ?? "").trim().replace(/^0x/i, "").replace(/[\s:-]/g, "").toUpperCase();
-  return /^[0-9A-F]*$/.test(digits) ? digits : null;
-}
-
 function cardListWhere(options: CardListOptions): SQL | undefined {
   const filters: SQL[] = [];
   if (options.anonymousFilter === "anonymous") filters.push(eq(cards.isAnonymous, true));
@@ -133,10 +114,6 @@ export async function countCards(options: CardListOptions = {}) {
   return row?.total ?? 0;
 }
 
-export async function listCardsOfUser(userId: string) {
-  return getDb().select().from(cards).where(eq(cards.userId, userId)).orderBy(asc(cards.createdAt));
-}
-
 export type NewCard = {
   cardNumber: string;
   alias?: string | null;
@@ -148,155 +125,84 @@ export type NewCard = {
   expiresAt?: Date | null;
 };
 
-/** Registers a card (the number is canonicalised). New cards have no permissions yet. */
+/** Registers a card under its canonical number. New cards have no permissions yet. */
 export async function registerCard(input: NewCard) {
+  const cardNumber = canonicalCardId(input.cardNumber);
+  if (!cardNumber) throw new Error(`not a card number: ${JSON.stringify(input.cardNumber)}`);
   const [card] = await getDb()
     .insert(cards)
-    .values({ id: createId(), ...input, cardNumber: requireCanonicalCardNumber(input.cardNumber) })
+    .values({ id: createId(), ...input, cardNumber })
     .returning();
   return card!;
 }
 
 export type CardUpdate = Partial<Pick<Card, "alias" | "description" | "cardType" | "status" | "expiresAt">>;
 
-/** Sets the fields as given, without the admin screen's rules (see editCard). */
+/** The updated card, or null when there is none with that id. */
 export async function updateCard(id: string, fields: CardUpdate) {
   const [card] = await getDb()
     .update(cards)
     .set({ ...fields, updatedAt: new Date() })
     .where(eq(cards.id, id))
     .returning();
-  if (card) await notifyAccessChange({ cardIds: [id] });
   return card ?? null;
 }
 
-export type CardEdit = { alias?: string | null; status?: SettableCardStatus };
-
-export type CardEditResult =
-  | { ok: true; card: Card; changed: boolean }
-  | { ok: false; reason: "not_found" | "pending" | "expired" };
-
-/**
- * The admin's edit of a card (screen and API). The alias is trimmed and an
- * empty one clears it; values equal to the stored ones save nothing
- * (`changed: false`). A pending card is approved, not switched on or off;
- * an expired card cannot be switched on (it would be deactivated again at its
- * next swipe). A refused edit changes nothing, the alias included.
- */
-export async function editCard(id: string, edit: CardEdit, now = new Date()): Promise<CardEditResult> {
-  const db = getDb();
-  const card = await db.query.cards.findFirst({ where: eq(cards.id, id) });
-  if (!card) return { ok: false, reason: "not_found" };
-  const fields: CardUpdate = {};
-  if (edit.alias !== undefined) {
-    const alias = edit.alias?.trim() || null;
-    if (alias !== card.alias) fields.alias = alias;
-  }
-  if (edit.status !== undefined && edit.status !== card.status) {
-    if (card.status === "pending") return { ok: false, reason: "pending" };
-    if (edit.status === "active" && card.expiresAt && card.expiresAt.getTime() <= now.getTime()) {
-      return { ok: false, reason: "expired" };
-    }
-    fields.status = edit.status;
-  }
-  if (Object.keys(fields).length === 0) return { ok: true, card, changed: false };
-  const updated = await updateCard(id, fields);
-  return updated ? { ok: true, card: updated, changed: true } : { ok: false, reason: "not_found" };
+export async function getCardRow(id: string) {
+  return getDb().query.cards.findFirst({ where: eq(cards.id, id) });
 }
 
-export type DeleteCardResult = { ok: true; cardNumber: string } | { ok: false; reason: "not_found" | "assigned" };
+export type DeleteUnassignedResult = "deleted" | "assigned" | "not_found";
 
-/** SPEC: a card assigned to a user cannot be deleted (unassign it first). */
-export async function deleteCard(id: string): Promise<DeleteCardResult> {
+/** Deletes the card unless it is assigned to a user (checked in the same statement). */
+export async function deleteUnassignedCard(id: string): Promise<DeleteUnassignedResult> {
   const db = getDb();
-  const card = await db.query.cards.findFirst({ where: eq(cards.id, id) });
-  if (!card) return { ok: false, reason: "not_found" };
-  if (card.userId) return { ok: false, reason: "assigned" };
-  // The permissions go with the card (foreign key cascade): announce their doors.
-  const doorIds = await listDoorIdsForCards([id]);
   const deleted = await db
     .delete(cards)
     .where(and(eq(cards.id, id), isNull(cards.userId)))
     .returning({ id: cards.id });
-  if (deleted.length === 0) {
-    // Assigned or deleted by someone else since it was read.
-    const still = await db.query.cards.findFirst({ where: eq(cards.id, id), columns: { id: true } });
-    return { ok: false, reason: still ? "assigned" : "not_found" };
-  }
-  await notifyAccessChange({ doorIds });
-  return { ok: true, cardNumber: card.cardNumber };
-}
-
-export type CardPermissionResult = { ok: true } | { ok: false; reason: "not_found" | "door_not_found" };
-
-async function doorExists(doorRowId: string) {
-  const [row] = await getDb().select({ id: doors.id }).from(doors).where(eq(doors.id, doorRowId)).limit(1);
-  return Boolean(row);
+  if (deleted.length > 0) return "deleted";
+  const still = await db.query.cards.findFirst({ where: eq(cards.id, id), columns: { id: true } });
+  return still ? "assigned" : "not_found";
 }
 
 /** Grants (or explicitly denies) the card on a door (its row id). */
-export async function setCardPermission(cardId: string, doorRowId: string, granted: boolean): Promise<CardPermissionResult> {
-  const db = getDb();
-  const card = await db.query.cards.findFirst({ where: eq(cards.id, cardId), columns: { id: true } });
-  if (!card) return { ok: false, reason: "not_found" };
-  if (!(await doorExists(doorRowId))) return { ok: false, reason: "door_not_found" };
-  const now = new Date();
-  await db
+export async function upsertCardPermission(cardId: string, doorId: string, granted: boolean) {
+  await getDb()
     .insert(cardPermissions)
-    .values({ cardId, doorId: doorRowId, granted })
+    .values({ cardId, doorId, granted })
     .onConflictDoUpdate({
       target: [cardPermissions.cardId, cardPermissions.doorId],
-      set: { granted, updatedAt: now },
+      set: { granted, updatedAt: new Date() },
     });
-  await notifyAccessChange({ doorIds: [doorRowId] });
-  return { ok: true };
 }
 
-export type RemovePermissionResult = { ok: true } | { ok: false; reason: "not_found" | "permission_not_found" };
-
-/** Removes the card's permission (granted or denied) on the door. */
-export async function removeCardPermission(cardId: string, doorRowId: string): Promise<RemovePermissionResult> {
-  const db = getDb();
-  const deleted = await db
+/** Removes the card's permission (granted or denied) on the door; false when there was none. */
+export async function deleteCardPermission(cardId: string, doorId: string) {
+  const deleted = await getDb()
     .delete(cardPermissions)
-    .where(and(eq(cardPermissions.cardId, cardId), eq(cardPermissions.doorId, doorRowId)))
+    .where(and(eq(cardPermissions.cardId, cardId), eq(cardPermissions.doorId, doorId)))
     .returning({ cardId: cardPermissions.cardId });
-  if (deleted.length === 0) {
-    const card = await db.query.cards.findFirst({ where: eq(cards.id, cardId), columns: { id: true } });
-    return { ok: false, reason: card ? "permission_not_found" : "not_found" };
-  }
-  // The card no longer leads to this door: announce the door itself.
-  await notifyAccessChange({ doorIds: [doorRowId] });
-  return { ok: true };
+  return deleted.length > 0;
 }
-
-export type ApproveCardResult =
-  | { ok: true; card: Card }
-  | { ok: false; reason: "not_found" | "door_not_found" | "not_pending" };
 
 /**
- * SPEC: approving a card (e.g. from a denied log row) makes a pending card
- * active and grants the given door (its row id). A card that is not pending
- * keeps its status and only gets the door; without a door there is nothing
- * to approve.
+ * In one transaction: a pending card becomes active (any other status stays)
+ * and, when a door is given, the card is granted on it. Null when there is no
+ * such card.
  */
-export async function approveCard(cardId: string, doorRowId?: string | null): Promise<ApproveCardResult> {
-  const db = getDb();
-  const existing = await db.query.cards.findFirst({ where: eq(cards.id, cardId) });
-  if (!existing) return { ok: false, reason: "not_found" };
-  if (doorRowId && !(await doorExists(doorRowId))) return { ok: false, reason: "door_not_found" };
-  if (existing.status !== "pending" && !doorRowId) return { ok: false, reason: "not_pending" };
+export async function activatePendingCardAndGrant(cardId: string, doorId: string | null) {
   const now = new Date();
-  const card = await db.transaction(async (tx) => {
+  return getDb().transaction(async (tx) => {
     const [updated] = await tx
       .update(cards)
       .set({ status: sql`CASE WHEN ${cards.status} = 'pending' THEN 'active' ELSE ${cards.status} END`, updatedAt: now })
       .where(eq(cards.id, cardId))
       .returning();
-    if (updated && doorRowId) {
+    if (updated && doorId) {
       await tx
         .insert(cardPermissions)
-        .values({ cardId, doorId: doorRowId, granted: true })
+        .values({ cardId, doorId, granted: true })
         .onConflictDoUpdate({
           target: [cardPermissions.cardId, cardPermissions.doorId],
           set: { granted: true, updatedAt: now },
@@ -304,9 +210,6 @@ export async function approveCard(cardId: string, doorRowId?: string | null): Pr
     }
     return updated ?? null;
   });
-  if (!card) return { ok: false, reason: "not_found" };
-  await notifyAccessChange({ cardIds: [cardId] });
-  return { ok: true, card };
 }
 
 export type CardAssignment = {
@@ -322,7 +225,8 @@ export type CardAssignment = {
  * assigning a card that belongs to someone else reassigns it.
  */
 export async function assignCardToUser(userId: string, assignment: CardAssignment) {
-  const cardNumber = requireCanonicalCardNumber(assignment.cardNumber);
+  const cardNumber = canonicalCardId(assignment.cardNumber);
+  if (!cardNumber) throw new Error(`not a card number: ${JSON.stringify(assignment.cardNumber)}`);
   const db = getDb();
   const now = new Date();
   const result = await db.transaction(async (tx) => {
@@ -355,18 +259,7 @@ export async function assignCardToUser(userId: string, assignment: CardAssignmen
       previousUser: reassigned && existing.previousUsername ? { username: existing.previousUsername } : null,
     };
   });
-  await notifyAccessChange({ cardIds: [result.card.id] });
   return result;
-}
-
-export async function unassignCard(cardId: string) {
-  const [card] = await getDb()
-    .update(cards)
-    .set({ userId: null, updatedAt: new Date() })
-    .where(eq(cards.id, cardId))
-    .returning();
-  if (card) await notifyAccessChange({ cardIds: [cardId] });
-  return card ?? null;
 }
 
 /** Door row ids on which these cards have a permission (granted or not). */
@@ -395,7 +288,7 @@ export async function listDoorIdsForUsers(userIds: string[]): Promise<string[]> 
  * aside): active, not expired, held by an active user or by nobody, with a
  * granted permission. The door's offline list is made from them.
  */
-export async function listGrantedCardsForDoor(doorRowId: string, now = new Date()) {
+export async function listGrantedCardsForDoor(doorId: string, now = new Date()) {
   return getDb()
     .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt })
     .from(cardPermissions)
@@ -403,7 +296,7 @@ export async function listGrantedCardsForDoor(doorRowId: string, now = new Date(
     .leftJoin(users, eq(users.id, cards.userId))
     .where(
       and(
-        eq(cardPermissions.doorId, doorRowId),
+        eq(cardPermissions.doorId, doorId),
         eq(cardPermissions.granted, true),
         eq(cards.status, "active"),
         or(isNull(cards.expiresAt), gt(cards.expiresAt, now)),

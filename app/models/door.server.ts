@@ -1,11 +1,8 @@
-// Doors: the admin's changes (each announced to the access service, which
-// republishes the door's display and offline list), the bridge credential,
-// and what the access service records about the bridge.
-import { asc, eq, gte, inArray, sql } from "drizzle-orm";
-import { accessLogs, doors, type Door, type DoorHardware } from "~/db/schema";
-import { DOOR_CODE_PATTERN, type BridgeStateMessage } from "~/access/contract";
-import { generateBridgeSecret, mosquittoPasswordHash } from "~/access/mosquitto-password.server";
-import { notifyAccessChange } from "~/access/notify.server";
+// Doors: their rows, the bridge's credential hash and what the access service
+// records about the bridge. `code` is the door's hardware code (the bridge's
+// MQTT username); `id` is the row's id.
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { doors, type Door, type DoorHardware } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 
@@ -15,9 +12,8 @@ export async function getDoorById(id: string) {
   return getDb().query.doors.findFirst({ where: eq(doors.id, id) });
 }
 
-/** By the hardware id the bridge uses on MQTT. */
-export async function getDoorByCode(doorCode: string) {
-  return getDb().query.doors.findFirst({ where: eq(doors.doorId, doorCode) });
+export async function getDoorByCode(code: string) {
+  return getDb().query.doors.findFirst({ where: eq(doors.code, code) });
 }
 
 export async function listDoors() {
@@ -29,93 +25,67 @@ export async function listDoorsByIds(ids: string[]) {
   return getDb().select().from(doors).where(inArray(doors.id, ids));
 }
 
-export type NewDoor = {
-  doorId: string;
-  name: string;
-  location: string;
-  description?: string | null;
-};
+export async function doorExists(id: string) {
+  const [row] = await getDb().select({ id: doors.id }).from(doors).where(eq(doors.id, id)).limit(1);
+  return Boolean(row);
+}
 
-export async function createDoor(input: NewDoor) {
-  if (!DOOR_CODE_PATTERN.test(input.doorId)) throw new Error(`invalid doorId: ${JSON.stringify(input.doorId)}`);
+export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status">>;
+
+/** Inserts the door; a code already taken throws a unique violation on doors.door_id. */
+export async function insertDoor(input: NewDoor) {
   const [door] = await getDb()
     .insert(doors)
     .values({ id: createId(), ...input })
     .returning();
-  await notifyAccessChange({ doorIds: [door!.id] });
   return door!;
 }
 
-export type DoorUpdate = Partial<Pick<Door, "name" | "location" | "status" | "description" | "doorId">>;
+export type DoorFields = Partial<
+  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage">
+>;
 
-/** A new doorId renames the bridge's MQTT account and topics: the bridge must be reconfigured. */
-export async function updateDoor(id: string, fields: DoorUpdate) {
-  if (fields.doorId !== undefined && !DOOR_CODE_PATTERN.test(fields.doorId)) throw new Error(`invalid doorId: ${JSON.stringify(fields.doorId)}`);
-  return updateDoorRow(id, fields);
-}
-
-export type DoorMessages = Pick<Door, "useCustomMessages" | "customStatus" | "customMessage">;
-
-/** The hardware status text (≤ 10 characters) and welcome (≤ 16) shown at the door. */
-export async function setDoorMessages(id: string, messages: DoorMessages) {
-  return updateDoorRow(id, messages);
-}
-
-async function updateDoorRow(id: string, fields: Partial<Door>) {
+/** The updated door, or null when there is none with that id. */
+export async function updateDoor(id: string, fields: DoorFields) {
   const [door] = await getDb()
     .update(doors)
     .set({ ...fields, updatedAt: new Date() })
     .where(eq(doors.id, id))
     .returning();
-  if (door) await notifyAccessChange({ doorIds: [id] });
   return door ?? null;
 }
 
-/** Deletes the door; the access service clears its retained topics and drops its bridge. */
 export async function deleteDoor(id: string) {
   const [deleted] = await getDb().delete(doors).where(eq(doors.id, id)).returning({ id: doors.id });
-  if (deleted) await notifyAccessChange({ doorIds: [id] });
   return Boolean(deleted);
 }
 
-/**
- * Issues a new bridge credential (username = the door's doorId). The secret is
- * returned once and only its hash is kept; the previous secret stops working
- * at once (the embedded broker also drops the connected bridge).
- */
-export async function issueBridgeCredential(doorRowId: string): Promise<{ username: string; password: string } | null> {
-  const password = generateBridgeSecret();
+/** Stores a new bridge secret hash; answers the door's code, or null when there is no such door. */
+export async function setBridgeSecretHash(id: string, secretHash: string, issuedAt = new Date()) {
   const [door] = await getDb()
     .update(doors)
-    .set({ bridgeSecretHash: mosquittoPasswordHash(password), bridgeSecretIssuedAt: new Date() })
-    .where(eq(doors.id, doorRowId))
-    .returning({ doorId: doors.doorId });
-  if (!door) return null;
-  await notifyAccessChange({ doorIds: [doorRowId] });
-  return { username: door.doorId, password };
+    .set({ bridgeSecretHash: secretHash, bridgeSecretIssuedAt: issuedAt })
+    .where(eq(doors.id, id))
+    .returning({ code: doors.code });
+  return door ?? null;
 }
 
 /** The stored hash of the door's bridge secret, or null (unknown door, or none issued). */
-export async function getBridgeSecretHash(doorCode: string): Promise<string | null> {
-  const [row] = await getDb()
-    .select({ hash: doors.bridgeSecretHash })
-    .from(doors)
-    .where(eq(doors.doorId, doorCode))
-    .limit(1);
+export async function getBridgeSecretHash(code: string): Promise<string | null> {
+  const [row] = await getDb().select({ hash: doors.bridgeSecretHash }).from(doors).where(eq(doors.code, code)).limit(1);
   return row?.hash ?? null;
 }
+
+/** What a bridge says of itself (its retained state topic). */
+export type BridgeState = { online: true; version?: string; reader?: string } | { online: false };
 
 /**
  * Keeps the bridge's retained state in the door's `hardware` field. `lastSeen`
  * is when the bridge last said it was online, or when its last will arrived
  * live; a retained "offline" replayed at start-up does not move it.
  */
-export async function recordBridgeState(
-  doorCode: string,
-  state: BridgeStateMessage,
-  { retained, now = new Date() }: { retained: boolean; now?: Date },
-) {
-  const door = await getDoorByCode(doorCode);
+export async function recordBridgeState(code: string, state: BridgeState, { retained, now = new Date() }: { retained: boolean; now?: Date }) {
+  const door = await getDoorByCode(code);
   if (!door) return false;
   const previous = door.hardware;
   const hardware: DoorHardware = state.online
@@ -132,41 +102,30 @@ export async function recordBridgeState(
 }
 
 /** The next version number of the door's offline list (strictly increasing, shared by every instance). */
-export async function nextCredentialsVersion(doorRowId: string): Promise<number> {
+export async function nextCredentialsVersion(id: string): Promise<number> {
   const [row] = await getDb()
     .update(doors)
     .set({ credentialsVersion: sql`${doors.credentialsVersion} + 1` })
-    .where(eq(doors.id, doorRowId))
+    .where(eq(doors.id, id))
     .returning({ version: doors.credentialsVersion });
-  if (!row) throw new Error(`door ${doorRowId} not found`);
+  if (!row) throw new Error(`door ${id} not found`);
   return row.version;
 }
 
-/** SPEC "Door stats"; recent activity = access log rows of the last 24 hours. */
-export async function getDoorStats(now = new Date()) {
-  const db = getDb();
-  const [counts] = await db
-    .select({
-      totalDoors: sql<number>`count(*)`,
-      activeDoors: sql<number>`coalesce(sum(${doors.status} = 'active'), 0)`,
-      maintenanceDoors: sql<number>`coalesce(sum(${doors.status} = 'maintenance'), 0)`,
-      emergencyDoors: sql<number>`coalesce(sum(${doors.status} = 'emergency'), 0)`,
-    })
-    .from(doors);
-  const [activity] = await db
+/** SPEC "Door stats": how many doors there are in each status. */
+export async function countDoorsByStatus() {
+  const [counts] = await getDb()
     .select({
       total: sql<number>`count(*)`,
-      successful: sql<number>`coalesce(sum(${accessLogs.accessGranted}), 0)`,
+      active: sql<number>`coalesce(sum(${doors.status} = 'active'), 0)`,
+      maintenance: sql<number>`coalesce(sum(${doors.status} = 'maintenance'), 0)`,
+      emergency: sql<number>`coalesce(sum(${doors.status} = 'emergency'), 0)`,
     })
-    .from(accessLogs)
-    .where(gte(accessLogs.timestamp, new Date(now.getTime() - 24 * 3600_000)));
-  const total = Number(activity?.total ?? 0);
-  const successful = Number(activity?.successful ?? 0);
+    .from(doors);
   return {
-    totalDoors: Number(counts?.totalDoors ?? 0),
-    activeDoors: Number(counts?.activeDoors ?? 0),
-    maintenanceDoors: Number(counts?.maintenanceDoors ?? 0),
-    emergencyDoors: Number(counts?.emergencyDoors ?? 0),
-    recentActivity: { total, successful, failed: total - successful },
+    total: Number(counts?.total ?? 0),
+    active: Number(counts?.active ?? 0),
+    maintenance: Number(counts?.maintenance ?? 0),
+    emergency: Number(counts?.emergency ?? 0),
   };
 }

@@ -2,18 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { users, type User } from "~/db/schema";
 import { createId, hashPassword, verifyPassword } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
-import { notifyAccessChange } from "~/access/notify.server";
-import { revokeApiTokensOfUser } from "./api-token.server";
 
 export type { User };
-
-/** What the pages and the API may show of a user (never the hash). */
-export type PublicUser = Omit<User, "passwordHash">;
-
-export function toPublicUser(user: User): PublicUser {
-  const { passwordHash: _hash, ...rest } = user;
-  return rest;
-}
 
 export async function getUserById(id: string) {
   return getDb().query.users.findFirst({ where: eq(users.id, id) });
@@ -80,12 +70,7 @@ export async function verifyLogin(username: string, password: string): Promise<L
   return { ok: true, user };
 }
 
-/**
- * Changing a user away from active also ends their API sessions; the doors
- * their cards open are told, so the offline lists drop (or regain) them.
- */
-export async function setUserStatus(id: string, status: User["status"]) {
-  await getDb().update(users).set({ status, updatedAt: new Date() }).where(eq(users.id, id));
-  if (status !== "active") await revokeApiTokensOfUser(id);
-  await notifyAccessChange({ userIds: [id] });
+export async function updateUserStatus(id: string, status: User["status"]) {
+  const [user] = await getDb().update(users).set({ status, updatedAt: new Date() }).where(eq(users.id, id)).returning();
+  return user ?? null;
 }

@@ -1,17 +1,18 @@
-import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } from "~/components/admin/card-badges";
 import { ApproveCardModal, CardDetailModal, CardNotFoundModal, DeleteCardModal } from "~/components/admin/card-modals";
-import { CardStatusForm, useCardStatusFetcher } from "~/components/admin/card-status-form";
+import { CardStatusForm } from "~/components/admin/card-status-form";
 import { Pagination } from "~/components/admin/pagination";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert } from "~/components/forms";
-import { Toaster } from "~/components/toaster";
+import { FormAlert, resultFor } from "~/components/forms";
 import { ANONYMOUS_FILTER_LABELS, ANONYMOUS_FILTERS, type CardFilters, type CardSortKey } from "~/schemas/card";
-import { cardsAction, loadCardsPage, type CardActionData, type CardJson } from "~/services/card-admin.server";
+import type { CardJson } from "~/services/cards.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { formatDateTime } from "~/utils/dates";
+import type { FormActionData } from "~/utils/form-reply.server";
+import { withSearchParams } from "~/utils/page-url";
+import { cardsAction, loadCardsPage } from "./admin.cards.server";
 
 export const meta: MetaFunction = () => [{ title: "Gestionar Tarjetas · Administración" }];
 
@@ -40,34 +41,21 @@ const COLUMNS: Array<{ label: string; sortBy?: CardSortKey }> = [
 
 /** The current search with some parameters changed (null removes one). */
 function withParams(search: string, changes: Record<string, string | null>) {
-  const params = new URLSearchParams(search);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === null) params.delete(name);
-    else params.set(name, value);
-  }
-  const query = params.toString();
-  return `/admin/cards${query ? `?${query}` : ""}`;
-}
-
-function resultFor(actionData: CardActionData | undefined, intent: string): SubmissionResult<string[]> | undefined {
-  return actionData?.intent === intent ? actionData.result : undefined;
+  return withSearchParams("/admin/cards", search, changes);
 }
 
 export default function CardsPage() {
   const { filters, cards, total, page, pages, modal, now } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as CardActionData | undefined;
-  const statusFetcher = useCardStatusFetcher();
+  const actionData = useActionData<typeof action>() as FormActionData | undefined;
   const { search } = useLocation();
   const nowDate = new Date(now);
   const listUrl = withParams(search, { modal: null, card: null });
-  const statusFailure = actionData?.intent === "set-status" ? actionData.toast : undefined;
+  const statusFailure = actionData?.intent === "set-status" ? actionData.result.error?.[""] : undefined;
   const detail = modal.detail;
   return (
     <>
       <h1>Gestionar Tarjetas</h1>
-      <Toaster toast={actionData?.toast ?? null} />
-      <Toaster toast={statusFetcher.state === "idle" ? (statusFetcher.data?.toast ?? null) : null} />
-      {statusFailure ? <FormAlert title={statusFailure.title} errors={[statusFailure.description ?? ""]} /> : null}
+      {statusFailure ? <FormAlert title="Error al actualizar" errors={statusFailure} /> : null}
 
       {/* Remounted when the filters change (e.g. "Limpiar"), so the fields show them. */}
       <Form

@@ -6,9 +6,9 @@ import { Pagination } from "~/components/admin/pagination";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/forms";
-import { Toaster } from "~/components/toaster";
-import { loadLogsPage, logsAction, type LogActionData } from "~/services/access-log-admin.server";
 import { requireAdmin } from "~/utils/auth.server";
+import type { FormActionData } from "~/utils/form-reply.server";
+import { loadLogsPage, logsAction } from "./admin.logs.server";
 
 export const meta: MetaFunction = () => [{ title: "Registros de Acceso · Administración" }];
 
@@ -24,13 +24,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function LogsPage() {
   const { filters, doors, stats, page, pages, lines, rowCount, exportQuery } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as LogActionData | undefined;
+  const actionData = useActionData<typeof action>() as FormActionData | undefined;
   const filtered = filters.search !== "" || filters.doorId !== "" || filters.status !== "all";
   return (
     <>
       <h1>Registros de Acceso</h1>
-      <Toaster toast={actionData?.toast ?? null} />
-      {actionData ? <FormAlert errors={actionData.result.error[""]} /> : null}
+      {actionData ? <FormAlert errors={actionData.result.error?.[""]} /> : null}
       {/* Keyed by the filters, so a link that changes them (Limpiar, back) resets the fields. */}
       <LogFiltersForm key={JSON.stringify(filters)} filters={filters} doors={doors} exportHref={`/admin/logs/export${exportQuery ? `?${exportQuery}` : ""}`} />
       <StatTiles

@@ -1,10 +1,10 @@
-import { apiError } from "~/utils/auth.server";
+import { throwRefusal } from "~/utils/refusal.server";
 
 // Unknown /api/* paths answer JSON, never the HTML 404 page.
 export async function loader() {
-  apiError(404, "Recurso no encontrado");
+  throwRefusal({ status: 404, message: "Recurso no encontrado" });
 }
 
 export async function action() {
-  apiError(404, "Recurso no encontrado");
+  throwRefusal({ status: 404, message: "Recurso no encontrado" });
 }

@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { toGuestView } from "~/models/reservation.server";
 import { LookupSchema } from "~/schemas/reservation";
-import { cancelGuestReservation } from "~/services/visitor.server";
-import { apiSuccess, methodNotAllowed, parseJsonBody } from "~/utils/api.server";
-import { apiError } from "~/utils/auth.server";
-import { getClientIp } from "~/utils/request.server";
+import { cancelGuestReservation, toGuestView } from "~/services/visitor.server";
+import { apiSuccess, methodNotAllowed, parseJsonBody, parseOrFail, refuseApi } from "~/utils/api.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { getClientIp } from "~/utils/client-ip.server";
 
 const CancelBody = z.object({ guestEmail: LookupSchema.shape.email });
 
@@ -13,12 +12,13 @@ export async function loader() {
   methodNotAllowed();
 }
 
+// PUT /api/anonymous-reservations/code/{code}/cancel {guestEmail}
 export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   if (request.method !== "PUT") methodNotAllowed();
   const { guestEmail } = await parseJsonBody(request, CancelBody);
-  const code = LookupSchema.shape.code.safeParse(params.code);
-  if (!code.success) apiError(400, "Por favor complete todos los campos");
-  const result = await cancelGuestReservation(code.data, guestEmail, { ip: getClientIp(request) });
-  if (!result.ok) apiError(result.status, result.message);
-  return apiSuccess(toGuestView(result.reservation));
+  const code = parseOrFail(LookupSchema.shape.code, params.code);
+  const cancelled = await cancelGuestReservation(code, guestEmail, { ip: getClientIp(request) });
+  if (!cancelled.ok) refuseApi(cancelled);
+  return apiSuccess(toGuestView(cancelled.reservation));
 }

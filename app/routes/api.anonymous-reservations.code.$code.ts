@@ -1,16 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { toGuestView } from "~/models/reservation.server";
 import { LookupSchema } from "~/schemas/reservation";
-import { findGuestReservation } from "~/services/visitor.server";
-import { apiSuccess } from "~/utils/api.server";
-import { apiError } from "~/utils/auth.server";
-import { getClientIp } from "~/utils/request.server";
+import { findGuestReservation, toGuestView } from "~/services/visitor.server";
+import { apiSuccess, methodNotAllowed, parseOrFail, refuseApi } from "~/utils/api.server";
+import { getClientIp } from "~/utils/client-ip.server";
 
+// GET /api/anonymous-reservations/code/{code}?email=…
 // The guest's email is required: a code alone must never reveal a guest's data.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const parsed = LookupSchema.safeParse({ code: params.code, email: new URL(request.url).searchParams.get("email") ?? "" });
-  if (!parsed.success) apiError(400, parsed.error.issues[0]!.message);
-  const result = await findGuestReservation(parsed.data.code, parsed.data.email, { ip: getClientIp(request) });
-  if (!result.ok) apiError(result.status, result.message);
-  return apiSuccess(toGuestView(result.reservation));
+  const { code, email } = parseOrFail(LookupSchema, { code: params.code, email: new URL(request.url).searchParams.get("email") ?? "" });
+  const found = await findGuestReservation(code, email, { ip: getClientIp(request) });
+  if (!found.ok) refuseApi(found);
+  return apiSuccess(toGuestView(found.reservation));
+}
+
+export async function action() {
+  methodNotAllowed();
 }

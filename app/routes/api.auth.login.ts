@@ -1,24 +1,21 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { issueApiToken } from "~/models/api-token.server";
-import { toPublicUser, verifyLogin } from "~/models/user.server";
 import { LoginSchema } from "~/schemas/login";
-import { parseJsonBody, apiSuccess, methodNotAllowed } from "~/utils/api.server";
-import { apiError, LOGIN_FAILED, LOGIN_INACTIVE } from "~/utils/auth.server";
-import { enforceRateLimit, RATE_LIMITS, resetRateLimit } from "~/utils/rate-limit.server";
-import { getClientIp } from "~/utils/request.server";
+import { signInForApi } from "~/services/sign-in.server";
+import { toPublicUser } from "~/services/users.server";
+import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { getClientIp } from "~/utils/client-ip.server";
 
 export async function loader() {
   methodNotAllowed();
 }
 
+// POST /api/auth/login {username, password}: a bearer token for the JSON API.
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   if (request.method !== "POST") methodNotAllowed();
   const { username, password } = await parseJsonBody(request, LoginSchema);
-  const usernameKey = `login:user:${username.toLowerCase()}`;
-  await enforceRateLimit([`login:ip:${getClientIp(request)}`, usernameKey], RATE_LIMITS.login);
-  const result = await verifyLogin(username, password);
-  if (!result.ok) apiError(401, result.reason === "inactive" ? LOGIN_INACTIVE : LOGIN_FAILED);
-  await resetRateLimit(usernameKey);
-  const { token, expiresAt } = await issueApiToken(result.user.id);
-  return apiSuccess({ token, expiresAt: expiresAt.toISOString(), user: toPublicUser(result.user) });
+  const signedIn = await signInForApi({ username, password, ip: getClientIp(request) });
+  if (!signedIn.ok) refuseApi(signedIn);
+  return apiSuccess({ token: signedIn.token, expiresAt: signedIn.expiresAt.toISOString(), user: toPublicUser(signedIn.user) });
 }

@@ -1,19 +1,21 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { removeCardPermission } from "~/models/card.server";
-import { refuseApi, requireCardJson } from "~/services/card-admin.server";
-import { apiSuccess, methodNotAllowed } from "~/utils/api.server";
+import { getCardJson, removeCardPermission } from "~/services/cards.server";
+import { apiSuccess, methodNotAllowed, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 
-export async function loader() {
+export async function loader({ request }: ActionFunctionArgs) {
+  await requireApiAdmin(request);
   methodNotAllowed();
 }
 
 // DELETE /api/cards/{id}/permissions/{doorId}: removes the card's permission on the door (row id).
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "DELETE") methodNotAllowed();
   await requireApiAdmin(request);
+  if (request.method !== "DELETE") methodNotAllowed();
   const cardId = params.id ?? "";
-  const result = await removeCardPermission(cardId, params.doorId ?? "");
-  if (!result.ok) refuseApi(result.reason);
-  return apiSuccess(await requireCardJson(cardId));
+  const removed = await removeCardPermission(cardId, params.doorId ?? "");
+  if (!removed.ok) refuseApi(removed);
+  const card = await getCardJson(cardId);
+  if (!card.ok) refuseApi(card);
+  return apiSuccess(card.card);
 }

@@ -1,30 +1,30 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteCard, editCard } from "~/models/card.server";
 import { CardUpdateSchema } from "~/schemas/card";
-import { loadCardDetail, refuseApi, requireCardJson } from "~/services/card-admin.server";
-import { apiSuccess, methodNotAllowed, parseJsonBody } from "~/utils/api.server";
+import { deleteCard, editCard, getCardDetail, getCardJson } from "~/services/cards.server";
+import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 
 // GET /api/cards/{id}: the card and the doors it has no permission on yet.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireApiAdmin(request);
-  const detail = await loadCardDetail(params.id ?? "");
-  if (!detail) refuseApi("not_found");
+  const detail = await getCardDetail(params.id ?? "");
+  if (!detail.ok) refuseApi(detail);
   return apiSuccess({ card: detail.card, availableDoors: detail.availableDoors });
 }
 
 // PUT /api/cards/{id} {alias?, status?}; DELETE /api/cards/{id}.
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "PUT" && request.method !== "DELETE") methodNotAllowed();
   await requireApiAdmin(request);
   const cardId = params.id ?? "";
   if (request.method === "DELETE") {
-    const result = await deleteCard(cardId);
-    if (!result.ok) refuseApi(result.reason);
-    return apiSuccess({ cardNumber: result.cardNumber });
+    const deleted = await deleteCard(cardId);
+    if (!deleted.ok) refuseApi(deleted);
+    return apiSuccess({ cardNumber: deleted.cardNumber });
   }
-  const edit = await parseJsonBody(request, CardUpdateSchema);
-  const result = await editCard(cardId, edit);
-  if (!result.ok) refuseApi(result.reason);
-  return apiSuccess(await requireCardJson(cardId));
+  if (request.method !== "PUT") methodNotAllowed();
+  const edited = await editCard(cardId, await parseJsonBody(request, CardUpdateSchema));
+  if (!edited.ok) refuseApi(edited);
+  const card = await getCardJson(cardId);
+  if (!card.ok) refuseApi(card);
+  return apiSuccess(card.card);
 }

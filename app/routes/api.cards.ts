@@ -1,18 +1,16 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listCards } from "~/models/card.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { CardListQuerySchema } from "~/schemas/card";
-import { queryObject, toCardJson } from "~/services/card-admin.server";
-import { apiSuccess, methodNotAllowed, parseOrFail } from "~/utils/api.server";
+import { listCardsJson } from "~/services/cards.server";
+import { apiSuccess, methodNotAllowed, parseQuery } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 
 // GET /api/cards?sortBy&sortOrder&anonymousFilter&cardNumber&reassignable&limit
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireApiAdmin(request);
-  const query = parseOrFail(CardListQuerySchema, queryObject(new URL(request.url).searchParams));
-  const cards = await listCards(query);
-  return apiSuccess(cards.map(toCardJson));
+  return apiSuccess(await listCardsJson(parseQuery(request, CardListQuerySchema)));
 }
 
-export async function action() {
+export async function action({ request }: ActionFunctionArgs) {
+  await requireApiAdmin(request);
   methodNotAllowed();
 }

@@ -1,18 +1,19 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { issueBridgeCredential } from "~/models/door.server";
-import { apiSuccess, methodNotAllowed } from "~/utils/api.server";
-import { apiError, requireApiAdmin } from "~/utils/auth.server";
+import { rotateBridgeCredential } from "~/services/doors.server";
+import { apiSuccess, methodNotAllowed, refuseApi } from "~/utils/api.server";
+import { requireApiAdmin } from "~/utils/auth.server";
 
-// POST /api/doors/{id}/credentials: a new MQTT credential for the door's
-// bridge, shown once; the previous one stops working at once.
-export async function loader() {
+export async function loader({ request }: ActionFunctionArgs) {
+  await requireApiAdmin(request);
   methodNotAllowed();
 }
 
+// POST /api/doors/{id}/credentials: a new MQTT credential for the door's
+// bridge, shown once; the previous one stops working at once.
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") methodNotAllowed();
   await requireApiAdmin(request);
-  const credential = await issueBridgeCredential(params.id ?? "");
-  if (!credential) apiError(404, "Puerta no encontrada");
-  return apiSuccess(credential, 200, { "Cache-Control": "no-store" });
+  if (request.method !== "POST") methodNotAllowed();
+  const rotated = await rotateBridgeCredential(params.id ?? "");
+  if (!rotated.ok) refuseApi(rotated);
+  return apiSuccess(rotated.credential, 200, { "Cache-Control": "no-store" });
 }

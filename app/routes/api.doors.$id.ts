@@ -1,34 +1,31 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteDoor, getDoorById, updateDoor } from "~/models/door.server";
 import { DoorSchema } from "~/schemas/door";
-import { DUPLICATE_DOOR_ID, isDuplicateDoorId, toDoorView } from "~/services/door-admin.server";
-import { apiSuccess, methodNotAllowed, parseJsonBody } from "~/utils/api.server";
-import { apiError, requireApiAdmin } from "~/utils/auth.server";
+import { deleteDoor, getDoor, toDoorJson, updateDoor } from "~/services/doors.server";
+import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
+import { requireApiAdmin } from "~/utils/auth.server";
 
 // PUT accepts any subset of the door's fields (SPEC: name, location, status, description; doorId too).
 const DoorUpdateSchema = DoorSchema.partial().refine((fields) => Object.keys(fields).length > 0, "No hay cambios que guardar");
 
+// GET /api/doors/{id}
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireApiAdmin(request);
-  const door = await getDoorById(params.id!);
-  if (!door) apiError(404, "Puerta no encontrada");
-  return apiSuccess(toDoorView(door));
+  const found = await getDoor(params.id ?? "");
+  if (!found.ok) refuseApi(found);
+  return apiSuccess(toDoorJson(found.door));
 }
 
+// PUT /api/doors/{id}; DELETE /api/doors/{id}
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
+  const id = params.id ?? "";
   if (request.method === "DELETE") {
-    if (!(await deleteDoor(params.id!))) apiError(404, "Puerta no encontrada");
-    return apiSuccess({ _id: params.id });
+    const deleted = await deleteDoor(id);
+    if (!deleted.ok) refuseApi(deleted);
+    return apiSuccess({ _id: id });
   }
   if (request.method !== "PUT") methodNotAllowed();
-  const fields = await parseJsonBody(request, DoorUpdateSchema);
-  try {
-    const door = await updateDoor(params.id!, fields);
-    if (!door) apiError(404, "Puerta no encontrada");
-    return apiSuccess(toDoorView(door));
-  } catch (error) {
-    if (isDuplicateDoorId(error)) apiError(409, DUPLICATE_DOOR_ID);
-    throw error;
-  }
+  const updated = await updateDoor(id, await parseJsonBody(request, DoorUpdateSchema));
+  if (!updated.ok) refuseApi(updated);
+  return apiSuccess(toDoorJson(updated.door));
 }

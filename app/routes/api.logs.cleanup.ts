@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { LogCleanupSchema } from "~/schemas/access-log";
-import { cleanupDeniedLogs } from "~/services/access-log-admin.server";
-import { queryObject } from "~/services/card-admin.server";
-import { apiSuccess, methodNotAllowed, parseOrFail, readJsonBody } from "~/utils/api.server";
+import { cleanupDeniedLogs } from "~/services/access-log.server";
+import { apiSuccess, methodNotAllowed, parseOrFail, queryObject, readOptionalJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 
-export async function loader() {
+export async function loader({ request }: ActionFunctionArgs) {
+  await requireApiAdmin(request);
   methodNotAllowed();
 }
 
@@ -13,8 +13,9 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "DELETE") methodNotAllowed();
-  const hasBody = (await request.clone().text()).trim() !== "";
-  const input = { ...queryObject(new URL(request.url).searchParams), ...((hasBody ? await readJsonBody(request) : {}) as object) };
-  const { cardId } = parseOrFail(LogCleanupSchema, input);
-  return apiSuccess(await cleanupDeniedLogs(cardId));
+  const body = (await readOptionalJsonBody(request)) as object;
+  const { cardId } = parseOrFail(LogCleanupSchema, { ...queryObject(new URL(request.url).searchParams), ...body });
+  const cleaned = await cleanupDeniedLogs(cardId);
+  if (!cleaned.ok) refuseApi(cleaned);
+  return apiSuccess({ cardId: cleaned.cardId, deleted: cleaned.deleted });
 }

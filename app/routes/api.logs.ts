@@ -1,17 +1,26 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { LogListQuerySchema } from "~/schemas/access-log";
-import { listLogsForApi } from "~/services/access-log-admin.server";
-import { queryObject } from "~/services/card-admin.server";
-import { apiSuccess, methodNotAllowed, parseOrFail } from "~/utils/api.server";
+import { getAccessLogPage, toAccessLogJson } from "~/services/access-log.server";
+import { apiSuccess, methodNotAllowed, parseQuery } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 
-// GET /api/logs?page&limit&status&doorId&dateRange&search (a cache-busting t or _ is ignored)
+// GET /api/logs?page&limit&status&doorId&dateRange&search (a cache-busting t or _ is ignored):
+// a page of rows (not merged) with the stats of the filtered set.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireApiAdmin(request);
-  const query = parseOrFail(LogListQuerySchema, queryObject(new URL(request.url).searchParams));
-  return apiSuccess(await listLogsForApi(query));
+  const { page, limit, ...filters } = parseQuery(request, LogListQuerySchema);
+  const result = await getAccessLogPage(filters, { page, limit });
+  return apiSuccess({
+    logs: result.rows.map(toAccessLogJson),
+    stats: result.stats,
+    total: result.stats.total,
+    page,
+    limit,
+    pages: result.pages,
+  });
 }
 
-export async function action() {
+export async function action({ request }: ActionFunctionArgs) {
+  await requireApiAdmin(request);
   methodNotAllowed();
 }

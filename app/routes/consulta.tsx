@@ -6,19 +6,20 @@ import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
-import { Toaster } from "~/components/toaster";
-import { createCaptcha } from "~/models/captcha.server";
 import { EnquirySchema } from "~/schemas/enquiry";
-import { enquiryPageAction } from "~/services/enquiry-page.server";
+import { newCaptcha } from "~/services/visitor.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { enquiryFormAction } from "./enquiry-form.server";
 
 export const meta: MetaFunction = () => [{ title: "Consulta · La Casona Coliving" }];
 
 export async function loader() {
-  return { captcha: await createCaptcha() };
+  return { captcha: await newCaptcha() };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return enquiryPageAction(request, "consulta");
+  requireSameOrigin(request);
+  return enquiryFormAction(request, "consulta");
 }
 
 export default function EnquiryPage() {
@@ -28,7 +29,7 @@ export default function EnquiryPage() {
   const [form, fields] = useForm({
     id: `enquiry-${captcha.captchaId}`,
     lastResult: actionData?.result,
-    defaultValue: actionData?.values ?? undefined,
+    defaultValue: actionData && "values" in actionData ? (actionData.values ?? undefined) : undefined,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: EnquirySchema }),
@@ -39,7 +40,6 @@ export default function EnquiryPage() {
     <>
       <h1>Consulta</h1>
       <p>¿Tienes dudas sobre estancias, precios o el espacio de coworking? Escríbenos y te responderemos pronto.</p>
-      <Toaster toast={actionData?.toast ?? null} />
       <Form method="post" {...getFormProps(form)} key={captcha.captchaId} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la consulta" errors={form.errors} />
         <InputField label="Nombre" meta={fields.nombre} autoComplete="name" />

@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
-import { getDb } from "~/utils/db.server";
+import { pingDatabase } from "~/models/health.server";
 
 // Liveness for load balancers and the test runner: the database answers.
 export async function loader() {
-  await getDb().run(sql`SELECT 1`);
+  await pingDatabase();
   return new Response("ok", { headers: { "Cache-Control": "no-store" } });
 }

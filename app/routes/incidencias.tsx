@@ -6,26 +6,23 @@ import { Form, useActionData, useLocation, useNavigation } from "@remix-run/reac
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
-import { Toaster } from "~/components/toaster";
 import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema } from "~/schemas/public-incident";
 import { reportPublicIncident } from "~/services/visitor.server";
-import { getClientIp } from "~/utils/request.server";
-import type { Toast } from "~/utils/session.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { getClientIp } from "~/utils/client-ip.server";
+import { refusedForm } from "~/utils/form-reply.server";
+import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Comunicar Avería · La Casona Coliving" }];
 
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   const submission = parseWithZod(await request.formData(), { schema: PublicIncidentSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply(), toast: null }, { status: 400 });
-  }
-  const result = await reportPublicIncident(submission.value, { ip: getClientIp(request) });
-  if (!result.ok) {
-    const toast: Toast = { id: crypto.randomUUID(), type: "error", title: "Error", description: result.message };
-    return data({ result: submission.reply({ formErrors: [result.message] }), toast }, { status: result.status });
-  }
-  return redirectWithToast(request, "/incidencias", { type: "success", title: "Incidencia reportada exitosamente" });
+  if (submission.status !== "success") return data({ intent: "report", result: submission.reply() }, { status: 400 });
+  const reported = await reportPublicIncident(submission.value, { ip: getClientIp(request) });
+  if (!reported.ok) return refusedForm(reported, { intent: "report", submission });
+  return redirectWithToast("/incidencias", successToast("Incidencia reportada exitosamente"));
 }
 
 const toOptions = (labels: Record<string, string>) => Object.entries(labels).map(([value, label]) => ({ value, label }));
@@ -48,7 +45,6 @@ export default function IncidentPage() {
     <>
       <h1>Comunicar Avería</h1>
       <p>Cuéntanos qué ha fallado y dónde. El equipo de mantenimiento recibe el aviso al momento.</p>
-      <Toaster toast={actionData?.toast ?? null} />
       <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar el aviso" errors={form.errors} />
         <div className="field-row">

@@ -6,17 +6,9 @@ import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField } from "~/components/forms";
 import { LoginSchema } from "~/schemas/login";
-import {
-  authenticator,
-  createUserSession,
-  getOptionalUser,
-  homeFor,
-  LoginError,
-  safeRedirect,
-} from "~/utils/auth.server";
-import { assertSameOrigin } from "~/utils/csrf.server";
-import { hitRateLimit, RATE_LIMITS, resetRateLimit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
-import { getClientIp } from "~/utils/request.server";
+import { authenticator, SignInRefused } from "~/services/sign-in.server";
+import { createUserSession, getOptionalUser, homeFor, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
+import { refusedForm } from "~/utils/form-reply.server";
 
 export const meta: MetaFunction = () => [{ title: "Iniciar Sesión" }];
 
@@ -30,34 +22,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  const formData = await request.clone().formData();
-  const submission = parseWithZod(formData, { schema: LoginSchema });
-  if (submission.status !== "success") {
-    return data(submission.reply(), { status: 400 });
-  }
-  const usernameKey = `login:user:${submission.value.username.toLowerCase()}`;
-  for (const key of [`login:ip:${getClientIp(request)}`, usernameKey]) {
-    const { allowed, retryAfterSeconds } = await hitRateLimit(key, RATE_LIMITS.login);
-    if (!allowed) {
-      return data(submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: ["password"] }), {
-        status: 429,
-        headers: { "Retry-After": String(retryAfterSeconds) },
-      });
-    }
-  }
+  requireSameOrigin(request);
+  const submission = parseWithZod(await request.clone().formData(), { schema: LoginSchema });
+  if (submission.status !== "success") return data({ intent: "login", result: submission.reply() }, { status: 400 });
   try {
     const user = await authenticator.authenticate("form", request);
-    await resetRateLimit(usernameKey);
     return createUserSession(request, user, safeRedirect(submission.value.redirectTo, homeFor(user)));
   } catch (error) {
-    if (!(error instanceof LoginError)) throw error;
-    return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 401 });
+    if (!(error instanceof SignInRefused)) throw error;
+    return refusedForm(error.refusal, { intent: "login", submission, toastTitle: "Error al iniciar sesión", hideFields: ["password"] });
   }
 }
 
 export default function LoginPage() {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>()?.result;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const [form, fields] = useForm({

@@ -7,8 +7,6 @@ import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField } from "~/components/forms";
 import { Modal } from "~/components/modal";
-import { Toaster } from "~/components/toaster";
-import { toGuestView, type GuestReservation } from "~/models/reservation.server";
 import {
   CONTACT_PREFERENCE_LABELS,
   isGuestCancellable,
@@ -17,10 +15,13 @@ import {
   RESERVATION_TYPE_LABELS,
   ROOM_TYPE_LABELS,
 } from "~/schemas/reservation";
-import { cancelGuestReservation, findGuestReservation } from "~/services/visitor.server";
+import { cancelGuestReservation, findGuestReservation, toGuestView, type GuestReservation } from "~/services/visitor.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { getClientIp } from "~/utils/client-ip.server";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
-import { getClientIp } from "~/utils/request.server";
-import type { Toast } from "~/utils/session.server";
+import { refusedForm } from "~/utils/form-reply.server";
+import { successToast } from "~/utils/toast";
+import { dataWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: "Consulta de Reserva · La Casona Coliving" }];
@@ -30,36 +31,25 @@ type Intent = (typeof INTENTS)[number];
 
 // Lookup and cancel are POSTs: the guest's email never lands in a URL or a log.
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   const formData = await request.formData();
   const intentValue = String(formData.get("intent") ?? "lookup");
   const intent: Intent = (INTENTS as readonly string[]).includes(intentValue) ? (intentValue as Intent) : "lookup";
   const submission = parseWithZod(formData, { schema: LookupSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), reservation: null, confirming: false, toast: null }, { status: 400 });
+    return data({ intent, result: submission.reply(), reservation: null, confirming: false }, { status: 400 });
   }
   const { code, email } = submission.value;
   const context = { ip: getClientIp(request) };
   const outcome = intent === "cancel" ? await cancelGuestReservation(code, email, context) : await findGuestReservation(code, email, context);
-  if (!outcome.ok) {
-    const toast: Toast = {
-      id: crypto.randomUUID(),
-      type: "error",
-      title: intent === "cancel" ? "Error al cancelar la reserva" : "Error",
-      description: outcome.message,
-    };
-    return data(
-      { result: submission.reply({ formErrors: [outcome.message] }), reservation: null, confirming: false, toast },
-      { status: outcome.status },
-    );
-  }
-  const toast: Toast | null =
-    intent === "cancel" ? { id: crypto.randomUUID(), type: "success", title: "Reserva cancelada correctamente" } : null;
-  return {
+  if (!outcome.ok) return refusedForm(outcome, { intent, submission, toastTitle: intent === "cancel" ? "Error al cancelar la reserva" : "Error" });
+  const found = {
+    intent,
     result: submission.reply(),
     reservation: toGuestView(outcome.reservation),
     confirming: intent === "confirm-cancel" && isGuestCancellable(outcome.reservation.status),
-    toast,
   };
+  return intent === "cancel" ? dataWithToast(found, successToast("Reserva cancelada correctamente")) : found;
 }
 
 export default function ReservationLookupPage() {
@@ -74,14 +64,13 @@ export default function ReservationLookupPage() {
   const [code, setCode] = useState(String(fields.code.initialValue ?? ""));
   const [email, setEmail] = useState(String(fields.email.initialValue ?? ""));
   const searching = navigation.state === "submitting" && navigation.formData?.get("intent") === "lookup";
-  const reservation = actionData?.reservation ?? null;
+  const reservation = actionData && "reservation" in actionData ? actionData.reservation : null;
   const hydrated = useHydrated();
 
   return (
     <>
       <h1>Consulta de Reserva</h1>
       <p>Introduce el código de tu reserva y el email con el que la hiciste.</p>
-      <Toaster toast={actionData?.toast ?? null} />
       <Form method="post" {...getFormProps(form)} className="form card">
         <FormAlert id={form.errorId} errors={form.errors} />
         <div className="field-row">
@@ -114,7 +103,7 @@ export default function ReservationLookupPage() {
           {searching ? "Buscando..." : "Buscar Reserva"}
         </button>
       </Form>
-      {reservation ? <ReservationDetails key={`${reservation.reservationCode}-${reservation.status}`} reservation={reservation} confirming={actionData?.confirming ?? false} /> : null}
+      {reservation ? <ReservationDetails key={`${reservation.reservationCode}-${reservation.status}`} reservation={reservation} confirming={actionData && "confirming" in actionData ? actionData.confirming : false} /> : null}
     </>
   );
 }

@@ -1,14 +1,14 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
 import { Modal } from "~/components/modal";
 import { PrivacyNotice } from "~/components/privacy-notice";
-import { Toaster } from "~/components/toaster";
+import { useToast } from "~/components/toaster";
 import { CONTACT_PREFERENCES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
 import {
   CONTACT_PREFERENCE_LABELS,
@@ -16,11 +16,14 @@ import {
   RESERVATION_TYPE_LABELS,
   ROOM_TYPE_LABELS,
 } from "~/schemas/reservation";
-import { bookingReceiptCookie, type BookingReceipt as Receipt } from "~/services/booking-receipt.server";
 import { placeReservation } from "~/services/visitor.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { getClientIp } from "~/utils/client-ip.server";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
-import { getClientIp } from "~/utils/request.server";
-import type { Toast } from "~/utils/session.server";
+import { invalidForm, refusedForm } from "~/utils/form-reply.server";
+import { errorToast, successToast } from "~/utils/toast";
+import { redirectWithToast } from "~/utils/toast.server";
+import { bookingReceiptCookie, type BookingReceipt as Receipt } from "./reservar.server";
 
 export const meta: MetaFunction = () => [{ title: "Reservar · La Casona Coliving" }];
 
@@ -30,19 +33,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ today: todayInMadrid(), receipt }, { headers: clear ? { "Set-Cookie": clear } : undefined });
 }
 
+/** SPEC §5: every validation message, joined with commas, in one toast. */
+function validationToast(errors: Record<string, string[] | null> | null | undefined) {
+  const messages = Object.values(errors ?? {}).flatMap((list) => list ?? []);
+  return errorToast("Errores de Validación", [...new Set(messages)].join(", "));
+}
+
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: createReservationSchema({ today: todayInMadrid() }) });
-  if (submission.status !== "success") {
-    const messages = Object.values(submission.error ?? {}).flatMap((list) => list ?? []);
-    const toast: Toast = { id: crypto.randomUUID(), type: "error", title: "Errores de Validación", description: [...new Set(messages)].join(", ") };
-    return data({ result: submission.reply(), toast }, { status: 400 });
-  }
+  if (submission.status !== "success") return invalidForm("book", submission, validationToast(submission.error));
   const result = await placeReservation(submission.value, { ip: getClientIp(request) });
-  if (!result.ok) {
-    const toast: Toast = { id: crypto.randomUUID(), type: "error", title: "Error", description: result.message };
-    return data({ result: submission.reply({ formErrors: [result.message] }), toast }, { status: result.status });
-  }
+  if (!result.ok) return refusedForm(result, { intent: "book", submission });
   const { reservation } = result;
   const typeLabel = RESERVATION_TYPE_LABELS[reservation.reservationType];
   const receipt: Receipt = {
@@ -53,7 +56,9 @@ export async function action({ request }: ActionFunctionArgs) {
     endDate: reservation.endDate,
     emailSent: result.emailSent,
   };
-  return redirect("/reservar", { headers: { "Set-Cookie": await bookingReceiptCookie.set(receipt) } });
+  return redirectWithToast("/reservar", successToast("Reserva creada exitosamente"), {
+    headers: { "Set-Cookie": await bookingReceiptCookie.set(receipt) },
+  });
 }
 
 export default function BookingPage() {
@@ -65,26 +70,17 @@ export default function BookingPage() {
       <h1>Reservar</h1>
       <p>Reserva una habitación para tu estancia o una sala de reuniones para tu equipo. Te confirmaremos la reserva por email.</p>
       {/* A new key after each booking mounts a fresh, empty form. */}
-      <BookingForm key={receipt?.reservationCode ?? "booking"} today={today} lastResult={actionData?.result} serverToast={actionData?.toast ?? null} />
+      <BookingForm key={receipt?.reservationCode ?? "booking"} today={today} lastResult={actionData?.result} />
       {receipt && receiptOpen ? <ReceiptModal receipt={receipt} onClose={() => setReceiptOpen(false)} /> : null}
-      {receipt ? <Toaster toast={{ id: receipt.reservationCode, type: "success", title: "Reserva creada exitosamente" }} /> : null}
     </>
   );
 }
 
-function BookingForm({
-  today,
-  lastResult,
-  serverToast,
-}: {
-  today: string;
-  lastResult: SubmissionResult<string[]> | undefined;
-  serverToast: Toast | null;
-}) {
+function BookingForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | undefined }) {
   const navigation = useNavigation();
   const schema = createReservationSchema({ today });
-  const clientErrors = useRef<string[]>([]);
-  const [clientToast, setClientToast] = useState<Toast | null>(null);
+  const clientErrors = useRef<Record<string, string[] | null> | null>(null);
+  const showToast = useToast();
   const [form, fields] = useForm({
     id: "booking",
     lastResult,
@@ -93,7 +89,7 @@ function BookingForm({
     defaultValue: { reservationType: "habitacion", contactPreference: "email" },
     onValidate({ formData }) {
       const submission = parseWithZod(formData, { schema });
-      clientErrors.current = submission.status === "error" ? Object.values(submission.error ?? {}).flatMap((l) => l ?? []) : [];
+      clientErrors.current = submission.status === "error" ? (submission.error ?? null) : null;
       return submission;
     },
   });
@@ -104,20 +100,13 @@ function BookingForm({
 
   return (
     <>
-      <Toaster toast={clientToast ?? serverToast} />
       <Form
         method="post"
         {...formProps}
         onSubmit={(event) => {
           formProps.onSubmit(event);
-          if (event.defaultPrevented && clientErrors.current.length) {
-            setClientToast({
-              id: String(Date.now()),
-              type: "error",
-              title: "Errores de Validación",
-              description: [...new Set(clientErrors.current)].join(", "),
-            });
-          }
+          // Refused in the browser: the same toast the server gives without JavaScript.
+          if (event.defaultPrevented && clientErrors.current) showToast(validationToast(clientErrors.current));
         }}
         className="form card"
       >

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { safeRedirect } from "~/utils/auth.server";
-import { assertSameOrigin } from "~/utils/csrf.server";
+import { requireSameOrigin, safeRedirect } from "~/utils/auth.server";
+import { throwRefusal } from "~/utils/refusal.server";
 import { THEMES } from "~/utils/theme";
 import { serializeTheme } from "~/utils/theme.server";
 
@@ -16,9 +16,9 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
+  requireSameOrigin(request);
   const parsed = ThemeSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw new Response("Tema no válido", { status: 400 });
+  if (!parsed.success) throwRefusal({ status: 400, message: "Tema no válido" });
   return redirect(safeRedirect(parsed.data.redirectTo, "/"), {
     headers: { "Set-Cookie": await serializeTheme(parsed.data.theme) },
   });

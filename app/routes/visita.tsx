@@ -6,20 +6,21 @@ import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
-import { Toaster } from "~/components/toaster";
-import { createCaptcha } from "~/models/captcha.server";
 import { createVisitSchema, VISIT_HOURS } from "~/schemas/enquiry";
-import { enquiryPageAction } from "~/services/enquiry-page.server";
+import { newCaptcha } from "~/services/visitor.server";
+import { requireSameOrigin } from "~/utils/auth.server";
+import { enquiryFormAction } from "./enquiry-form.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 
 export const meta: MetaFunction = () => [{ title: "Programa tu Visita · La Casona Coliving" }];
 
 export async function loader() {
-  return { captcha: await createCaptcha(), tomorrow: addDays(todayInMadrid(), 1) };
+  return { captcha: await newCaptcha(), tomorrow: addDays(todayInMadrid(), 1) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return enquiryPageAction(request, "visita");
+  requireSameOrigin(request);
+  return enquiryFormAction(request, "visita");
 }
 
 export default function VisitPage() {
@@ -30,7 +31,7 @@ export default function VisitPage() {
   const [form, fields] = useForm({
     id: `visit-${captcha.captchaId}`,
     lastResult: actionData?.result,
-    defaultValue: actionData?.values ?? undefined,
+    defaultValue: actionData && "values" in actionData ? (actionData.values ?? undefined) : undefined,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -44,7 +45,6 @@ export default function VisitPage() {
         Ven a conocer la casa. Elige el día y la hora que prefieras; las visitas se solicitan con al menos un día de
         antelación y te confirmaremos la cita por email.
       </p>
-      <Toaster toast={actionData?.toast ?? null} />
       <Form method="post" {...getFormProps(form)} key={captcha.captchaId} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la solicitud" errors={form.errors} />
         <InputField label="Nombre completo" meta={fields.nombre} autoComplete="name" />

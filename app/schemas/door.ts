@@ -42,3 +42,7 @@ export const DoorIncidentSchema = z.object({
   title: z.string().trim().max(200, "Máximo 200 caracteres").optional(),
   description: z.string().trim().max(2000, "Máximo 2000 caracteres").optional(),
 });
+
+export type DoorInput = z.output<typeof DoorSchema>;
+export type DoorMessagesInput = z.output<typeof DoorMessagesSchema>;
+export type DoorIncidentInput = z.output<typeof DoorIncidentSchema>;

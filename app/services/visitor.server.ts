@@ -1,7 +1,7 @@
 // What a visitor without an account can do, shared by the pages and the JSON
 // API: each function takes already-validated input and answers a result the
 // caller turns into a page or a JSON response.
-import { createCaptcha, consumeCaptcha } from "~/models/captcha.server";
+import { consumeCaptcha, createCaptcha } from "~/models/captcha.server";
 import { createConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
 import {
@@ -16,10 +16,8 @@ import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
 import { sendMail, type Mail } from "~/utils/mail.server";
-import { hitRateLimit, RATE_LIMITS, TOO_MANY_ATTEMPTS, type RateLimitRule } from "~/utils/rate-limit.server";
-
-export type Failure = { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string };
-type Result<T> = ({ ok: true } & T) | Failure;
+import { checkRateLimit } from "~/utils/rate-limit.server";
+import { refuse, type Result } from "~/utils/refusal.server";
 
 export const MESSAGES = {
   reservationNotFound: "Reserva no encontrada",
@@ -29,11 +27,6 @@ export const MESSAGES = {
   duplicateVisit: "Una solicitud similar ya fue enviada recientemente.",
   wrongCaptcha: "La respuesta anti-spam no es correcta o ha caducado. Responde a la nueva pregunta.",
 } as const;
-
-async function limited(key: string, rule: RateLimitRule): Promise<Failure | null> {
-  const { allowed } = await hitRateLimit(key, rule);
-  return allowed ? null : { ok: false, status: 429, message: TOO_MANY_ATTEMPTS };
-}
 
 /** Mail must never undo what was stored: a failed send is logged and reported. */
 async function trySendMail(mail: Mail) {
@@ -50,7 +43,7 @@ export async function placeReservation(
   input: ReservationInput,
   { ip }: { ip: string },
 ): Promise<Result<{ reservation: AnonymousReservation; emailSent: boolean }>> {
-  const refused = await limited(`reservation:ip:${ip}`, RATE_LIMITS.publicForm);
+  const refused = await checkRateLimit("publicForm", [`reservation:ip:${ip}`]);
   if (refused) return refused;
   const reservation = await createReservation({ ...input, ipAddress: ip });
   const emailSent = await trySendMail(reservationConfirmationMail(reservation));
@@ -62,13 +55,11 @@ export async function findGuestReservation(
   email: string,
   { ip }: { ip: string },
 ): Promise<Result<{ reservation: AnonymousReservation }>> {
-  const refused = await limited(`lookup:ip:${ip}`, RATE_LIMITS.reservationLookup);
+  const refused = await checkRateLimit("reservationLookup", [`ip:${ip}`]);
   if (refused) return refused;
   const reservation = await getReservationByCode(code.trim().toUpperCase().slice(0, 8));
-  if (!reservation) return { ok: false, status: 404, message: MESSAGES.reservationNotFound };
-  if (reservation.guestEmail.toLowerCase() !== email.trim().toLowerCase()) {
-    return { ok: false, status: 403, message: MESSAGES.emailMismatch };
-  }
+  if (!reservation) return refuse(404, MESSAGES.reservationNotFound);
+  if (reservation.guestEmail.toLowerCase() !== email.trim().toLowerCase()) return refuse(403, MESSAGES.emailMismatch);
   return { ok: true, reservation };
 }
 
@@ -80,7 +71,7 @@ export async function cancelGuestReservation(
   const found = await findGuestReservation(code, email, context);
   if (!found.ok) return found;
   const cancelled = await cancelReservationByGuest(found.reservation.id);
-  if (!cancelled) return { ok: false, status: 409, message: MESSAGES.notCancellable };
+  if (!cancelled) return refuse(409, MESSAGES.notCancellable);
   await trySendMail(reservationCancelledMail(cancelled));
   return { ok: true, reservation: cancelled };
 }
@@ -105,10 +96,10 @@ export function composeVisitMessage({ fecha, hora, comentarios }: Pick<VisitInpu
 export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): Promise<Result<{ stored: boolean }>> {
   const { input } = enquiry;
   if (input.website) return { ok: true, stored: false };
-  const refused = await limited(`enquiry:ip:${ip}`, RATE_LIMITS.publicForm);
+  const refused = await checkRateLimit("publicForm", [`enquiry:ip:${ip}`]);
   if (refused) return refused;
   if (!(await consumeCaptcha(input.captchaId, input.captchaAnswer))) {
-    return { ok: false, status: 400, message: MESSAGES.wrongCaptcha };
+    return refuse(400, MESSAGES.wrongCaptcha);
   }
   const mensaje = enquiry.kind === "visita" ? composeVisitMessage(enquiry.input) : enquiry.input.mensaje;
   const created = await createConsultation({
@@ -119,9 +110,7 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
     mensaje,
     ipAddress: ip,
   });
-  if (!created.ok) {
-    return { ok: false, status: 409, message: enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry };
-  }
+  if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
   if (enquiry.kind === "visita") {
     await trySendMail(visitRequestMail({ nombre: input.nombre, email: input.email, fecha: enquiry.input.fecha, hora: enquiry.input.hora }));
   }
@@ -130,11 +119,38 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
 
 export async function reportPublicIncident(input: PublicIncidentInput, { ip }: { ip: string }): Promise<Result<{ stored: boolean }>> {
   if (input.website) return { ok: true, stored: false };
-  const refused = await limited(`incident:ip:${ip}`, RATE_LIMITS.publicForm);
+  const refused = await checkRateLimit("publicForm", [`incident:ip:${ip}`]);
   if (refused) return refused;
   const { website: _honeypot, ...fields } = input;
   await createPublicIncident(fields);
   return { ok: true, stored: true };
 }
 
-export { createCaptcha };
+/** A new anti-spam question for the enquiry and visit forms. */
+export function newCaptcha() {
+  return createCaptcha();
+}
+
+/** What a guest may see of their reservation (no IP address, no internal id). */
+export function toGuestView(reservation: AnonymousReservation) {
+  return {
+    _id: reservation.id,
+    reservationCode: reservation.reservationCode,
+    guestName: reservation.guestName,
+    guestEmail: reservation.guestEmail,
+    guestPhone: reservation.guestPhone,
+    contactPreference: reservation.contactPreference,
+    reservationType: reservation.reservationType,
+    roomType: reservation.roomType,
+    startDate: reservation.startDate,
+    endDate: reservation.endDate,
+    status: reservation.status,
+    specialRequests: reservation.specialRequests,
+    adminNotes: reservation.adminNotes,
+    createdAt: reservation.createdAt.toISOString(),
+    confirmedAt: reservation.confirmedAt?.toISOString() ?? null,
+    updatedAt: reservation.updatedAt.toISOString(),
+  };
+}
+
+export type GuestReservation = ReturnType<typeof toGuestView>;

@@ -1,18 +1,29 @@
-// The JSON API's conventions: `{success: true, data}` or
-// `{success: false, error: {message}}`, and zod-parsed bodies.
+// The JSON API's conventions: `{success: true, data}` or (thrown refusals)
+// `{success: false, error: {message}}`, zod-parsed bodies and queries.
 import type { z } from "zod";
-import { apiError } from "./auth.server";
+import { refusalResponse, throwRefusal, type Refusal } from "./refusal.server";
 
 export function apiSuccess<T>(data: T, status = 200, headers?: HeadersInit) {
   return Response.json({ success: true, data }, { status, headers });
+}
+
+/** Ends the call with the service's refusal. */
+export function refuseApi(refusal: Refusal): never {
+  throw refusalResponse(refusal);
 }
 
 export async function readJsonBody(request: Request): Promise<unknown> {
   try {
     return await request.json();
   } catch {
-    apiError(400, "El cuerpo de la solicitud debe ser JSON válido");
+    throwRefusal({ status: 400, message: "El cuerpo de la solicitud debe ser JSON válido" });
   }
+}
+
+/** A body some calls may leave out (e.g. approving a card without a door): {} when empty. */
+export async function readOptionalJsonBody(request: Request): Promise<unknown> {
+  const text = await request.clone().text();
+  return text.trim() === "" ? {} : readJsonBody(request);
 }
 
 /** Parses a JSON body; bad input answers 400 with the schema's Spanish messages. */
@@ -22,8 +33,18 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
 
 export function parseOrFail<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) apiError(400, zodErrorMessage(result.error));
+  if (!result.success) throwRefusal({ status: 400, message: zodErrorMessage(result.error) });
   return result.data;
+}
+
+/** A query string as an object, without empty values (an empty field means "not given"). */
+export function queryObject(params: URLSearchParams) {
+  return Object.fromEntries([...params].filter(([, value]) => value.trim() !== ""));
+}
+
+/** The request's query parsed by the schema; bad values answer 400. */
+export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+  return parseOrFail(schema, queryObject(new URL(request.url).searchParams));
 }
 
 /** The schema's distinct Spanish messages, joined with commas. */
@@ -32,5 +53,5 @@ export function zodErrorMessage(error: z.ZodError) {
 }
 
 export function methodNotAllowed(): never {
-  apiError(405, "Método no permitido");
+  throwRefusal({ status: 405, message: "Método no permitido" });
 }

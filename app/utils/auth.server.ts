@@ -1,28 +1,18 @@
-// Who is asking. Pages use the cookie session; /api/* uses bearer tokens.
-// Every loader and action of a protected route starts with one of these guards.
+// Who is asking. Every loader and action of a protected route starts with one
+// of these guards, before anything else (the method check of an API route
+// included): pages use the cookie session, /api/* bearer tokens. Every
+// mutation made with a browser's cookies must come from our own pages: the
+// page guards check the origin of non-GET requests, and public forms start
+// with requireSameOrigin.
 import { redirect } from "@remix-run/node";
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
 import { getUserByApiToken } from "~/models/api-token.server";
-import { getUserById, verifyLogin, type User } from "~/models/user.server";
-import { assertSameOrigin } from "./csrf.server";
+import type { User } from "~/models/user.server";
+import { getUserById } from "~/models/user.server";
+import { getEnv } from "./env.server";
+import { throwRefusal } from "./refusal.server";
 import { getSession, getSessionStorage } from "./session.server";
-
-export const LOGIN_FAILED = "Usuario o contraseña incorrectos";
-export const LOGIN_INACTIVE = "Tu cuenta no está activa. Contacta con la administración.";
-
-export class LoginError extends Error {}
-
-export const authenticator = new Authenticator<User>();
-
-authenticator.use(
-  new FormStrategy(async ({ form }) => {
-    const result = await verifyLogin(String(form.get("username") ?? ""), String(form.get("password") ?? ""));
-    if (!result.ok) throw new LoginError(result.reason === "inactive" ? LOGIN_INACTIVE : LOGIN_FAILED);
-    return result.user;
-  }),
-  "form",
-);
+import { infoToast, successToast } from "./toast";
+import { redirectWithToast } from "./toast.server";
 
 export function homeFor(user: Pick<User, "role">) {
   return user.role === "admin" ? "/admin" : "/";
@@ -35,11 +25,45 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   return to;
 }
 
+const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
+
+/**
+ * The guard of public mutations (sign-in, sign-out, theme, public forms), and
+ * part of every page guard: a cross-site browser request is refused (403). A
+ * browser always sends Origin (or Sec-Fetch-Site) on a cross-site POST.
+ */
+export function requireSameOrigin(request: Request) {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const origin = request.headers.get("origin");
+  if (origin && origin !== "null") {
+    let host: string | null = null;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = null;
+    }
+    const ownHosts = new Set([new URL(request.url).host, new URL(getEnv().PUBLIC_URL).host]);
+    if (host && ownHosts.has(host)) return;
+    throwRefusal({ status: 403, message: CROSS_ORIGIN });
+  }
+  if (origin === "null" || request.headers.get("sec-fetch-site") === "cross-site") {
+    throwRefusal({ status: 403, message: CROSS_ORIGIN });
+  }
+}
+
+/** Signs the user in: a new session cookie and a welcome toast, then on to `redirectTo`. */
 export async function createUserSession(request: Request, user: User, redirectTo: string) {
   const session = await getSession(request);
   session.set("userId", user.id);
-  session.flash("toast", { id: crypto.randomUUID(), type: "success", title: `Bienvenido, ${user.username}` });
-  return redirect(redirectTo, {
+  return redirectWithToast(redirectTo, successToast(`Bienvenido, ${user.username}`), {
+    headers: { "Set-Cookie": await getSessionStorage().commitSession(session) },
+  });
+}
+
+export async function endUserSession(request: Request, redirectTo: string) {
+  const session = await getSession(request);
+  session.unset("userId");
+  return redirectWithToast(redirectTo, infoToast("Sesión cerrada"), {
     headers: { "Set-Cookie": await getSessionStorage().commitSession(session) },
   });
 }
@@ -63,7 +87,7 @@ function loginRedirect(request: Request) {
 }
 
 export async function requireUser(request: Request): Promise<User> {
-  assertSameOrigin(request);
+  requireSameOrigin(request);
   const user = await getOptionalUser(request);
   if (!user) throw loginRedirect(request);
   return user;
@@ -75,22 +99,17 @@ export async function requireAdmin(request: Request): Promise<User> {
   return user;
 }
 
-/** Throws the API's JSON error shape: `{success: false, error: {message}}`. */
-export function apiError(status: number, message: string): never {
-  throw Response.json({ success: false, error: { message } }, { status });
-}
-
 export async function requireApiUser(request: Request): Promise<User> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) apiError(401, "No autenticado");
+  if (!match) throwRefusal({ status: 401, message: "No autenticado" });
   const user = await getUserByApiToken(match[1]!);
-  if (!user) apiError(401, "Token inválido o expirado");
+  if (!user) throwRefusal({ status: 401, message: "Token inválido o expirado" });
   return user;
 }
 
 export async function requireApiAdmin(request: Request): Promise<User> {
   const user = await requireApiUser(request);
-  if (user.role !== "admin") apiError(403, "Acceso denegado");
+  if (user.role !== "admin") throwRefusal({ status: 403, message: "Acceso denegado" });
   return user;
 }

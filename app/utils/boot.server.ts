@@ -3,14 +3,15 @@
 import path from "node:path";
 import { closeAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
-import { countAdmins, createUser } from "~/models/user.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
+import { purgeExpiredCaptchas } from "~/models/captcha.server";
+import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
+import { countAdmins, createUser } from "~/models/user.server";
 import { randomToken } from "./crypto.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
-import { purgeExpiredRateLimits } from "./rate-limit.server";
-import { installPeerAddressHeader } from "./request.server";
+import { patchHttpServer } from "./http-server-patch.server";
 
 export async function ensureAdmin() {
   if ((await countAdmins()) > 0) return;
@@ -33,19 +34,21 @@ export async function ensureAdmin() {
   }
 }
 
-async function purgeExpired() {
-  await Promise.all([purgeExpiredRateLimits(), purgeExpiredApiTokens()]).catch((error) =>
+/** Rows that only matter for a while: rate-limit windows, API tokens, anti-spam questions. */
+export async function purgeExpired(now = Date.now()) {
+  await Promise.all([purgeExpiredRateLimits(now), purgeExpiredApiTokens(now), purgeExpiredCaptchas(now)]).catch((error) =>
     console.error("[boot] purge failed", error),
   );
 }
 
 export async function boot() {
   const env = getEnv();
-  installPeerAddressHeader();
+  patchHttpServer();
   getSessionSecret();
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   await ensureAdmin();
-  setInterval(purgeExpired, 10 * 60_000).unref();
+  void purgeExpired();
+  setInterval(() => void purgeExpired(), 10 * 60_000).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in this process unless ACCESS_SERVICE=off
   // (then `npm run start:access` runs them elsewhere).

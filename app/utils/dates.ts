@@ -55,3 +55,42 @@ export function addDays(isoDay: string, days: number) {
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
+
+const HOUR_MS = 3600_000;
+const two = (value: number) => String(value).padStart(2, "0");
+
+/**
+ * "21/11/2026 14:05:09" in Europe/Madrid, for many instants in a row (the CSV
+ * export). Intl is slow per call, so it formats the day and hour once per
+ * hour and appends minutes and seconds: Madrid's offset is a whole number of
+ * hours, so its hours start when UTC hours do.
+ */
+export function madridDateTimeFormatter() {
+  const hourFormat = new Intl.DateTimeFormat("es-ES", {
+    timeZone: TIME_ZONE,
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    hourCycle: "h23",
+  });
+  const prefixByHour = new Map<number, string>();
+  return (epochMs: number) => {
+    const hourStart = Math.floor(epochMs / HOUR_MS) * HOUR_MS;
+    let prefix = prefixByHour.get(hourStart);
+    if (prefix === undefined) {
+      const part = Object.fromEntries(hourFormat.formatToParts(hourStart).map(({ type, value }) => [type, value]));
+      prefix = `${part.day}/${part.month}/${part.year} ${part.hour}:`;
+      prefixByHour.set(hourStart, prefix);
+    }
+    const sinceHour = epochMs - hourStart;
+    return `${prefix}${two(Math.floor(sinceHour / 60_000))}:${two(Math.floor(sinceHour / 1000) % 60)}`;
+  };
+}
+
+const hourFormat = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour: "2-digit" });
+
+/** The hour in the building, "14" (the activity chart's axis). */
+export function formatHour(value: Date | string | number) {
+  return hourFormat.format(new Date(value));
+}

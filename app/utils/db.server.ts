@@ -38,3 +38,12 @@ export function getDb(): Database {
   }
   return globalForDb.__db;
 }
+
+/**
+ * A write refused by a unique index. `target` names the index or a column it
+ * covers ("doors.door_id", "reservation_code").
+ */
+export function isUniqueViolation(error: unknown, target: string): boolean {
+  const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${(error as Error)?.message ?? ""}`;
+  return text.includes("UNIQUE constraint failed") && text.includes(target);
+}

@@ -36,6 +36,8 @@ const envSchema = z.object({
   ACCESS_SERVICE: z.enum(["on", "off"]).default("on"),
   BUILDING_NAME: z.string().min(1).max(80).default("La Casona Coliving"),
   PUBLIC_URL: z.string().url().optional(),
+  // Behind a reverse proxy: the client address comes from X-Forwarded-For.
+  TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };

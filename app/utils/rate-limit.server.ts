@@ -1,51 +1,34 @@
-// Fixed-window rate limits kept in the database, so every app process shares
-// them. One atomic upsert per hit.
-import { sql } from "drizzle-orm";
-import { getDb } from "./db.server";
+// The one rate-limit API for pages and the JSON API: a rule names how many
+// hits a window allows; checkRateLimit counts a hit on each key (e.g. the
+// client address and the username) and answers a 429 refusal when any key is
+// over. Counters live in the database (app/models/rate-limit.server.ts).
+import { deleteRateLimitKeys, hitRateLimitKey } from "~/models/rate-limit.server";
+import { refuse, type Refusal } from "./refusal.server";
 
-export const TOO_MANY_ATTEMPTS =
-  "Demasiados intentos. Por favor espera un momento antes de intentar nuevamente.";
-
-export type RateLimitRule = { limit: number; windowMs: number };
+export const TOO_MANY_ATTEMPTS = "Demasiados intentos. Por favor espera un momento antes de intentar nuevamente.";
 
 export const RATE_LIMITS = {
   login: { limit: 10, windowMs: 15 * 60_000 },
   publicForm: { limit: 10, windowMs: 10 * 60_000 },
   reservationLookup: { limit: 20, windowMs: 15 * 60_000 },
-} satisfies Record<string, RateLimitRule>;
+} as const;
+export type RateLimitRule = keyof typeof RATE_LIMITS;
 
-export async function hitRateLimit(key: string, rule: RateLimitRule, now = Date.now()) {
-  const resetAt = now + rule.windowMs;
-  const result = await getDb().run(sql`
-    INSERT INTO rate_limits (key, count, reset_at) VALUES (${key}, 1, ${resetAt})
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN reset_at <= ${now} THEN 1 ELSE count + 1 END,
-      reset_at = CASE WHEN reset_at <= ${now} THEN ${resetAt} ELSE reset_at END
-    RETURNING count, reset_at`);
-  const row = result.rows[0] as unknown as { count: number; reset_at: number };
-  return {
-    allowed: Number(row.count) <= rule.limit,
-    retryAfterSeconds: Math.max(1, Math.ceil((Number(row.reset_at) - now) / 1000)),
-  };
-}
+const keyOf = (rule: RateLimitRule, key: string) => `${rule}:${key}`;
 
-export async function resetRateLimit(key: string) {
-  await getDb().run(sql`DELETE FROM rate_limits WHERE key = ${key}`);
-}
-
-/** Counts a hit on every key; throws a 429 JSON response when any is over. */
-export async function enforceRateLimit(keys: string[], rule: RateLimitRule) {
+/** Counts a hit on every key; null while all are within the rule, else the 429 refusal. */
+export async function checkRateLimit(rule: RateLimitRule, keys: string[], now = Date.now()): Promise<Refusal | null> {
+  const { limit, windowMs } = RATE_LIMITS[rule];
   for (const key of keys) {
-    const { allowed, retryAfterSeconds } = await hitRateLimit(key, rule);
-    if (!allowed) {
-      throw Response.json(
-        { success: false, error: { message: TOO_MANY_ATTEMPTS } },
-        { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
-      );
+    const { count, resetAt } = await hitRateLimitKey(keyOf(rule, key), windowMs, now);
+    if (count > limit) {
+      return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) });
     }
   }
+  return null;
 }
 
-export async function purgeExpiredRateLimits(now = Date.now()) {
-  await getDb().run(sql`DELETE FROM rate_limits WHERE reset_at <= ${now}`);
+/** Forgets the keys' hits (e.g. a username's after a successful sign-in). */
+export async function clearRateLimit(rule: RateLimitRule, keys: string[]) {
+  await deleteRateLimitKeys(keys.map((key) => keyOf(rule, key)));
 }

@@ -1,21 +1,15 @@
+// The signed session cookie: it holds only the signed-in user's id; every
+// request reloads the user (app/utils/auth.server.ts).
 import { createCookieSessionStorage } from "@remix-run/node";
 import { getSessionSecret } from "./data-dir.server";
 import { getEnv } from "./env.server";
 
-export type Toast = {
-  id?: string;
-  type: "success" | "error" | "warning" | "info";
-  title: string;
-  description?: string;
-};
-
 type SessionData = { userId: string };
-type SessionFlashData = { toast: Toast };
 
 let storage: ReturnType<typeof createStorage> | undefined;
 
 function createStorage() {
-  return createCookieSessionStorage<SessionData, SessionFlashData>({
+  return createCookieSessionStorage<SessionData>({
     cookie: {
       name: "__session",
       httpOnly: true,

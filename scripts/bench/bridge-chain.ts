@@ -14,8 +14,9 @@ Object.assign(process.env, { DATABASE_URL: `file:${dir}/app.db`, DATA_DIR: dir, 
 
 const { migrateDatabase, getDb } = await import("~/utils/db.server");
 const { startAccessService } = await import("~/access/service.server");
-const { createDoor, issueBridgeCredential } = await import("~/models/door.server");
-const { registerCard, setCardPermission } = await import("~/models/card.server");
+const { provisionDoor } = await import("~/services/doors.server");
+const { setCardPermission } = await import("~/services/cards.server");
+const { registerCard } = await import("~/models/card.server");
 const { startBridge } = await import("../../bridge/src/controller");
 const { LCUS1_OPEN } = await import("../../bridge/src/locks/lcus1");
 
@@ -36,8 +37,7 @@ function frame(tagHex: string) {
 await migrateDatabase(getDb(), path.resolve("drizzle"));
 let service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 20 });
 const port = service.mqttPort!;
-const door = await createDoor({ doorId: "bench-door", name: "Bench", location: "Bench" });
-const credential = (await issueBridgeCredential(door.id))!;
+const { door, credential } = await provisionDoor("bench-door", { name: "Bench", location: "Bench" });
 const cardNumbers = Array.from({ length: Math.max(ONLINE_SWIPES, OFFLINE_SWIPES) }, (_, i) => (0x10000000 + i).toString(16).toUpperCase());
 for (const cardNumber of cardNumbers) {
   const card = await registerCard({ cardNumber, status: "active" });
@@ -49,7 +49,7 @@ const ports: { reader?: SerialPortMock } = {};
 let onOpen: (() => void) | null = null;
 const bridge = await startBridge(
   {
-    doorId: door.doorId,
+    doorId: door.code,
     mqtt: { url: `mqtt://127.0.0.1:${port}`, password: credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
     reader: { driver: "rdm6300", port: "/dev/bench-reader" },
     display: { driver: "serlcd", port: "/dev/bench-lcd" },

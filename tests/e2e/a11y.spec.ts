@@ -12,14 +12,12 @@ for (const path of PUBLIC_PAGES) {
 
 test("no serious accessibility violations on /portal", async ({ page, asResident }) => {
   await page.goto("/portal");
-  expect(asResident.role).toBe("user");
   expect(await seriousA11yViolations(page)).toEqual([]);
 });
 
 for (const path of ADMIN_PAGES) {
   test(`no serious accessibility violations on ${path}`, async ({ page, asAdmin }) => {
     await page.goto(path);
-    expect(asAdmin.role).toBe("admin");
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 }

@@ -93,7 +93,6 @@ test.describe("guards", () => {
   test("a signed-in visitor of /login is sent on by role", async ({ page, asAdmin }) => {
     await page.goto("/login");
     await expect(page).toHaveURL(/\/admin$/);
-    expect(asAdmin.role).toBe("admin");
   });
 });
 
@@ -106,7 +105,6 @@ test("logout from the top bar signs out, goes to / and shows a toast", async ({ 
   await expect(page.getByRole("link", { name: "Iniciar Sesión" })).toBeVisible();
   await page.goto("/portal");
   await expect(page).toHaveURL(/\/login/);
-  expect(asResident.role).toBe("user");
 });
 
 test("logout from the admin sidebar goes to /login", async ({ page, asAdmin }) => {
@@ -115,7 +113,6 @@ test("logout from the admin sidebar goes to /login", async ({ page, asAdmin }) =
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login\?redirectTo/);
-  expect(asAdmin.username).toBeTruthy();
 });
 
 test("the theme choice persists across reloads", async ({ page, javaScriptEnabled }) => {

@@ -11,17 +11,18 @@ import { getAccessLog } from "~/models/access-log.server";
 import { issueApiToken } from "~/models/api-token.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/api.doors.$id.credentials";
-import { FakeBridge, eventually, seedCard, seedDoor } from "../setup/access";
+import { FakeBridge } from "../setup/access";
+import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
 
 let service: AccessServiceHandle;
 let url: string;
-let doorA: Awaited<ReturnType<typeof seedDoor>>;
-let doorB: Awaited<ReturnType<typeof seedDoor>>;
+let doorA: Awaited<ReturnType<typeof createTestDoorWithBridge>>;
+let doorB: Awaited<ReturnType<typeof createTestDoorWithBridge>>;
 
 beforeAll(async () => {
-  doorA = await seedDoor("door-a");
-  doorB = await seedDoor("door-b");
-  await seedCard("AA000001", [doorA.door.id, doorB.door.id]);
+  doorA = await createTestDoorWithBridge("door-a");
+  doorB = await createTestDoorWithBridge("door-b");
+  await createTestCard("AA000001", [doorA.door.id, doorB.door.id]);
   service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 });
   url = `mqtt://127.0.0.1:${service.mqttPort}`;
 });
@@ -89,7 +90,8 @@ describe("authorisation", () => {
     const b = await FakeBridge.connect(url, "door-b", doorB.password);
     const decision = await b.swipe("AA000001");
     expect(decision.granted).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A's own decision is published after B's: once it arrives, B's would have too.
+    await a.swipe("AA000001");
     expect(a.received.filter((m) => m.topic.includes("door-b"))).toEqual([]);
     await Promise.all([a.end(), b.end()]);
   });
@@ -115,7 +117,7 @@ describe("POST /api/doors/{id}/credentials", () => {
   }
 
   it("issues a new secret to an admin; the old one stops working at once", async () => {
-    const rotating = await seedDoor("rotating");
+    const rotating = await createTestDoorWithBridge("rotating");
     const oldBridge = await FakeBridge.connect(url, "rotating", rotating.password);
     const admin = await createUser({ username: "admin-rot", email: "admin-rot@example.com", password: "secreto-123", role: "admin" });
     const { token } = await issueApiToken(admin.id);
@@ -138,18 +140,24 @@ describe("POST /api/doors/{id}/credentials", () => {
     await Promise.all([oldBridge.end(), renewed.end()]);
   });
 
-  it("answers 401 without a token, 403 to a resident, 404 for an unknown door, 405 to GET", async () => {
+  it("answers 401 without a token, 403 to a resident, 404 for an unknown door, 405 to an admin's GET", async () => {
     expect((await post(doorA.door.id)).status).toBe(401);
     const resident = await createUser({ username: "res-rot", email: "res-rot@example.com", password: "secreto-123" });
     expect((await post(doorA.door.id, (await issueApiToken(resident.id)).token)).status).toBe(403);
     const admin = await createUser({ username: "admin-404", email: "admin-404@example.com", password: "secreto-123", role: "admin" });
-    const notFound = await post("no-such-door", (await issueApiToken(admin.id)).token);
+    const adminToken = (await issueApiToken(admin.id)).token;
+    const notFound = await post("no-such-door", adminToken);
     expect(notFound.status).toBe(404);
     expect(await notFound.json()).toEqual({ success: false, error: { message: "Puerta no encontrada" } });
-    const get = await Promise.resolve()
-      .then(() => loader())
-      .catch((response: Response) => response);
-    expect((get as Response).status).toBe(405);
+    const get = (token?: string) =>
+      loader({
+        request: new Request(`http://x/api/doors/${doorA.door.id}/credentials`, { headers: token ? { Authorization: `Bearer ${token}` } : {} }),
+        params: { id: doorA.door.id },
+        context: {},
+      }).catch((response: Response) => response);
+    // The guard comes first: an anonymous GET is 401, an admin's is 405.
+    expect(((await get()) as Response).status).toBe(401);
+    expect(((await get(adminToken)) as Response).status).toBe(405);
     // The door's existing credential was left alone by the refused calls.
     const stillWorks = await FakeBridge.connect(url, "door-a", doorA.password, { subscribe: false });
     await stillWorks.end();

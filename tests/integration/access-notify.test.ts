@@ -10,9 +10,10 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DisplayMessage } from "~/access/contract";
 import { closeAccessNotifier, setInProcessChangePublisher } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
-import { setDoorMessages } from "~/models/door.server";
+import { setDoorMessages } from "~/services/doors.server";
 import { randomToken } from "~/utils/crypto.server";
-import { FakeBridge, eventually, seedDoor } from "../setup/access";
+import { FakeBridge } from "../setup/access";
+import { createTestDoorWithBridge, eventually } from "../setup/fixtures";
 import { startMosquitto } from "../setup/mosquitto";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coliving-notify-"));
@@ -52,7 +53,7 @@ afterAll(async () => {
 });
 
 it("reaches the access service through MQTT_URL and the door's display changes", async () => {
-  const { door, password } = await seedDoor("nt-a");
+  const { door, password } = await createTestDoorWithBridge("nt-a");
   exportCredentials();
   mosquitto.reload();
   const bridge = await eventually(() =>

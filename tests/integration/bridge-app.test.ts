@@ -10,8 +10,10 @@ import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
 import { countOccurrences, MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { countAccessLogs } from "~/models/access-log.server";
-import { registerCard, removeCardPermission, setCardPermission } from "~/models/card.server";
-import { createDoor, issueBridgeCredential, setDoorMessages } from "~/models/door.server";
+import { registerCard } from "~/models/card.server";
+import { removeCardPermission, setCardPermission } from "~/services/cards.server";
+import { provisionDoor, setDoorMessages } from "~/services/doors.server";
+import { eventually } from "../setup/fixtures";
 
 const ports = new MockSerialPorts();
 const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -39,8 +41,7 @@ async function stopService() {
 
 async function newDoor() {
   doorCount += 1;
-  const door = await createDoor({ doorId: `chain-${doorCount}`, name: `Puerta ${doorCount}`, location: "Pruebas" });
-  const credential = (await issueBridgeCredential(door.id))!;
+  const { door, credential } = await provisionDoor(`chain-${doorCount}`, { name: `Puerta ${doorCount}`, location: "Pruebas" });
   const paths = { reader: `/dev/chain-reader-${doorCount}`, relay: `/dev/chain-relay-${doorCount}`, lcd: `/dev/chain-lcd-${doorCount}` };
   ports.create(paths.reader, paths.relay, paths.lcd);
   return { door, credential, paths, dataDir: await mkdtemp(path.join(tmpdir(), "chain-")) };
@@ -51,7 +52,7 @@ type TestDoor = Awaited<ReturnType<typeof newDoor>>;
 async function startDoorBridge(door: TestDoor) {
   const bridge = await startBridge(
     {
-      doorId: door.door.doorId,
+      doorId: door.door.code,
       mqtt: { url: `mqtt://127.0.0.1:${brokerPort}`, password: door.credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
       reader: { driver: "rdm6300", port: door.paths.reader },
       display: { driver: "serlcd", port: door.paths.lcd },
@@ -131,8 +132,7 @@ describe("bridge and access service", () => {
 
     await startService();
     await waitFor(() => bridge.status().pendingEvents === 0, "the queue to drain", 8000);
-    const deadline = Date.now() + 3000;
-    while ((await countAccessLogs()) < logsBefore + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await eventually(async () => (await countAccessLogs()) >= logsBefore + 2, 3000);
     expect(await countAccessLogs()).toBe(logsBefore + 2);
   });
 

@@ -1,19 +1,18 @@
 // /api/cards*: admin only (bearer), SPEC §3 card JSON, status codes and the
 // Spanish messages of every refusal.
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cards } from "~/db/schema";
 import { issueApiToken } from "~/models/api-token.server";
-import { assignCardToUser, getCardById, registerCard, setCardPermission, type NewCard } from "~/models/card.server";
-import { createDoor } from "~/models/door.server";
-import { createUser } from "~/models/user.server";
+import { assignCardToUser, getCardById, registerCard, type NewCard } from "~/models/card.server";
 import * as listRoute from "~/routes/api.cards";
 import * as cardRoute from "~/routes/api.cards.$id";
 import * as approveRoute from "~/routes/api.cards.$id.approve";
 import * as permissionsRoute from "~/routes/api.cards.$id.permissions";
 import * as permissionRoute from "~/routes/api.cards.$id.permissions.$doorId";
+import { setCardPermission } from "~/services/cards.server";
 import { getDb } from "~/utils/db.server";
+import { createTestDoor, createTestUser, hexPrefix as prefix } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 
 const ASSIGNED = "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.";
@@ -22,15 +21,11 @@ let adminToken: string;
 let residentToken: string;
 
 beforeAll(async () => {
-  const admin = await createUser({ username: "api-admin", email: "api-admin@example.com", password: "secreto-123", role: "admin" });
-  const resident = await createUser({ username: "api-vecino", email: "api-vecino@example.com", password: "secreto-123" });
+  const admin = await createTestUser({ role: "admin" });
+  const resident = await createTestUser();
   adminToken = (await issueApiToken(admin.id)).token;
   residentToken = (await issueApiToken(resident.id)).token;
 });
-
-function prefix() {
-  return randomBytes(3).toString("hex").toUpperCase();
-}
 
 async function card(fields: Partial<NewCard> = {}) {
   return registerCard({ cardNumber: `${prefix()}${prefix()}`, status: "active", ...fields });
@@ -39,7 +34,7 @@ async function card(fields: Partial<NewCard> = {}) {
 let doorCounter = 0;
 async function door(name = "Portal") {
   doorCounter += 1;
-  return createDoor({ doorId: `api-door-${doorCounter}`, name: `${name} ${doorCounter}`, location: "Planta baja" });
+  return createTestDoor({ name: `${name} ${doorCounter}` });
 }
 
 type Call = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string> };
@@ -95,7 +90,7 @@ describe("authentication", () => {
 describe("GET /api/cards", () => {
   it("answers SPEC §3 cards, holder populated, permissions and usage stats included", async () => {
     const entrance = await door();
-    const holder = await createUser({ username: "marta-api", email: "marta-api@example.com", password: "secreto-123", firstName: "Marta", lastName: "García" });
+    const holder = await createTestUser({ username: "marta-api", firstName: "Marta", lastName: "García" });
     const number = `${prefix()}${prefix()}`;
     const { card: assigned } = await assignCardToUser(holder.id, {
       cardNumber: number.toLowerCase(),
@@ -203,7 +198,7 @@ describe("GET /api/cards/{id}", () => {
     expect(available.map((d) => d._id)).not.toContain(denied.id);
     expect(available.find((d) => d._id === free.id)).toEqual({
       _id: free.id,
-      doorId: free.doorId,
+      doorId: free.code,
       name: free.name,
       location: "Planta baja",
       status: "active",
@@ -274,7 +269,7 @@ describe("DELETE /api/cards/{id}", () => {
   });
 
   it("answers 409 with the SPEC message for an assigned card, and 404 for an unknown one", async () => {
-    const holder = await createUser({ username: "del-api", email: "del-api@example.com", password: "secreto-123" });
+    const holder = await createTestUser();
     const { card: assigned } = await assignCardToUser(holder.id, { cardNumber: `${prefix()}AA` });
     expect(await remove(assigned.id)).toEqual({ status: 409, body: { success: false, error: { message: ASSIGNED } } });
     expect(await getCardById(assigned.id)).not.toBeNull();

@@ -1,13 +1,11 @@
 // /admin/cards as Remix calls it: the guard, the list's query, the modals'
 // data, and each form's answer (a redirect with a toast that keeps the page's
 // query, or the refusal with its status and Spanish message).
-import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assignCardToUser, getCardById, registerCard, setCardPermission } from "~/models/card.server";
-import { createDoor } from "~/models/door.server";
-import { createUser } from "~/models/user.server";
+import { assignCardToUser, getCardById, registerCard } from "~/models/card.server";
 import * as page from "~/routes/admin.cards";
-import { getSessionStorage } from "~/utils/session.server";
+import { setCardPermission } from "~/services/cards.server";
+import { createTestDoor, createTestUser, hexPrefix as prefix, sessionCookie, toastOf } from "../setup/fixtures";
 import { callRoute } from "../setup/route";
 
 const callPage = (fn: Parameters<typeof callRoute>[0], request: Request) => callRoute(fn, request);
@@ -15,23 +13,10 @@ const callPage = (fn: Parameters<typeof callRoute>[0], request: Request) => call
 let adminCookie: string;
 let residentCookie: string;
 
-async function cookieFor(userId: string) {
-  const storage = getSessionStorage();
-  const session = await storage.getSession();
-  session.set("userId", userId);
-  return (await storage.commitSession(session)).split(";")[0]!;
-}
-
 beforeAll(async () => {
-  const admin = await createUser({ username: "page-admin", email: "page-admin@example.com", password: "secreto-123", role: "admin" });
-  const resident = await createUser({ username: "page-vecino", email: "page-vecino@example.com", password: "secreto-123" });
-  adminCookie = await cookieFor(admin.id);
-  residentCookie = await cookieFor(resident.id);
+  adminCookie = await sessionCookie((await createTestUser({ role: "admin" })).id);
+  residentCookie = await sessionCookie((await createTestUser()).id);
 });
-
-function prefix() {
-  return randomBytes(3).toString("hex").toUpperCase();
-}
 
 async function load(search = "", cookie = adminCookie) {
   return callPage(page.loader, new Request(`http://localhost/admin/cards${search}`, { headers: { Cookie: cookie } }));
@@ -46,12 +31,6 @@ async function post(fields: Record<string, string>, search = "") {
       body: new URLSearchParams(fields),
     }),
   );
-}
-
-async function flashedToast(response: Response) {
-  const cookie = response.headers.get("Set-Cookie")!.split(";")[0]!;
-  const session = await getSessionStorage().getSession(cookie);
-  return session.get("toast");
 }
 
 describe("guard", () => {
@@ -76,7 +55,7 @@ describe("loader", () => {
   });
 
   it("loads the open modal's card with every door and those still available", async () => {
-    const door = await createDoor({ doorId: `page-${prefix()}`, name: "Garaje", location: "Sótano" });
+    const door = await createTestDoor({ code: `page-${prefix()}`, name: "Garaje", location: "Sótano" });
     const card = await registerCard({ cardNumber: `${prefix()}03` });
     const body = await (await load(`?modal=detail&card=${card.id}`)).json();
     expect(body.modal.name).toBe("detail");
@@ -93,7 +72,7 @@ describe("action", () => {
     const response = await post({ intent: "set-status", id: card.id, status: "inactive" }, "?sortBy=alias&sortOrder=asc&index");
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/admin/cards?sortBy=alias&sortOrder=asc");
-    expect(await flashedToast(response)).toMatchObject({ type: "success", title: "Estado actualizado" });
+    expect(await toastOf(response)).toMatchObject({ type: "success", title: "Estado actualizado" });
     expect((await getCardById(card.id))?.status).toBe("inactive");
   });
 
@@ -107,9 +86,9 @@ describe("action", () => {
     for (const [fields, status, message] of cases) {
       const response = await post({ intent: "set-status", ...fields });
       expect(response.status).toBe(status);
+      expect(await toastOf(response)).toMatchObject({ type: "error", title: "Error al actualizar", description: message });
       const body = await response.json();
       expect(body.intent).toBe("set-status");
-      expect(body.toast).toMatchObject({ type: "error", title: "Error al actualizar", description: message });
       expect(body.result.error[""]).toEqual([message]);
     }
     expect((await getCardById(card.id))?.status).toBe("inactive");
@@ -120,48 +99,48 @@ describe("action", () => {
     const search = `?modal=detail&card=${card.id}`;
     const saved = await post({ intent: "set-alias", id: card.id, alias: "  Buzón  " }, search);
     expect(saved.headers.get("Location")).toBe(`/admin/cards${search}`);
-    expect(await flashedToast(saved)).toMatchObject({ type: "success", title: "Alias actualizado", description: "Buzón" });
+    expect(await toastOf(saved)).toMatchObject({ type: "success", title: "Alias actualizado", description: "Buzón" });
     const same = await post({ intent: "set-alias", id: card.id, alias: "Buzón" }, search);
-    expect(await flashedToast(same)).toMatchObject({ type: "info", title: "Sin cambios", description: "El alias no ha cambiado." });
+    expect(await toastOf(same)).toMatchObject({ type: "info", title: "Sin cambios", description: "El alias no ha cambiado." });
     const cleared = await post({ intent: "set-alias", id: card.id, alias: "" }, search);
-    expect(await flashedToast(cleared)).toMatchObject({ title: "Alias eliminado" });
+    expect(await toastOf(cleared)).toMatchObject({ title: "Alias eliminado" });
     expect((await getCardById(card.id))?.alias).toBeNull();
   });
 
   it("grants and revokes a door, and asks for a door when none is chosen", async () => {
-    const door = await createDoor({ doorId: `page-${prefix()}`, name: "Azotea", location: "Planta 5" });
+    const door = await createTestDoor({ code: `page-${prefix()}`, name: "Azotea", location: "Planta 5" });
     const card = await registerCard({ cardNumber: `${prefix()}07` });
     const missing = await post({ intent: "grant-permission", id: card.id, doorId: "", granted: "true" });
     expect(missing.status).toBe(400);
     expect((await missing.json()).result.error.doorId).toEqual(["Selecciona una puerta"]);
     const granted = await post({ intent: "grant-permission", id: card.id, doorId: door.id, granted: "true" });
-    expect(await flashedToast(granted)).toMatchObject({ title: "Permiso concedido", description: "Azotea" });
+    expect(await toastOf(granted)).toMatchObject({ title: "Permiso concedido", description: "Azotea" });
     expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, granted: true }]);
     const revoked = await post({ intent: "revoke-permission", id: card.id, doorId: door.id });
-    expect(await flashedToast(revoked)).toMatchObject({ title: "Permiso revocado" });
+    expect(await toastOf(revoked)).toMatchObject({ title: "Permiso revocado" });
     expect((await getCardById(card.id))?.permissions).toEqual([]);
     const again = await post({ intent: "revoke-permission", id: card.id, doorId: door.id });
     expect(again.status).toBe(404);
   });
 
   it("refuses to delete an assigned card with the SPEC message and deletes an unassigned one, closing the modal", async () => {
-    const holder = await createUser({ username: "page-holder", email: "page-holder@example.com", password: "secreto-123" });
+    const holder = await createTestUser();
     const { card: assigned } = await assignCardToUser(holder.id, { cardNumber: `${prefix()}08` });
     const refused = await post({ intent: "delete-card", id: assigned.id }, `?modal=delete&card=${assigned.id}`);
     expect(refused.status).toBe(409);
-    expect((await refused.json()).toast).toMatchObject({
+    expect(await toastOf(refused)).toMatchObject({
       title: "Error al eliminar",
       description: "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.",
     });
     const loose = await registerCard({ cardNumber: `${prefix()}09` });
     const deleted = await post({ intent: "delete-card", id: loose.id }, `?sortBy=alias&modal=delete&card=${loose.id}`);
     expect(deleted.headers.get("Location")).toBe("/admin/cards?sortBy=alias");
-    expect(await flashedToast(deleted)).toMatchObject({ title: "Tarjeta eliminada", description: loose.cardNumber });
+    expect(await toastOf(deleted)).toMatchObject({ title: "Tarjeta eliminada", description: loose.cardNumber });
     expect(await getCardById(loose.id)).toBeNull();
   });
 
   it("approves a pending card with a door and opens its detail; a failure says 'Error al aprobar tarjeta: …'", async () => {
-    const door = await createDoor({ doorId: `page-${prefix()}`, name: "Portal", location: "Planta baja" });
+    const door = await createTestDoor({ code: `page-${prefix()}`, name: "Portal", location: "Planta baja" });
     const pending = await registerCard({ cardNumber: `${prefix()}0A`, status: "pending" });
     const approved = await post({ intent: "approve-card", id: pending.id, doorId: door.id }, `?modal=approve&card=${pending.id}`);
     expect(approved.headers.get("Location")).toBe(`/admin/cards?modal=detail&card=${pending.id}`);
@@ -178,7 +157,7 @@ describe("action", () => {
 
 describe("detail modal data", () => {
   it("keeps an explicit denial visible as a permission", async () => {
-    const door = await createDoor({ doorId: `page-${prefix()}`, name: "Trastero", location: "Sótano" });
+    const door = await createTestDoor({ code: `page-${prefix()}`, name: "Trastero", location: "Sótano" });
     const card = await registerCard({ cardNumber: `${prefix()}0B` });
     await setCardPermission(card.id, door.id, false);
     const body = await (await load(`?modal=detail&card=${card.id}`)).json();

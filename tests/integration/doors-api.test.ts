@@ -5,16 +5,16 @@ import * as doorRoute from "~/routes/api.doors.$id";
 import * as statsRoute from "~/routes/api.doors.stats";
 import * as doorsRoute from "~/routes/api.doors";
 import { issueApiToken } from "~/models/api-token.server";
-import { createDoor, getDoorById } from "~/models/door.server";
-import { createUser } from "~/models/user.server";
+import { getDoorById } from "~/models/door.server";
+import { createTestDoor, createTestUser } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 
 let adminToken = "";
 let residentToken = "";
 
 beforeAll(async () => {
-  const admin = await createUser({ username: "door-admin", email: "door-admin@example.com", password: "secreto-123", role: "admin" });
-  const resident = await createUser({ username: "door-resident", email: "door-resident@example.com", password: "secreto-123" });
+  const admin = await createTestUser({ role: "admin" });
+  const resident = await createTestUser();
   adminToken = (await issueApiToken(admin.id)).token;
   residentToken = (await issueApiToken(resident.id)).token;
 });
@@ -90,14 +90,14 @@ describe("doors API", () => {
   });
 
   it("answers 409 to a doorId already taken", async () => {
-    await createDoor({ doorId: "dup-door", name: "A", location: "A" });
+    await createTestDoor({ code: "dup-door", name: "A", location: "A" });
     const response = await call(doorsRoute.action, "/api/doors", { method: "POST", body: { name: "B", location: "B", doorId: "dup-door" } });
     expect(response.status).toBe(409);
     expect((await response.json()).error.message).toBe("Ya existe una puerta con ese ID");
   });
 
   it("enforces the message lengths and printable characters on the server", async () => {
-    const door = await createDoor({ doorId: "msg-door", name: "M", location: "M" });
+    const door = await createTestDoor({ code: "msg-door", name: "M", location: "M" });
     const put = (body: unknown) => call(messagesRoute.action, `/api/doors/${door.id}/messages`, { method: "PUT", body, params: { id: door.id } });
     expect((await put({ useCustomMessages: true, customStatus: "12345678901" })).status).toBe(400);
     expect((await put({ useCustomMessages: true, customMessage: "12345678901234567" })).status).toBe(400);
@@ -108,7 +108,7 @@ describe("doors API", () => {
   });
 
   it("rotates the bridge credential: a new secret each time, only its hash stored", async () => {
-    const door = await createDoor({ doorId: "cred-door", name: "C", location: "C" });
+    const door = await createTestDoor({ code: "cred-door", name: "C", location: "C" });
     const first = await (await call(credentialsRoute.action, `/api/doors/${door.id}/credentials`, { method: "POST", params: { id: door.id } })).json();
     const second = await (await call(credentialsRoute.action, `/api/doors/${door.id}/credentials`, { method: "POST", params: { id: door.id } })).json();
     expect(first.data.username).toBe("cred-door");

@@ -3,20 +3,18 @@
 // stats and pages of the filtered rows, and the Spanish 400s.
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiToken } from "~/models/api-token.server";
-import { createDoor } from "~/models/door.server";
-import { createUser } from "~/models/user.server";
 import * as cleanupRoute from "~/routes/api.logs.cleanup";
 import * as logsRoute from "~/routes/api.logs";
 import { callRoute, jsonRequest } from "../setup/route";
-import { hexPrefix, insertLogs } from "./logs-fixtures";
+import { createTestDoor, createTestUser, hexPrefix, insertLogs } from "../setup/fixtures";
 
 const MINUTE = 60_000;
 let adminToken: string;
 let residentToken: string;
 
 beforeAll(async () => {
-  const admin = await createUser({ username: "api-logs-admin", email: "api-logs-admin@example.com", password: "secreto-123", role: "admin" });
-  const resident = await createUser({ username: "api-logs-vecino", email: "api-logs-vecino@example.com", password: "secreto-123" });
+  const admin = await createTestUser({ username: "api-logs-admin", role: "admin" });
+  const resident = await createTestUser({ username: "api-logs-vecino" });
   adminToken = (await issueApiToken(admin.id)).token;
   residentToken = (await issueApiToken(resident.id)).token;
 });
@@ -43,7 +41,7 @@ describe("GET /api/logs", () => {
   });
 
   it("gives SPEC §3 log objects, the stats, the total and the pages of the filtered rows", async () => {
-    const door = await createDoor({ doorId: `api-logs-${hexPrefix()}`, name: "Portal", location: "Planta baja" });
+    const door = await createTestDoor({ code: `api-logs-${hexPrefix()}`, name: "Portal", location: "Planta baja" });
     const card = `${hexPrefix()}01`;
     const now = Date.now();
     const ids = await insertLogs([
@@ -63,7 +61,7 @@ describe("GET /api/logs", () => {
       timestamp: new Date(now - 2 * MINUTE).toISOString(),
       cardId: card,
       doorId: door.id,
-      doorCode: door.doorId,
+      doorCode: door.code,
       doorName: "Portal",
       ipAddress: "192.0.2.10",
       accessGranted: false,
@@ -81,7 +79,7 @@ describe("GET /api/logs", () => {
   });
 
   it("defaults to the last 24 hours and 50 a page, and allows up to 200", async () => {
-    const door = await createDoor({ doorId: `api-logs-${hexPrefix()}`, name: "Garaje", location: "Sótano" });
+    const door = await createTestDoor({ code: `api-logs-${hexPrefix()}`, name: "Garaje", location: "Sótano" });
     const now = Date.now();
     await insertLogs([
       ...Array.from({ length: 210 }, (_, i) => ({ at: now - (i + 1) * 1000, cardNumber: "AB", door })),
@@ -155,8 +153,10 @@ describe("DELETE /api/logs/cleanup", () => {
     expect(await response.json()).toEqual({ success: false, error: { message } });
   });
 
-  it("answers 405 to other methods", async () => {
+  it("answers 405 to other methods, after the guard", async () => {
     expect((await cleanup({ method: "POST", body: { cardId: "AB", accessGranted: false } })).status).toBe(405);
-    expect((await callRoute(cleanupRoute.loader, jsonRequest("/api/logs/cleanup"))).status).toBe(405);
+    expect((await callRoute(cleanupRoute.loader, jsonRequest("/api/logs/cleanup"))).status).toBe(401);
+    const adminGet = jsonRequest("/api/logs/cleanup", { headers: { Authorization: `Bearer ${adminToken}` } });
+    expect((await callRoute(cleanupRoute.loader, adminGet)).status).toBe(405);
   });
 });

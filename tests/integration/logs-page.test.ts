@@ -3,18 +3,17 @@
 // denied row (a redirect with a toast, or the refusal with its status).
 import { beforeAll, describe, expect, it } from "vitest";
 import { getCardById, registerCard } from "~/models/card.server";
-import { createDoor } from "~/models/door.server";
-import { createUser } from "~/models/user.server";
 import * as page from "~/routes/admin.logs";
-import { callPage, flashedToast, hexPrefix, insertLogs, sessionCookie } from "./logs-fixtures";
+import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie, toastOf } from "../setup/fixtures";
+import { callRoute as callPage } from "../setup/route";
 
 const MINUTE = 60_000;
 let adminCookie: string;
 let residentCookie: string;
 
 beforeAll(async () => {
-  const admin = await createUser({ username: "logs-admin", email: "logs-admin@example.com", password: "secreto-123", role: "admin" });
-  const resident = await createUser({ username: "logs-vecino", email: "logs-vecino@example.com", password: "secreto-123" });
+  const admin = await createTestUser({ username: "logs-admin", role: "admin" });
+  const resident = await createTestUser({ username: "logs-vecino" });
   adminCookie = await sessionCookie(admin.id);
   residentCookie = await sessionCookie(resident.id);
 });
@@ -35,7 +34,7 @@ async function post(fields: Record<string, string>, search = "") {
 }
 
 async function door(name: string) {
-  return createDoor({ doorId: `logs-${hexPrefix()}`, name, location: "Planta baja" });
+  return createTestDoor({ name });
 }
 
 describe("guard", () => {
@@ -134,7 +133,7 @@ describe("approving a card from a denied row", () => {
     const response = await post({ intent: "approve-card", logId: denied! }, `?doorId=${terraza.id}&status=denied&index`);
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/logs?doorId=${terraza.id}&status=denied`);
-    expect(await flashedToast(response)).toMatchObject({
+    expect(await toastOf(response)).toMatchObject({
       type: "success",
       title: "Tarjeta aprobada",
       description: `${card.cardNumber} con acceso a Terraza; 2 registros denegados eliminados.`,
@@ -151,7 +150,7 @@ describe("approving a card from a denied row", () => {
       { at: Date.now(), cardNumber: inactive.cardNumber, cardId: inactive.id, door: trastero, granted: false, reason: "card_inactive" },
     ]);
     const response = await post({ intent: "approve-card", logId: denied! });
-    expect(await flashedToast(response)).toMatchObject({
+    expect(await toastOf(response)).toMatchObject({
       title: "Tarjeta aprobada",
       description: `${inactive.cardNumber} con acceso a Trastero; 1 registro denegado eliminado. La tarjeta sigue inactiva.`,
     });
@@ -175,9 +174,10 @@ describe("approving a card from a denied row", () => {
     for (const [fields, status, reason] of cases) {
       const response = await post({ intent: "approve-card", ...fields });
       expect(response.status, reason).toBe(status);
-      const body = await response.json();
       const message = `Error al aprobar tarjeta: ${reason}`;
-      expect(body).toMatchObject({ intent: "approve-card", toast: { type: "error", title: "Error", description: message } });
+      expect(await toastOf(response)).toMatchObject({ type: "error", title: "Error", description: message });
+      const body = await response.json();
+      expect(body).toMatchObject({ intent: "approve-card" });
       expect(body.result.error[""]).toEqual([message]);
     }
     // Nothing was cleaned up.

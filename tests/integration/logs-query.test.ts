@@ -6,17 +6,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AccessReason } from "~/access/reasons";
 import type { Door } from "~/db/schema";
-import {
-  countAccessByDoorSince,
-  getAccessLogStats,
-  getHourlyAccessActivity,
-  listAccessLogs,
-  streamAccessLogs,
-} from "~/models/access-log-query.server";
-import { createDoor } from "~/models/door.server";
+import { getAccessActivity, getAccessLogStats, listAccessLogs, streamAccessLogs } from "~/models/access-log-query.server";
 import { LOG_DATE_RANGES, LOG_STATUSES, type LogFilters } from "~/schemas/access-log";
 import { getDb } from "~/utils/db.server";
-import { insertLogs, type LogSeed } from "./logs-fixtures";
+import { createTestDoor, insertLogs, type LogSeed } from "../setup/fixtures";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -53,7 +46,7 @@ function random(seed: number) {
 
 beforeAll(async () => {
   doors = await Promise.all(
-    ["Portal", "Garaje", "Gimnasio"].map((name, i) => createDoor({ doorId: `query-door-${i}`, name, location: "Edificio" })),
+    ["Portal", "Garaje", "Gimnasio"].map((name, i) => createTestDoor({ code: `query-door-${i}`, name, location: "Edificio" })),
   );
   const next = random(7);
   const seeds: LogSeed[] = [];
@@ -259,15 +252,14 @@ describe("query plans", () => {
 describe("dashboard figures", () => {
   it("reads the last 24 hours through the time index, not a whole door index", async () => {
     const plans = await plansOf(async () => {
-      await getHourlyAccessActivity(now);
-      await countAccessByDoorSince(new Date(now.getTime() - DAY));
+      await getAccessActivity(now);
     });
-    expect(plans).toHaveLength(2);
+    expect(plans).toHaveLength(1);
     for (const { sql, lines } of plans) expect(lines.map((line) => line.detail).join(" | "), sql).toContain("USING INDEX access_logs_timestamp_idx (timestamp>?");
   });
 
   it("counts the last 24 hours per hour, oldest first, the current hour included", async () => {
-    const hours = await getHourlyAccessActivity(now);
+    const { hourly: hours } = await getAccessActivity(now);
     expect(hours).toHaveLength(24);
     const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
     expect(hours[23]!.hourStart).toBe(new Date(currentHour).toISOString());
@@ -281,12 +273,15 @@ describe("dashboard figures", () => {
     expect(hours.reduce((sum, hour) => sum + hour.granted + hour.denied, 0)).toBeGreaterThan(0);
   });
 
-  it("counts rows per door since an instant, leaving out unknown doors", async () => {
-    const since = new Date(now.getTime() - 3 * DAY);
-    const counts = await countAccessByDoorSince(since);
-    expect([...counts.keys()].sort()).toEqual(doors.map((door) => door.id).sort());
+  it("counts the last 24 hours' rows per door, leaving out unknown doors, and in all", async () => {
+    const since = now.getTime() - DAY;
+    const { byDoor, total, granted } = await getAccessActivity(now);
+    expect([...byDoor.keys()].sort()).toEqual(doors.map((door) => door.id).sort());
     for (const door of doors) {
-      expect(counts.get(door.id)).toBe(seeded.filter((row) => row.doorId === door.id && row.at >= since.getTime()).length);
+      expect(byDoor.get(door.id)).toBe(seeded.filter((row) => row.doorId === door.id && row.at >= since).length);
     }
+    const recent = seeded.filter((row) => row.at >= since);
+    expect(total).toBe(recent.length);
+    expect(granted).toBe(recent.filter((row) => row.granted ?? true).length);
   });
 });

@@ -5,6 +5,7 @@ import * as captchaRoute from "~/routes/api.consultations.captcha";
 import * as submitRoute from "~/routes/api.consultations.submit";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { resetMailTransport } from "~/utils/mail.server";
+import { eventually } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 import { mailSubject, mimePart, startSmtpReceiver } from "../setup/smtp";
 
@@ -23,13 +24,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-async function waitForMail(predicate: (raw: string) => boolean) {
-  for (let i = 0; i < 50; i++) {
-    const found = smtp.messages.find((m) => predicate(m.raw));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("mail not received");
+function waitForMail(predicate: (raw: string) => boolean) {
+  return eventually(() => smtp.messages.find((m) => predicate(m.raw)), 1000);
 }
 
 describe("visitor mail over SMTP", () => {

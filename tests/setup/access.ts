@@ -1,54 +1,11 @@
-// Helpers for the access service tests: doors with bridge credentials, cards,
-// and FakeBridge, a real MQTT.js client that plays a door's bridge.
+// FakeBridge: a real MQTT.js client that plays a door's bridge in the access
+// service tests (the doors, cards and credentials come from ./fixtures.ts).
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
 import type { DecisionMessage } from "~/access/contract";
-import { assignCardToUser, registerCard, setCardPermission, updateCard } from "~/models/card.server";
-import { createDoor, issueBridgeCredential } from "~/models/door.server";
-import { createUser } from "~/models/user.server";
-import type { User } from "~/db/schema";
 
 export const PREFIX = "coliving";
-
-export async function seedDoor(doorCode: string, name = `Puerta ${doorCode}`) {
-  const door = await createDoor({ doorId: doorCode, name, location: "Planta baja" });
-  const credential = await issueBridgeCredential(door.id);
-  return { door, password: credential!.password };
-}
-
-let userCounter = 0;
-
-export async function seedUser(fields: Partial<Pick<User, "firstName" | "status">> = {}) {
-  userCounter += 1;
-  return createUser({
-    username: `vecino${userCounter}-${randomUUID().slice(0, 6)}`,
-    email: `vecino${userCounter}-${randomUUID().slice(0, 6)}@example.com`,
-    password: "secreto-123",
-    firstName: "firstName" in fields ? fields.firstName : "Marta",
-    status: fields.status ?? "active",
-  });
-}
-
-/** An active card held by a new user, granted on the given doors. */
-export async function seedCard(
-  cardNumber: string,
-  doorRowIds: string[],
-  options: { firstName?: string | null; userStatus?: User["status"]; expiresAt?: Date | null; holder?: boolean } = {},
-) {
-  let card;
-  let user: User | null = null;
-  if (options.holder === false) {
-    card = await registerCard({ cardNumber, status: "active", expiresAt: options.expiresAt ?? null });
-  } else {
-    user = await seedUser({ firstName: options.firstName, status: options.userStatus });
-    ({ card } = await assignCardToUser(user.id, { cardNumber, expiresAt: options.expiresAt ?? null }));
-  }
-  for (const doorRowId of doorRowIds) await setCardPermission(card.id, doorRowId, true);
-  return { card, user };
-}
-
-export { updateCard };
 
 type Received = { topic: string; json: unknown; packet: IPublishPacket };
 
@@ -163,16 +120,5 @@ export class FakeBridge {
 
   async end() {
     await this.client.endAsync(true).catch(() => {});
-  }
-}
-
-/** Polls until check() returns a truthy value. */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

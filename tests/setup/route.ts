@@ -1,6 +1,6 @@
 // Calls a route module's loader or action the way Remix does, with a real
 // Request, and always hands back the Response (returned or thrown).
-import { PEER_IP_HEADER } from "~/utils/request.server";
+import { PEER_IP_HEADER } from "~/utils/http-server-patch.server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RouteFunction = (args: any) => unknown;

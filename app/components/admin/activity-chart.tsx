@@ -1,17 +1,17 @@
-export type HourlyActivity = { hourStart: string; granted: number; denied: number };
+import type { HourlyActivity } from "~/services/doors.server";
+import { formatHour } from "~/utils/dates";
 
 const WIDTH = 720;
 const HEIGHT = 180;
 const PADDING = { top: 10, right: 8, bottom: 24, left: 32 };
 
 /** Attempts per hour over the last 24 hours, granted stacked under denied. Server-rendered SVG. */
-export function ActivityChart({ hours, timeZone = "Europe/Madrid" }: { hours: HourlyActivity[]; timeZone?: string }) {
+export function ActivityChart({ hours }: { hours: HourlyActivity[] }) {
   const max = Math.max(1, ...hours.map((h) => h.granted + h.denied));
   const plotWidth = WIDTH - PADDING.left - PADDING.right;
   const plotHeight = HEIGHT - PADDING.top - PADDING.bottom;
   const barWidth = plotWidth / Math.max(1, hours.length);
   const y = (value: number) => (value / max) * plotHeight;
-  const hourLabel = new Intl.DateTimeFormat("es-ES", { hour: "2-digit", timeZone });
   const totalGranted = hours.reduce((sum, h) => sum + h.granted, 0);
   const totalDenied = hours.reduce((sum, h) => sum + h.denied, 0);
   return (
@@ -33,12 +33,12 @@ export function ActivityChart({ hours, timeZone = "Europe/Madrid" }: { hours: Ho
           const base = HEIGHT - PADDING.bottom;
           return (
             <g key={hour.hourStart}>
-              <title>{`${hourLabel.format(new Date(hour.hourStart))} h: ${hour.granted} concedidos, ${hour.denied} denegados`}</title>
+              <title>{`${formatHour(hour.hourStart)} h: ${hour.granted} concedidos, ${hour.denied} denegados`}</title>
               <rect x={x} width={barWidth - 4} y={base - grantedHeight} height={grantedHeight} fill="var(--color-success)" />
               <rect x={x} width={barWidth - 4} y={base - grantedHeight - deniedHeight} height={deniedHeight} fill="var(--color-error)" />
               {index % 3 === 0 ? (
                 <text x={x + (barWidth - 4) / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill="var(--color-muted)">
-                  {hourLabel.format(new Date(hour.hourStart))}
+                  {formatHour(hour.hourStart)}
                 </text>
               ) : null}
             </g>

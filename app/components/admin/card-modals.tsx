@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { FormAlert, InputField, SelectField, SubmitButton } from "~/components/forms";
 import { CARD_TYPE_LABELS, CardAliasSchema, CardApproveSchema, CardPermissionSchema } from "~/schemas/card";
-import type { loadCardDetail } from "~/services/card-admin.server";
+import type { CardDetail } from "~/services/cards.server";
 import { formatDateTime } from "~/utils/dates";
 import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } from "./card-badges";
 import { RouteModal } from "./route-modal";
 
-export type CardDetail = NonNullable<Awaited<ReturnType<typeof loadCardDetail>>>;
+export type { CardDetail };
 
 export function CardNotFoundModal({ closeTo }: { closeTo: string }) {
   return (

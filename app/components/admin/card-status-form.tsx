@@ -1,7 +1,8 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CARD_STATUS_LABELS, SETTABLE_CARD_STATUSES } from "~/schemas/card";
-import type { CardActionData, CardJson } from "~/services/card-admin.server";
+import type { CardJson } from "~/services/cards.server";
+import type { FormActionData } from "~/utils/form-reply.server";
 import { useHydrated } from "~/utils/use-hydrated";
 
 /**
@@ -11,7 +12,7 @@ import { useHydrated } from "~/utils/use-hydrated";
 export const CARD_STATUS_FETCHER_KEY = "card-status";
 
 export function useCardStatusFetcher() {
-  return useFetcher<CardActionData>({ key: CARD_STATUS_FETCHER_KEY });
+  return useFetcher<FormActionData>({ key: CARD_STATUS_FETCHER_KEY });
 }
 
 /**
@@ -24,7 +25,7 @@ export function CardStatusForm({ card }: { card: CardJson }) {
   const fetcher = useCardStatusFetcher();
   const hydrated = useHydrated();
   const [selected, setSelected] = useState<string>(card.status);
-  const refusal = fetcher.state === "idle" ? fetcher.data?.toast : undefined;
+  const refusal = fetcher.state === "idle" && fetcher.data?.result.status === "error" ? fetcher.data.result : undefined;
 
   useEffect(() => setSelected(card.status), [card.status]);
   useEffect(() => {

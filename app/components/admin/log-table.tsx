@@ -1,8 +1,24 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { CardNumber } from "~/components/admin/card-badges";
 import { ACCESS_RESULT_LABELS } from "~/schemas/access-log";
-import type { LogLine } from "~/services/access-log-admin.server";
 import { formatDateTimeSeconds, formatTimeSeconds } from "~/utils/dates";
+
+/** One line of the table: a log row, or several merged (SPEC §2). Dates are ISO strings. */
+export type LogLine = {
+  id: string;
+  timestamp: string;
+  firstTimestamp: string;
+  count: number;
+  cardNumber: string;
+  username: string | null;
+  doorName: string;
+  accessGranted: boolean;
+  reasonText: string;
+  isAnonymous: boolean;
+  offline: boolean;
+  /** A denied row of a registered card offers approving it. */
+  canApprove: boolean;
+};
 
 export function LogTable({ lines }: { lines: LogLine[] }) {
   return (

@@ -1,13 +1,7 @@
-// The pure parts of door access: decision rules one by one, display texts,
-// topic ACLs, card ids and the Mosquitto password format.
+// The decision rules one by one and the door's display texts (pure functions).
 import { describe, expect, it } from "vitest";
-import { canonicalCardId, mayDoorPublish, mayDoorSubscribe, parseDoorTopic } from "~/access/contract";
-import {
-  generateBridgeSecret,
-  mosquittoPasswordHash,
-  verifyMosquittoPassword,
-} from "~/access/mosquitto-password.server";
-import { ACCESS_REASON_DISPLAY, ACCESS_REASON_LABELS } from "~/access/reasons";
+import { ACCESS_REASONS } from "~/db/schema";
+import { ACCESS_REASON_DISPLAY, ACCESS_REASON_LABELS } from "./reasons";
 import {
   decideAccess,
   decisionDisplay,
@@ -16,8 +10,7 @@ import {
   greeting,
   type AccessFacts,
   type DoorFacts,
-} from "~/access/rules";
-import { ACCESS_REASONS } from "~/db/schema";
+} from "./rules";
 
 const now = new Date("2026-03-01T10:00:00Z");
 const activeDoor: DoorFacts = { status: "active", useCustomMessages: false, customStatus: null, customMessage: null };
@@ -137,71 +130,5 @@ describe("display texts", () => {
       expect(ACCESS_REASON_LABELS[reason]).toBeTruthy();
       expect(Array.from(ACCESS_REASON_DISPLAY[reason]).length).toBeLessThanOrEqual(16);
     }
-  });
-});
-
-describe("topics and ACL", () => {
-  it("parse door topics under the prefix only", () => {
-    expect(parseDoorTopic("coliving", "coliving/doors/front-1/swipe")).toEqual({ doorCode: "front-1", kind: "swipe" });
-    expect(parseDoorTopic("site/coliving", "site/coliving/doors/A/state")).toEqual({ doorCode: "A", kind: "state" });
-    expect(parseDoorTopic("coliving", "coliving/doors/front-1/swipe/extra")).toBeNull();
-    expect(parseDoorTopic("coliving", "coliving/doors/front-1/other")).toBeNull();
-    expect(parseDoorTopic("coliving", "other/doors/front-1/swipe")).toBeNull();
-  });
-
-  it("let a door publish only its own swipe, state and events", () => {
-    expect(mayDoorPublish("coliving", "A", "coliving/doors/A/swipe")).toBe(true);
-    expect(mayDoorPublish("coliving", "A", "coliving/doors/A/state")).toBe(true);
-    expect(mayDoorPublish("coliving", "A", "coliving/doors/A/events")).toBe(true);
-    expect(mayDoorPublish("coliving", "A", "coliving/doors/B/swipe")).toBe(false);
-    expect(mayDoorPublish("coliving", "A", "coliving/doors/A/decision")).toBe(false);
-    expect(mayDoorPublish("coliving", "A", "coliving/app/changes")).toBe(false);
-  });
-
-  it("let a door subscribe only to its own decision, display and credentials, without wildcards", () => {
-    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/A/decision")).toBe(true);
-    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/A/credentials")).toBe(true);
-    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/B/decision")).toBe(false);
-    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/+/decision")).toBe(false);
-    expect(mayDoorSubscribe("coliving", "A", "coliving/#")).toBe(false);
-    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/A/swipe")).toBe(false);
-  });
-});
-
-describe("canonical card ids", () => {
-  it("are upper-case hex, two characters per byte", () => {
-    expect(canonicalCardId("004E2B4E")).toBe("004E2B4E");
-    expect(canonicalCardId("004e2b4e")).toBe("004E2B4E");
-    expect(canonicalCardId("0x4E2B4E")).toBe("4E2B4E");
-    expect(canonicalCardId("4:e2:b4:e")).toBe("04E2B40E");
-    expect(canonicalCardId("04-E2-B4-0E")).toBe("04E2B40E");
-    expect(canonicalCardId("abc")).toBe("0ABC");
-  });
-
-  it("refuse what is not a hex card id", () => {
-    expect(canonicalCardId("")).toBeNull();
-    expect(canonicalCardId("hello")).toBeNull();
-    expect(canonicalCardId("00".repeat(17))).toBeNull();
-  });
-});
-
-describe("Mosquitto password hashes", () => {
-  it("verify a line written by mosquitto_passwd 2.0 (door1 / secretpw)", () => {
-    const stored =
-      "$7$101$cdFC+XFzpb9CGyRM$Vmq/QpuqcpQsF4549njNI6dFObmTtO9hjxZvD9FYNDquKV6QETPX/T49M5u/nqaoDo/WAYevOqDH6vGEKtMG7g==";
-    expect(verifyMosquittoPassword("secretpw", stored)).toBe(true);
-    expect(verifyMosquittoPassword("secretpx", stored)).toBe(false);
-  });
-
-  it("write the same format: $7$101$<12-byte salt>$<64-byte hash>", () => {
-    const secret = generateBridgeSecret();
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const stored = mosquittoPasswordHash(secret);
-    const [, scheme, iterations, salt, hash] = stored.split("$");
-    expect([scheme, iterations]).toEqual(["7", "101"]);
-    expect(Buffer.from(salt!, "base64")).toHaveLength(12);
-    expect(Buffer.from(hash!, "base64")).toHaveLength(64);
-    expect(verifyMosquittoPassword(secret, stored)).toBe(true);
-    expect(verifyMosquittoPassword(secret, "scrypt$whatever")).toBe(false);
   });
 });

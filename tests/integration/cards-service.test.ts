@@ -1,29 +1,18 @@
-// The card model's rules for the admin screen and API: alias, status, delete,
-// approve, permissions (each change announced to the access service), and the
-// list's sort orders and filters.
+// The cards service's rules for the admin screen and API: alias, status,
+// delete, approve, permissions (each change announced to the access service),
+// and the card model's list sort orders and filters.
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setInProcessChangePublisher, type AccessChange } from "~/access/notify.server";
 import { cardPermissions, cards } from "~/db/schema";
-import {
-  approveCard,
-  assignCardToUser,
-  countCards,
-  deleteCard,
-  editCard,
-  getCardById,
-  listCards,
-  normalizeCardNumberSearch,
-  registerCard,
-  removeCardPermission,
-  setCardPermission,
-  type NewCard,
-} from "~/models/card.server";
-import { createDoor } from "~/models/door.server";
+import { assignCardToUser, countCards, getCardById, listCards, registerCard, type NewCard } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
 import { CARD_SORT_KEYS } from "~/schemas/card";
+import { approveCard, CARD_REFUSALS, deleteCard, editCard, removeCardPermission, setCardPermission } from "~/services/cards.server";
+import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
+import { createTestDoor } from "../setup/fixtures";
 
 let changes: AccessChange[] = [];
 beforeEach(() => {
@@ -39,10 +28,8 @@ function prefix() {
   return randomBytes(3).toString("hex").toUpperCase();
 }
 
-let doorCounter = 0;
 async function door(name = "Portal") {
-  doorCounter += 1;
-  return createDoor({ doorId: `door-${doorCounter}-${prefix()}`, name: `${name} ${doorCounter}`, location: "Planta baja" });
+  return createTestDoor({ name: `${name} ${prefix()}` });
 }
 
 async function card(fields: Partial<NewCard> = {}) {
@@ -86,7 +73,7 @@ describe("editCard: alias", () => {
   });
 
   it("refuses an unknown card", async () => {
-    expect(await editCard("no-such-card", { alias: "x" })).toEqual({ ok: false, reason: "not_found" });
+    expect(await editCard("no-such-card", { alias: "x" })).toEqual(CARD_REFUSALS.not_found);
   });
 });
 
@@ -106,14 +93,14 @@ describe("editCard: status", () => {
 
   it("refuses to switch a pending card (it is approved instead), alias included", async () => {
     const { id } = await card({ status: "pending", alias: "Antes" });
-    expect(await editCard(id, { status: "active", alias: "Después" })).toEqual({ ok: false, reason: "pending" });
-    expect(await editCard(id, { status: "inactive" })).toEqual({ ok: false, reason: "pending" });
+    expect(await editCard(id, { status: "active", alias: "Después" })).toEqual(CARD_REFUSALS.pending);
+    expect(await editCard(id, { status: "inactive" })).toEqual(CARD_REFUSALS.pending);
     expect(await storedCard(id)).toMatchObject({ status: "pending", alias: "Antes" });
   });
 
   it("refuses to switch an expired card on, but lets it be switched off", async () => {
     const expired = await card({ status: "inactive", expiresAt: new Date(Date.now() - 60_000) });
-    expect(await editCard(expired.id, { status: "active" })).toEqual({ ok: false, reason: "expired" });
+    expect(await editCard(expired.id, { status: "active" })).toEqual(CARD_REFUSALS.expired);
     expect((await storedCard(expired.id))?.status).toBe("inactive");
     const stillActive = await card({ status: "active", expiresAt: new Date(Date.now() - 60_000) });
     expect(await editCard(stillActive.id, { status: "inactive" })).toMatchObject({ ok: true, changed: true });
@@ -131,7 +118,7 @@ describe("deleteCard", () => {
   it("refuses a card assigned to a user and keeps it", async () => {
     const holder = await user();
     const { card: assigned } = await assignCardToUser(holder.id, { cardNumber: `${prefix()}01` });
-    expect(await deleteCard(assigned.id)).toEqual({ ok: false, reason: "assigned" });
+    expect(await deleteCard(assigned.id)).toEqual(CARD_REFUSALS.assigned);
     expect(await storedCard(assigned.id)).toBeDefined();
   });
 
@@ -150,7 +137,7 @@ describe("deleteCard", () => {
   });
 
   it("answers not_found for an unknown card", async () => {
-    expect(await deleteCard("no-such-card")).toEqual({ ok: false, reason: "not_found" });
+    expect(await deleteCard("no-such-card")).toEqual(CARD_REFUSALS.not_found);
   });
 });
 
@@ -187,11 +174,11 @@ describe("approveCard", () => {
 
   it("refuses a card that is not pending when no door is given, an unknown door, and an unknown card", async () => {
     const active = await card();
-    expect(await approveCard(active.id)).toEqual({ ok: false, reason: "not_pending" });
+    expect(await approveCard(active.id)).toEqual(CARD_REFUSALS.not_pending);
     const pending = await card({ status: "pending" });
-    expect(await approveCard(pending.id, "no-such-door")).toEqual({ ok: false, reason: "door_not_found" });
+    expect(await approveCard(pending.id, "no-such-door")).toEqual(CARD_REFUSALS.door_not_found);
     expect((await storedCard(pending.id))?.status).toBe("pending");
-    expect(await approveCard("no-such-card")).toEqual({ ok: false, reason: "not_found" });
+    expect(await approveCard("no-such-card")).toEqual(CARD_REFUSALS.not_found);
   });
 });
 
@@ -216,12 +203,12 @@ describe("door permissions", () => {
   it("refuses an unknown door or card, and revoking a permission that does not exist", async () => {
     const entrance = await door();
     const { id } = await card();
-    expect(await setCardPermission(id, "no-such-door", true)).toEqual({ ok: false, reason: "door_not_found" });
-    expect(await setCardPermission("no-such-card", entrance.id, true)).toEqual({ ok: false, reason: "not_found" });
+    expect(await setCardPermission(id, "no-such-door", true)).toEqual(CARD_REFUSALS.door_not_found);
+    expect(await setCardPermission("no-such-card", entrance.id, true)).toEqual(CARD_REFUSALS.not_found);
     expect((await getCardById(id))?.permissions).toEqual([]);
     changes = [];
-    expect(await removeCardPermission(id, entrance.id)).toEqual({ ok: false, reason: "permission_not_found" });
-    expect(await removeCardPermission("no-such-card", entrance.id)).toEqual({ ok: false, reason: "not_found" });
+    expect(await removeCardPermission(id, entrance.id)).toEqual(CARD_REFUSALS.permission_not_found);
+    expect(await removeCardPermission("no-such-card", entrance.id)).toEqual(CARD_REFUSALS.not_found);
     expect(changes).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-// What the booking page shows after its redirect (a one-shot signed cookie).
+// /reservar: the booking receipt the page shows after its redirect, kept in a
+// one-shot signed cookie of its own (the success modal's code, name and dates).
 import { createFlashCookie } from "~/utils/flash-cookie.server";
 
 export type BookingReceipt = {

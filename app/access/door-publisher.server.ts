@@ -1,0 +1,187 @@
+// What the app keeps retained on the broker for each door: its display
+// (idle texts and status) and its offline credentials list. Republished on
+// every connection of the service, for the doors named by a change
+// notification (the display at once, the lists debounced), and by a periodic
+// sweep that also deactivates expired cards. One task at a time, so list
+// versions reach the broker in order.
+import crypto from "node:crypto";
+import type { MqttClient } from "mqtt";
+import type { Door } from "~/db/schema";
+import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listGrantedCardsForDoor } from "~/models/card.server";
+import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
+import { sha256 } from "~/utils/crypto.server";
+import { doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "./contract";
+import { doorDisplayTexts } from "./rules";
+
+export type DoorPublisherOptions = {
+  client: MqttClient;
+  prefix: string;
+  /** Offline lists are republished this long after the first of a burst of changes. */
+  credentialsDebounceMs: number;
+  /** Drops connected bridges whose credential changed or whose door is gone (embedded broker). */
+  revalidateDoors: (doorCodes: string[]) => Promise<void>;
+};
+
+/** What was last published for a door (to skip unchanged republishes and clear deleted doors). */
+type PublishedDoor = { doorCode: string; display: string | null; credentials: string | null };
+
+export class DoorPublisher {
+  private stopped = false;
+  private tasks: Promise<void> = Promise.resolve();
+  private readonly published = new Map<string, PublishedDoor>();
+  private readonly credentialsDue = new Set<string>();
+  private credentialsTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: DoorPublisherOptions) {}
+
+  /** Queues a task behind the others; its failure is logged, not thrown. */
+  run(task: () => Promise<void>) {
+    this.tasks = this.tasks.then(task).catch((error: unknown) => {
+      if (!this.stopped) console.error("[access] republishing failed", error);
+    });
+  }
+
+  /** Every door, forced: after each connection (the broker may have lost its retained messages). */
+  republishAll() {
+    this.run(() => this.refreshAllDoors(true));
+  }
+
+  /** The periodic sweep: expired cards deactivated, then whatever differs from what was last published. */
+  sweep() {
+    this.run(async () => {
+      const expired = await deactivateExpiredCards();
+      if (expired.length > 0) console.info(`[access] ${expired.length} expired cards deactivated`);
+      await this.refreshAllDoors(false);
+    });
+  }
+
+  applyChange(change: AccessChange) {
+    this.run(() => this.republishChanged(change));
+  }
+
+  /** The offline lists of these doors (row ids), debounced. */
+  scheduleCredentials(doorIds: string[]) {
+    if (this.stopped) return;
+    for (const id of doorIds) this.credentialsDue.add(id);
+    if (this.credentialsTimer || this.credentialsDue.size === 0) return;
+    this.credentialsTimer = setTimeout(() => {
+      this.credentialsTimer = null;
+      const due = [...this.credentialsDue];
+      this.credentialsDue.clear();
+      this.run(async () => {
+        for (const door of await listDoorsByIds(due)) await this.publishCredentials(door, true);
+      });
+    }, this.options.credentialsDebounceMs);
+  }
+
+  /** The doors of these cards get new offline lists (e.g. cards deactivated by a swipe). */
+  scheduleCredentialsOfCards(cardIds: string[]) {
+    listDoorIdsForCards(cardIds).then(
+      (doorIds) => this.scheduleCredentials(doorIds),
+      (error: unknown) => console.error("[access] could not find the doors of expired cards", error),
+    );
+  }
+
+  /** Waits for the queued tasks; nothing new is scheduled after this. */
+  async stop() {
+    this.stopped = true;
+    if (this.credentialsTimer) clearTimeout(this.credentialsTimer);
+    await this.tasks;
+  }
+
+  private async republishChanged(change: AccessChange) {
+    if (change.all) {
+      await this.refreshAllDoors(true);
+      await this.options.revalidateDoors([...this.published.values()].map((door) => door.doorCode));
+      return;
+    }
+    const doorIds = change.doorIds ?? [];
+    const rows = await listDoorsByIds(doorIds);
+    const doorCodes = rows.map((door) => door.code);
+    for (const door of rows) {
+      const previousCode = this.published.get(door.id)?.doorCode;
+      if (previousCode && previousCode !== door.code) doorCodes.push(previousCode);
+      await this.publishDisplay(door, true);
+    }
+    for (const id of doorIds) {
+      if (rows.some((door) => door.id === id)) continue;
+      const gone = this.published.get(id);
+      if (gone) {
+        doorCodes.push(gone.doorCode);
+        await this.clearDoor(id, gone.doorCode);
+      }
+    }
+    await this.options.revalidateDoors(doorCodes);
+    const related = [...(await listDoorIdsForCards(change.cardIds ?? [])), ...(await listDoorIdsForUsers(change.userIds ?? []))];
+    this.scheduleCredentials([...rows.map((door) => door.id), ...related]);
+  }
+
+  private async refreshAllDoors(force: boolean) {
+    const all = await listDoors();
+    const present = new Set(all.map((door) => door.id));
+    for (const [id, door] of this.published) {
+      if (!present.has(id)) await this.clearDoor(id, door.doorCode);
+    }
+    for (const door of all) {
+      await this.publishDisplay(door, force);
+      await this.publishCredentials(door, force);
+    }
+  }
+
+  private remember(door: Door, fields: Partial<PublishedDoor>) {
+    const previous = this.published.get(door.id);
+    this.published.set(door.id, {
+      doorCode: door.code,
+      display: previous?.doorCode === door.code ? previous.display : null,
+      credentials: previous?.doorCode === door.code ? previous.credentials : null,
+      ...fields,
+    });
+  }
+
+  private async publishDisplay(door: Door, force: boolean) {
+    const previous = this.published.get(door.id);
+    if (previous && previous.doorCode !== door.code) await this.clearTopics(previous.doorCode);
+    const texts = doorDisplayTexts(door);
+    const fingerprint = JSON.stringify([texts, door.status]);
+    if (!force && previous?.doorCode === door.code && previous.display === fingerprint) return;
+    const message: DisplayMessage = { ...texts, doorStatus: door.status, updatedAt: door.updatedAt.toISOString() };
+    await this.publishRetained(doorTopic(this.options.prefix, door.code, "display"), JSON.stringify(message));
+    this.remember(door, { display: fingerprint });
+  }
+
+  private async publishCredentials(door: Door, force: boolean) {
+    const now = new Date();
+    // A door in maintenance or emergency grants nobody, offline included.
+    const granted = door.status === "active" ? await listGrantedCardsForDoor(door.id, now) : [];
+    const fingerprint = granted.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}`).join(",");
+    const previous = this.published.get(door.id);
+    if (!force && previous?.doorCode === door.code && previous.credentials === fingerprint) return;
+    const salt = crypto.randomBytes(16).toString("hex");
+    const message: CredentialsMessage = {
+      version: await nextCredentialsVersion(door.id),
+      generatedAt: now.toISOString(),
+      salt,
+      cards: granted.map((card) => ({
+        h: sha256(`${salt}${card.cardNumber}`),
+        exp: card.expiresAt?.toISOString() ?? null,
+      })),
+    };
+    await this.publishRetained(doorTopic(this.options.prefix, door.code, "credentials"), JSON.stringify(message));
+    this.remember(door, { credentials: fingerprint });
+  }
+
+  /** A deleted door: its retained display and offline list are removed from the broker. */
+  private async clearDoor(id: string, doorCode: string) {
+    await this.clearTopics(doorCode);
+    this.published.delete(id);
+  }
+
+  private async clearTopics(doorCode: string) {
+    await this.publishRetained(doorTopic(this.options.prefix, doorCode, "display"), "");
+    await this.publishRetained(doorTopic(this.options.prefix, doorCode, "credentials"), "");
+  }
+
+  private async publishRetained(topic: string, payload: string) {
+    await this.options.client.publishAsync(topic, payload, { qos: 1, retain: true });
+  }
+}

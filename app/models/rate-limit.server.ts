@@ -1,0 +1,25 @@
+// Fixed-window counters kept in the database, so every app process shares
+// them. One atomic upsert per hit.
+import { sql } from "drizzle-orm";
+import { getDb } from "~/utils/db.server";
+
+/** Counts one hit on the key; answers the count in the current window and when it ends. */
+export async function hitRateLimitKey(key: string, windowMs: number, now = Date.now()) {
+  const resetAt = now + windowMs;
+  const result = await getDb().run(sql`
+    INSERT INTO rate_limits (key, count, reset_at) VALUES (${key}, 1, ${resetAt})
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN reset_at <= ${now} THEN 1 ELSE count + 1 END,
+      reset_at = CASE WHEN reset_at <= ${now} THEN ${resetAt} ELSE reset_at END
+    RETURNING count, reset_at`);
+  const row = result.rows[0] as unknown as { count: number; reset_at: number };
+  return { count: Number(row.count), resetAt: Number(row.reset_at) };
+}
+
+export async function deleteRateLimitKeys(keys: string[]) {
+  for (const key of keys) await getDb().run(sql`DELETE FROM rate_limits WHERE key = ${key}`);
+}
+
+export async function purgeExpiredRateLimits(now = Date.now()) {
+  await getDb().run(sql`DELETE FROM rate_limits WHERE reset_at <= ${now}`);
+}

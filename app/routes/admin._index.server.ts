@@ -1,0 +1,74 @@
+// The dashboard's data and its forms' intents (doors, their messages,
+// incidents and bridge credentials), through app/services/doors.server.ts.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "@remix-run/node";
+import type { User } from "~/models/user.server";
+import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/door";
+import * as doors from "~/services/doors.server";
+import { invalidForm, refusedForm } from "~/utils/form-reply.server";
+import { throwRefusal } from "~/utils/refusal.server";
+import { successToast } from "~/utils/toast";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const DOOR_MODALS = ["new", "edit", "messages", "incident", "delete", "credential"] as const;
+export type DoorModal = (typeof DOOR_MODALS)[number];
+
+export async function loadDashboard(request: Request) {
+  const url = new URL(request.url);
+  const modalName = url.searchParams.get("modal");
+  const { doors: doorList, stats, hourly } = await doors.getDoorsOverview();
+  return {
+    stats,
+    doors: doorList,
+    activity: hourly,
+    modal: {
+      name: (DOOR_MODALS as readonly string[]).includes(modalName ?? "") ? (modalName as DoorModal) : null,
+      doorId: url.searchParams.get("door"),
+    },
+  };
+}
+
+export async function dashboardAction(request: Request, admin: User) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const doorId = String(formData.get("id") ?? "");
+  const done = (title: string) => redirectWithToast("/admin", successToast(title));
+
+  switch (intent) {
+    case "create-door":
+    case "update-door": {
+      const submission = parseWithZod(formData, { schema: DoorSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const saved = intent === "create-door" ? await doors.createDoor(submission.value) : await doors.updateDoor(doorId, submission.value);
+      if (!saved.ok) return refusedForm(saved, { intent, submission });
+      return done(intent === "create-door" ? "Puerta creada" : "Puerta actualizada");
+    }
+    case "set-messages": {
+      const submission = parseWithZod(formData, { schema: DoorMessagesSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const saved = await doors.setDoorMessages(doorId, submission.value);
+      if (!saved.ok) return refusedForm(saved, { intent, submission });
+      return done("Mensaje actualizado");
+    }
+    case "report-incident": {
+      const submission = parseWithZod(formData, { schema: DoorIncidentSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const reported = await doors.reportDoorIncident(doorId, submission.value, admin);
+      if (!reported.ok) return refusedForm(reported, { intent, submission });
+      return done("Incidencia Creada");
+    }
+    case "delete-door": {
+      const deleted = await doors.deleteDoor(doorId);
+      if (!deleted.ok) return refusedForm(deleted, { intent });
+      return done("Puerta eliminada");
+    }
+    case "rotate-credential": {
+      const rotated = await doors.rotateBridgeCredential(doorId);
+      if (!rotated.ok) return refusedForm(rotated, { intent });
+      // Shown once, in this response only: never stored in a cookie or URL.
+      return data({ intent, credential: rotated.credential }, { headers: { "Cache-Control": "no-store" } });
+    }
+    default:
+      throwRefusal({ status: 400, message: "Acción no válida" });
+  }
+}

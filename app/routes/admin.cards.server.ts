@@ -1,0 +1,119 @@
+// /admin/cards: the list's data, the open modal's card, and the forms'
+// intents, through app/services/cards.server.ts. Every answer keeps the
+// page's query (filters, sort, page, open modal).
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  CARD_STATUS_LABELS,
+  CardAliasSchema,
+  CardApproveSchema,
+  CardFiltersSchema,
+  CardPermissionSchema,
+  CardStatusSchema,
+  type CardFilters,
+} from "~/schemas/card";
+import * as cards from "~/services/cards.server";
+import { getDoor } from "~/services/doors.server";
+import { queryObject } from "~/utils/api.server";
+import { invalidForm, refusedForm } from "~/utils/form-reply.server";
+import { pageUrl } from "~/utils/page-url";
+import { throwRefusal } from "~/utils/refusal.server";
+import { infoToast, successToast, type Toast } from "~/utils/toast";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const CARDS_PAGE_SIZE = 50;
+export const CARD_MODALS = ["detail", "delete", "approve"] as const;
+export type CardModal = (typeof CARD_MODALS)[number];
+
+/** The page's filters; values a person could not have picked fall back to the defaults. */
+function parseFilters(params: URLSearchParams): CardFilters {
+  const parsed = CardFiltersSchema.safeParse(queryObject(params));
+  return parsed.success ? parsed.data : CardFiltersSchema.parse({});
+}
+
+export async function loadCardsPage(request: Request) {
+  const url = new URL(request.url);
+  const filters = parseFilters(url.searchParams);
+  const total = await cards.countCards(filters);
+  const pages = Math.max(1, Math.ceil(total / CARDS_PAGE_SIZE));
+  const page = Math.min(pages, Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)));
+  const list = await cards.listCardsJson({ ...filters, limit: CARDS_PAGE_SIZE, offset: (page - 1) * CARDS_PAGE_SIZE });
+  const modalParam = url.searchParams.get("modal");
+  const modalName = (CARD_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as CardModal) : null;
+  const cardId = url.searchParams.get("card");
+  const detail = modalName && cardId ? await cards.getCardDetail(cardId) : null;
+  return {
+    filters,
+    cards: list,
+    total,
+    page,
+    pages,
+    modal: { name: modalName, cardId, detail: detail?.ok ? detail : null },
+    // One "now" for the expiry badges of the server and the browser render.
+    now: new Date().toISOString(),
+  };
+}
+
+const UPDATE_FAILED = "Error al actualizar";
+const DELETE_FAILED = "Error al eliminar";
+
+export async function cardsAction(request: Request) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const cardId = String(formData.get("id") ?? "");
+  const toast = (url: string, toast: Toast) => redirectWithToast(url, toast);
+  const samePage = pageUrl(request);
+
+  switch (intent) {
+    case "set-status": {
+      const submission = parseWithZod(formData, { schema: CardStatusSchema });
+      if (submission.status !== "success") {
+        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
+        return refusedForm({ ok: false, status: 400, message }, { intent, submission, toastTitle: UPDATE_FAILED });
+      }
+      const result = await cards.editCard(cardId, { status: submission.value.status });
+      if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
+      const label = CARD_STATUS_LABELS[result.card.status];
+      if (!result.changed) return toast(samePage, infoToast("Sin cambios", `La tarjeta ya estaba ${label.toLowerCase()}.`));
+      return toast(samePage, successToast("Estado actualizado", `Tarjeta ${result.card.cardNumber}: ${label}`));
+    }
+    case "set-alias": {
+      const submission = parseWithZod(formData, { schema: CardAliasSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const result = await cards.editCard(cardId, { alias: submission.value.alias ?? null });
+      if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
+      if (!result.changed) return toast(samePage, infoToast("Sin cambios", "El alias no ha cambiado."));
+      return toast(samePage, result.card.alias ? successToast("Alias actualizado", result.card.alias) : successToast("Alias eliminado"));
+    }
+    case "grant-permission": {
+      const submission = parseWithZod(formData, { schema: CardPermissionSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const { doorId, granted } = submission.value;
+      const result = await cards.setCardPermission(cardId, doorId, granted);
+      if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
+      const door = await getDoor(doorId);
+      const doorName = door.ok ? door.door.name : undefined;
+      return toast(samePage, granted ? successToast("Permiso concedido", doorName) : successToast("Acceso denegado", doorName));
+    }
+    case "revoke-permission": {
+      const doorId = String(formData.get("doorId") ?? "");
+      const result = await cards.removeCardPermission(cardId, doorId);
+      if (!result.ok) return refusedForm(result, { intent, toastTitle: UPDATE_FAILED });
+      const door = await getDoor(doorId);
+      return toast(samePage, successToast("Permiso revocado", door.ok ? door.door.name : undefined));
+    }
+    case "delete-card": {
+      const result = await cards.deleteCard(cardId);
+      if (!result.ok) return refusedForm(result, { intent, toastTitle: DELETE_FAILED });
+      return toast(pageUrl(request, { modal: null, card: null }), successToast("Tarjeta eliminada", result.cardNumber));
+    }
+    case "approve-card": {
+      const submission = parseWithZod(formData, { schema: CardApproveSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const result = await cards.approveCard(cardId, submission.value.doorId || null);
+      if (!result.ok) return refusedForm({ ...result, message: `Error al aprobar tarjeta: ${result.message}` }, { intent, submission });
+      return toast(pageUrl(request, { modal: "detail", card: cardId }), successToast("Tarjeta aprobada", result.card.cardNumber));
+    }
+    default:
+      throwRefusal({ status: 400, message: "Acción no válida" });
+  }
+}

@@ -1,0 +1,70 @@
+// /admin/logs: the screen's page of merged lines with its stats, and
+// approving a card from a denied row, through app/services/access-log.server.ts.
+import { ACCESS_REASON_LABELS } from "~/access/reasons";
+import type { LogLine } from "~/components/admin/log-table";
+import { mergeAccessLogRows, type AccessLogRecord, type MergedAccessLog } from "~/models/access-log-query.server";
+import { LOG_PAGE_SIZE } from "~/schemas/access-log";
+import { CARD_STATUS_LABELS } from "~/schemas/card";
+import { approveCardFromLog, getAccessLogPage, logFiltersQuery, parseLogFilters } from "~/services/access-log.server";
+import { listDoorOptions } from "~/services/doors.server";
+import { refusedForm } from "~/utils/form-reply.server";
+import { pageUrl } from "~/utils/page-url";
+import { throwRefusal } from "~/utils/refusal.server";
+import { successToast } from "~/utils/toast";
+import { redirectWithToast } from "~/utils/toast.server";
+
+function toLogLine(line: MergedAccessLog<AccessLogRecord>): LogLine {
+  return {
+    id: line.id,
+    timestamp: new Date(line.timestamp).toISOString(),
+    firstTimestamp: new Date(line.firstTimestamp).toISOString(),
+    count: line.count,
+    cardNumber: line.cardNumber,
+    username: line.username,
+    doorName: line.doorName ?? line.doorCode,
+    accessGranted: line.accessGranted,
+    reasonText: ACCESS_REASON_LABELS[line.reason],
+    isAnonymous: line.isAnonymous,
+    offline: line.offline,
+    /** A denied row of a registered card offers approving it. */
+    canApprove: !line.accessGranted && line.cardId !== null,
+  };
+}
+
+/**
+ * The screen: stats of the filtered rows, one page of 50 rows merged into
+ * lines. Merging happens within the page, so pages, totals and stats count
+ * rows, and a burst that straddles two pages shows on both.
+ */
+export async function loadLogsPage(request: Request) {
+  const url = new URL(request.url);
+  const filters = parseLogFilters(url.searchParams);
+  const requested = Math.floor(Number(url.searchParams.get("page")) || 1);
+  const [{ stats, rows, page, pages }, doors] = await Promise.all([
+    getAccessLogPage(filters, { page: requested, limit: LOG_PAGE_SIZE, clamp: true }),
+    listDoorOptions(),
+  ]);
+  return {
+    filters,
+    doors,
+    stats,
+    page,
+    pages,
+    rowCount: rows.length,
+    lines: mergeAccessLogRows(rows).map(toLogLine),
+    exportQuery: logFiltersQuery(filters),
+  };
+}
+
+export async function logsAction(request: Request) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  if (intent !== "approve-card") throwRefusal({ status: 400, message: "Acción no válida" });
+  const approval = await approveCardFromLog(String(formData.get("logId") ?? ""));
+  if (!approval.ok) return refusedForm({ ...approval, message: `Error al aprobar tarjeta: ${approval.message}` }, { intent });
+  const where = approval.doorName ? ` con acceso a ${approval.doorName}` : "";
+  const cleaned = approval.deleted === 1 ? "1 registro denegado eliminado" : `${approval.deleted} registros denegados eliminados`;
+  // Approving only activates pending cards: an inactive or suspended one keeps its status.
+  const status = approval.cardStatus === "active" ? "" : ` La tarjeta sigue ${CARD_STATUS_LABELS[approval.cardStatus].toLowerCase()}.`;
+  return redirectWithToast(pageUrl(request), successToast("Tarjeta aprobada", `${approval.cardNumber}${where}; ${cleaned}.${status}`));
+}

@@ -1,0 +1,163 @@
+// Cards as the admin changes them, shared by /admin/cards, the access log's
+// "approve" and /api/cards: the rules (alias, status, delete, approval,
+// permissions), their refusals, and the announcement of every change that
+// alters who may open a door to the access service.
+import { notifyAccessChange } from "~/access/notify.server";
+import * as cardModel from "~/models/card.server";
+import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
+import { doorExists, listDoors, type Door } from "~/models/door.server";
+import type { SettableCardStatus } from "~/schemas/card";
+import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+
+export const CARD_ASSIGNED_MESSAGE =
+  "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.";
+
+/** Why a card change was refused, for the screen and the API alike. */
+export const CARD_REFUSALS = {
+  not_found: refuse(404, "Tarjeta no encontrada"),
+  door_not_found: refuse(404, "Puerta no encontrada"),
+  permission_not_found: refuse(404, "La tarjeta no tiene permiso en esa puerta"),
+  assigned: refuse(409, CARD_ASSIGNED_MESSAGE),
+  pending: refuse(409, "La tarjeta está pendiente de aprobación: apruébala para activarla"),
+  expired: refuse(409, "La tarjeta ha expirado: cambia su fecha de expiración antes de activarla"),
+  not_pending: refuse(409, "La tarjeta no está pendiente de aprobación"),
+} satisfies Record<string, Refusal>;
+
+/** SPEC §3 card, as the API and the admin screen see it. */
+export function toCardJson(card: CardWithRelations) {
+  return {
+    _id: card.id,
+    cardNumber: card.cardNumber,
+    alias: card.alias,
+    description: card.description,
+    type: card.cardType,
+    status: card.status,
+    isAnonymous: card.isAnonymous,
+    userId: card.holder
+      ? { _id: card.holder.id, firstName: card.holder.firstName, lastName: card.holder.lastName, username: card.holder.username }
+      : null,
+    permissions: card.permissions.map(({ doorId, granted }) => ({ doorId, granted })),
+    usageStats: {
+      lastUsed: card.lastUsedAt?.toISOString() ?? null,
+      totalAccessAttempts: card.totalAccessAttempts,
+      successfulAccesses: card.successfulAccesses,
+    },
+    createdAt: card.createdAt.toISOString(),
+    expiresAt: card.expiresAt?.toISOString() ?? null,
+  };
+}
+export type CardJson = ReturnType<typeof toCardJson>;
+
+export function toDoorOption(door: Door) {
+  return { _id: door.id, doorId: door.code, name: door.name, location: door.location, status: door.status };
+}
+export type DoorOption = ReturnType<typeof toDoorOption>;
+
+export async function listCardsJson(options: CardListOptions) {
+  return (await cardModel.listCards(options)).map(toCardJson);
+}
+
+export async function countCards(options: CardListOptions) {
+  return cardModel.countCards(options);
+}
+
+export async function getCardJson(id: string): Promise<Result<{ card: CardJson }>> {
+  const card = await cardModel.getCardById(id);
+  return card ? { ok: true, card: toCardJson(card) } : CARD_REFUSALS.not_found;
+}
+
+/**
+ * The card, every door, and the doors it has no permission on yet (granted
+ * or denied), which are the ones a new permission can name.
+ */
+export async function getCardDetail(id: string): Promise<Result<{ card: CardJson; doors: DoorOption[]; availableDoors: DoorOption[] }>> {
+  const [card, doors] = await Promise.all([cardModel.getCardById(id), listDoors()]);
+  if (!card) return CARD_REFUSALS.not_found;
+  const withPermission = new Set(card.permissions.map((permission) => permission.doorId));
+  const doorOptions = doors.map(toDoorOption);
+  return {
+    ok: true,
+    card: toCardJson(card),
+    doors: doorOptions,
+    availableDoors: doorOptions.filter((door) => !withPermission.has(door._id)),
+  };
+}
+export type CardDetail = Extract<Awaited<ReturnType<typeof getCardDetail>>, { ok: true }>;
+
+export type CardEdit = { alias?: string | null; status?: SettableCardStatus };
+
+/**
+ * The admin's edit of a card (screen and API). The alias is trimmed and an
+ * empty one clears it; values equal to the stored ones save nothing
+ * (`changed: false`). A pending card is approved, not switched on or off;
+ * an expired card cannot be switched on (it would be deactivated again at its
+ * next swipe). A refused edit changes nothing, the alias included.
+ */
+export async function editCard(id: string, edit: CardEdit, now = new Date()): Promise<Result<{ card: Card; changed: boolean }>> {
+  const card = await cardModel.getCardRow(id);
+  if (!card) return CARD_REFUSALS.not_found;
+  const fields: cardModel.CardUpdate = {};
+  if (edit.alias !== undefined) {
+    const alias = edit.alias?.trim() || null;
+    if (alias !== card.alias) fields.alias = alias;
+  }
+  if (edit.status !== undefined && edit.status !== card.status) {
+    if (card.status === "pending") return CARD_REFUSALS.pending;
+    if (edit.status === "active" && card.expiresAt && card.expiresAt.getTime() <= now.getTime()) return CARD_REFUSALS.expired;
+    fields.status = edit.status;
+  }
+  if (Object.keys(fields).length === 0) return { ok: true, card, changed: false };
+  const updated = await cardModel.updateCard(id, fields);
+  if (!updated) return CARD_REFUSALS.not_found;
+  await notifyAccessChange({ cardIds: [id] });
+  return { ok: true, card: updated, changed: true };
+}
+
+/** SPEC: a card assigned to a user cannot be deleted (unassign it first). */
+export async function deleteCard(id: string): Promise<Result<{ cardNumber: string }>> {
+  const card = await cardModel.getCardRow(id);
+  if (!card) return CARD_REFUSALS.not_found;
+  if (card.userId) return CARD_REFUSALS.assigned;
+  // The permissions go with the card (foreign key cascade): announce their doors.
+  const doorIds = await cardModel.listDoorIdsForCards([id]);
+  const outcome = await cardModel.deleteUnassignedCard(id);
+  if (outcome !== "deleted") return CARD_REFUSALS[outcome];
+  await notifyAccessChange({ doorIds });
+  return { ok: true, cardNumber: card.cardNumber };
+}
+
+/** Grants (or explicitly denies) the card on a door (its row id). */
+export async function setCardPermission(cardId: string, doorId: string, granted: boolean): Promise<Result> {
+  if (!(await cardModel.getCardRow(cardId))) return CARD_REFUSALS.not_found;
+  if (!(await doorExists(doorId))) return CARD_REFUSALS.door_not_found;
+  await cardModel.upsertCardPermission(cardId, doorId, granted);
+  await notifyAccessChange({ doorIds: [doorId] });
+  return { ok: true };
+}
+
+/** Removes the card's permission (granted or denied) on the door. */
+export async function removeCardPermission(cardId: string, doorId: string): Promise<Result> {
+  if (!(await cardModel.deleteCardPermission(cardId, doorId))) {
+    return (await cardModel.getCardRow(cardId)) ? CARD_REFUSALS.permission_not_found : CARD_REFUSALS.not_found;
+  }
+  // The card no longer leads to this door: announce the door itself.
+  await notifyAccessChange({ doorIds: [doorId] });
+  return { ok: true };
+}
+
+/**
+ * SPEC: approving a card (e.g. from a denied log row) makes a pending card
+ * active and grants the given door (its row id). A card that is not pending
+ * keeps its status and only gets the door; without a door there is nothing
+ * to approve.
+ */
+export async function approveCard(cardId: string, doorId?: string | null): Promise<Result<{ card: Card }>> {
+  const existing = await cardModel.getCardRow(cardId);
+  if (!existing) return CARD_REFUSALS.not_found;
+  if (doorId && !(await doorExists(doorId))) return CARD_REFUSALS.door_not_found;
+  if (existing.status !== "pending" && !doorId) return CARD_REFUSALS.not_pending;
+  const card = await cardModel.activatePendingCardAndGrant(cardId, doorId || null);
+  if (!card) return CARD_REFUSALS.not_found;
+  await notifyAccessChange({ cardIds: [cardId] });
+  return { ok: true, card };
+}

@@ -1,0 +1,166 @@
+// Doors as the admin changes them, shared by the dashboard and /api/doors:
+// every change that alters what a door shows or who it lets in is announced
+// to the access service, which republishes the door's display and offline
+// list. Each function answers its result or a Refusal.
+import { generateBridgeSecret, mosquittoPasswordHash } from "~/access/mosquitto-password.server";
+import { notifyAccessChange } from "~/access/notify.server";
+import { getAccessActivity, type HourlyActivity } from "~/models/access-log-query.server";
+import * as doorModel from "~/models/door.server";
+import type { Door, DoorFields } from "~/models/door.server";
+import { createDoorIncident } from "~/models/incident.server";
+import type { User } from "~/models/user.server";
+import type { DoorIncidentInput, DoorInput, DoorMessagesInput } from "~/schemas/door";
+import { isUniqueViolation } from "~/utils/db.server";
+import { refuse, type Result } from "~/utils/refusal.server";
+
+export type { Door, HourlyActivity };
+
+export const DOOR_NOT_FOUND = "Puerta no encontrada";
+export const DUPLICATE_DOOR_CODE = "Ya existe una puerta con ese ID";
+export const MESSAGE_NOT_SAVED = "No se pudo actualizar el mensaje";
+export const INCIDENT_NOT_CREATED = "No se pudo crear la incidencia";
+
+/** What admins and the API see of a door (SPEC §3; never the bridge secret's hash). */
+export function toDoorJson(door: Door, recentActivity = 0) {
+  return {
+    _id: door.id,
+    id: door.id,
+    doorId: door.code,
+    name: door.name,
+    location: door.location,
+    description: door.description,
+    status: door.status,
+    useCustomMessages: door.useCustomMessages,
+    customStatus: door.customStatus,
+    customMessage: door.customMessage,
+    recentActivity,
+    lastAccess: door.lastAccessAt?.toISOString() ?? null,
+    lastAccessAt: door.lastAccessAt?.toISOString() ?? null,
+    hardware: door.hardware ?? null,
+    bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
+    createdAt: door.createdAt.toISOString(),
+    updatedAt: door.updatedAt.toISOString(),
+  };
+}
+export type DoorJson = ReturnType<typeof toDoorJson>;
+
+/** SPEC "Door stats"; recent activity = access log rows of the last 24 hours. */
+export type DoorStats = ReturnType<typeof toDoorStats>;
+
+function toDoorStats(counts: Awaited<ReturnType<typeof doorModel.countDoorsByStatus>>, activity: { total: number; granted: number }) {
+  return {
+    totalDoors: counts.total,
+    activeDoors: counts.active,
+    maintenanceDoors: counts.maintenance,
+    emergencyDoors: counts.emergency,
+    recentActivity: { total: activity.total, successful: activity.granted, failed: activity.total - activity.granted },
+  };
+}
+
+/** Every door with its 24-hour activity, the door stats and the hourly chart: the dashboard's data in two reads. */
+export async function getDoorsOverview(now = new Date()): Promise<{ doors: DoorJson[]; stats: DoorStats; hourly: HourlyActivity[] }> {
+  const [doors, counts, activity] = await Promise.all([doorModel.listDoors(), doorModel.countDoorsByStatus(), getAccessActivity(now)]);
+  return {
+    doors: doors.map((door) => toDoorJson(door, activity.byDoor.get(door.id) ?? 0)),
+    stats: toDoorStats(counts, activity),
+    hourly: activity.hourly,
+  };
+}
+
+/** The doors as a filter or a select lists them. */
+export async function listDoorOptions() {
+  return (await doorModel.listDoors()).map((door) => ({ id: door.id, name: door.name, doorId: door.code }));
+}
+
+export async function getDoor(id: string): Promise<Result<{ door: Door }>> {
+  const door = await doorModel.getDoorById(id);
+  return door ? { ok: true, door } : refuse(404, DOOR_NOT_FOUND);
+}
+
+async function saved(door: Door | null, notFound = DOOR_NOT_FOUND): Promise<Result<{ door: Door }>> {
+  if (!door) return refuse(404, notFound);
+  await notifyAccessChange({ doorIds: [door.id] });
+  return { ok: true, door };
+}
+
+function duplicateCode(error: unknown) {
+  if (!isUniqueViolation(error, "doors.door_id")) throw error;
+  return refuse(409, DUPLICATE_DOOR_CODE, { field: "doorId" });
+}
+
+/** `doorId` in the input is the door's hardware code (the API's field name). */
+function toDoorFields({ doorId, ...fields }: Partial<DoorInput>): DoorFields {
+  return { ...fields, ...(doorId === undefined ? {} : { code: doorId }) };
+}
+
+export async function createDoor(input: DoorInput): Promise<Result<{ door: Door }>> {
+  const { doorId, ...fields } = input;
+  try {
+    return await saved(await doorModel.insertDoor({ ...fields, code: doorId }));
+  } catch (error) {
+    return duplicateCode(error);
+  }
+}
+
+/** Changes the fields given, only those. A new code renames the bridge's MQTT account: it must be reconfigured. */
+export async function updateDoor(id: string, input: Partial<DoorInput>): Promise<Result<{ door: Door }>> {
+  try {
+    return await saved(await doorModel.updateDoor(id, toDoorFields(input)));
+  } catch (error) {
+    return duplicateCode(error);
+  }
+}
+
+/** The hardware status text (≤ 10 characters) and welcome (≤ 16) shown at the door. */
+export async function setDoorMessages(id: string, { useCustomMessages, customStatus, customMessage }: DoorMessagesInput) {
+  const door = await doorModel.updateDoor(id, {
+    useCustomMessages,
+    customStatus: customStatus || null,
+    customMessage: customMessage || null,
+  });
+  return saved(door, MESSAGE_NOT_SAVED);
+}
+
+/** Deletes the door; the access service clears its retained topics and drops its bridge. */
+export async function deleteDoor(id: string): Promise<Result> {
+  if (!(await doorModel.deleteDoor(id))) return refuse(404, DOOR_NOT_FOUND);
+  await notifyAccessChange({ doorIds: [id] });
+  return { ok: true };
+}
+
+/** An incident an admin reports on a door. */
+export async function reportDoorIncident(id: string, input: DoorIncidentInput, reporter: Pick<User, "id" | "username">) {
+  const door = await doorModel.getDoorById(id);
+  if (!door) return refuse(404, INCIDENT_NOT_CREATED);
+  const incident = await createDoorIncident({ door, ...input, reportedBy: reporter });
+  return { ok: true as const, incident };
+}
+
+/**
+ * Issues a new bridge credential (username = the door's code). The secret is
+ * returned once and only its hash is kept; the previous secret stops working
+ * at once (the embedded broker also drops the connected bridge).
+ */
+export async function rotateBridgeCredential(id: string): Promise<Result<{ credential: { username: string; password: string } }>> {
+  const password = generateBridgeSecret();
+  const door = await doorModel.setBridgeSecretHash(id, mosquittoPasswordHash(password));
+  if (!door) return refuse(404, DOOR_NOT_FOUND);
+  await notifyAccessChange({ doorIds: [id] });
+  return { ok: true, credential: { username: door.code, password } };
+}
+
+/**
+ * The door with this code, created when missing, with a fresh bridge
+ * credential: for the bridge simulator, benchmarks and test fixtures.
+ */
+export async function provisionDoor(code: string, { name = `Puerta ${code}`, location = "Simulador" } = {}) {
+  let door = await doorModel.getDoorByCode(code);
+  if (!door) {
+    const created = await createDoor({ doorId: code, name, location, status: "active" });
+    if (!created.ok) throw new Error(`door ${code}: ${created.message}`);
+    door = created.door;
+  }
+  const rotated = await rotateBridgeCredential(door.id);
+  if (!rotated.ok) throw new Error(`door ${code}: ${rotated.message}`);
+  return { door, credential: rotated.credential };
+}

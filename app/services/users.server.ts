@@ -1,0 +1,24 @@
+// Users as the admin and the API see them. A status change reaches the doors:
+// an inactive or suspended user's cards are refused, and the offline lists of
+// the doors their cards open are republished.
+import { notifyAccessChange } from "~/access/notify.server";
+import { revokeApiTokensOfUser } from "~/models/api-token.server";
+import { updateUserStatus, type User } from "~/models/user.server";
+import { refuse, type Result } from "~/utils/refusal.server";
+
+/** What the pages and the API may show of a user (never the hash). */
+export type PublicUser = Omit<User, "passwordHash">;
+
+export function toPublicUser(user: User): PublicUser {
+  const { passwordHash: _hash, ...rest } = user;
+  return rest;
+}
+
+/** Changing a user away from active also ends their API sessions. */
+export async function changeUserStatus(id: string, status: User["status"]): Promise<Result<{ user: User }>> {
+  const user = await updateUserStatus(id, status);
+  if (!user) return refuse(404, "Usuario no encontrado");
+  if (status !== "active") await revokeApiTokensOfUser(id);
+  await notifyAccessChange({ userIds: [id] });
+  return { ok: true, user };
+}

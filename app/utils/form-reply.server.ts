@@ -1,0 +1,37 @@
+// What a page's form action answers when it does not redirect: the form's
+// result (conform) for the fields, and for a refusal an error toast. A
+// successful action redirects with a toast instead (Post/Redirect/Get), so
+// every form works the same with and without JavaScript.
+import type { SubmissionResult } from "@conform-to/react";
+import { data } from "@remix-run/node";
+import type { Refusal } from "./refusal.server";
+import { errorToast, type Toast } from "./toast";
+import { dataWithToast } from "./toast.server";
+
+type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };
+export type Submission = { reply(options?: ReplyOptions): SubmissionResult<string[]> };
+
+/** The action data of a page whose forms are told apart by their `intent`. */
+export type FormActionData = { intent: string; result: SubmissionResult<string[]> };
+
+/** A form whose fields did not parse: the schema's messages beside the fields (and a toast when given). */
+export async function invalidForm(intent: string, submission: Submission, toast?: Toast) {
+  const payload: FormActionData = { intent, result: submission.reply() };
+  return toast ? dataWithToast(payload, toast, { status: 400 }) : data(payload, { status: 400 });
+}
+
+/**
+ * A refused form: the message on its field (or the form), what was typed kept
+ * (except hideFields), and an error toast titled `toastTitle`.
+ */
+export async function refusedForm(
+  refusal: Refusal,
+  { intent = "", submission, toastTitle = "Error", hideFields }: { intent?: string; submission?: Submission; toastTitle?: string; hideFields?: string[] },
+) {
+  const errors = refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : { formErrors: [refusal.message] };
+  const result: SubmissionResult<string[]> = submission
+    ? submission.reply({ ...errors, hideFields })
+    : { status: "error", error: { [refusal.field ?? ""]: [refusal.message] } };
+  const headers = refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : undefined;
+  return dataWithToast<FormActionData>({ intent, result }, errorToast(toastTitle, refusal.message), { status: refusal.status, headers });
+}

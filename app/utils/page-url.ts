@@ -1,0 +1,21 @@
+// Links and redirects that keep a page's query (filters, page, open modal).
+// Browser-safe.
+
+/** `pathname` with the current query changed: a null value removes the parameter. */
+export function withSearchParams(pathname: string, search: string | URLSearchParams, changes: Record<string, string | null> = {}) {
+  const params = new URLSearchParams(search);
+  // Remix adds ?index to posts aimed at an index route; it is not part of the page's state.
+  params.delete("index");
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) params.delete(name);
+    else params.set(name, value);
+  }
+  const query = params.toString();
+  return `${pathname}${query ? `?${query}` : ""}`;
+}
+
+/** The URL the request was made to, as a page link, with the query changed. */
+export function pageUrl(request: Request, changes: Record<string, string | null> = {}) {
+  const url = new URL(request.url);
+  return withSearchParams(url.pathname, url.search, changes);
+}

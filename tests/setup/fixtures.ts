@@ -1,0 +1,150 @@
+// Test data, made through the same services the app uses (so the access
+// service hears of every change), plus the few helpers every test file needs:
+// a session cookie, the toast a response carries, and one polling helper.
+// Each test makes its own data with fresh names, so tests never depend on
+// each other's rows.
+import { randomBytes, randomUUID } from "node:crypto";
+import type { AccessReason } from "~/access/reasons";
+import { accessLogs, type Door, type User } from "~/db/schema";
+import { assignCardToUser, registerCard, type NewCard } from "~/models/card.server";
+import { createUser } from "~/models/user.server";
+import { setCardPermission } from "~/services/cards.server";
+import { createDoor, provisionDoor } from "~/services/doors.server";
+import { getDb } from "~/utils/db.server";
+import { getSessionStorage } from "~/utils/session.server";
+import type { Toast } from "~/utils/toast";
+
+/** A fresh upper-case hex prefix, so each test's card numbers are its own. */
+export function hexPrefix(bytes = 3) {
+  return randomBytes(bytes).toString("hex").toUpperCase();
+}
+
+const unique = () => randomUUID().slice(0, 8);
+
+export async function createTestUser(fields: Partial<Pick<User, "role" | "status" | "firstName" | "lastName" | "username">> & { password?: string } = {}) {
+  const username = fields.username ?? `user-${unique()}`;
+  return createUser({
+    username,
+    email: `${username}@example.com`,
+    password: fields.password ?? "secreto-123",
+    role: fields.role ?? "user",
+    status: fields.status ?? "active",
+    firstName: "firstName" in fields ? fields.firstName : "Marta",
+    lastName: fields.lastName ?? null,
+  });
+}
+
+/** A door (through the doors service); its code is fresh unless given. */
+export async function createTestDoor(fields: { code?: string; name?: string; location?: string; status?: Door["status"] } = {}) {
+  const code = fields.code ?? `door-${unique()}`;
+  const created = await createDoor({
+    doorId: code,
+    name: fields.name ?? `Puerta ${code}`,
+    location: fields.location ?? "Planta baja",
+    status: fields.status ?? "active",
+  });
+  if (!created.ok) throw new Error(created.message);
+  return created.door;
+}
+
+/** A door with a bridge credential: what a bridge needs to log in. */
+export async function createTestDoorWithBridge(code: string, name = `Puerta ${code}`) {
+  const { door, credential } = await provisionDoor(code, { name, location: "Planta baja" });
+  return { door, password: credential.password };
+}
+
+/**
+ * An active card held by a new user (or by nobody with holder: false),
+ * granted on the given doors (row ids).
+ */
+export async function createTestCard(
+  cardNumber: string,
+  doorIds: string[] = [],
+  options: { firstName?: string | null; userStatus?: User["status"]; expiresAt?: Date | null; holder?: boolean; status?: NewCard["status"] } = {},
+) {
+  let card;
+  let user: User | null = null;
+  if (options.holder === false) {
+    card = await registerCard({ cardNumber, status: options.status ?? "active", expiresAt: options.expiresAt ?? null });
+  } else {
+    user = await createTestUser({ firstName: options.firstName, status: options.userStatus });
+    ({ card } = await assignCardToUser(user.id, { cardNumber, expiresAt: options.expiresAt ?? null }));
+  }
+  for (const doorId of doorIds) {
+    const granted = await setCardPermission(card.id, doorId, true);
+    if (!granted.ok) throw new Error(granted.message);
+  }
+  return { card, user };
+}
+
+export async function sessionCookie(userId: string) {
+  const storage = getSessionStorage();
+  const session = await storage.getSession();
+  session.set("userId", userId);
+  return (await storage.commitSession(session)).split(";")[0]!;
+}
+
+/** The toast a response carries in its flash cookie (outside the HTTP server every toast travels so). */
+export async function toastOf(response: Response): Promise<Toast | null> {
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0]!)
+    .find((pair) => pair.startsWith("__toast="));
+  if (!cookie) return null;
+  const { createCookieSessionStorage } = await import("@remix-run/node");
+  const { getSessionSecret } = await import("~/utils/data-dir.server");
+  const storage = createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
+    cookie: { name: "__toast", secrets: [getSessionSecret()] },
+  });
+  return (await storage.getSession(cookie)).get("toast") ?? null;
+}
+
+/** Polls until check() returns a truthy value; fails after timeoutMs. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export type LogSeed = {
+  at: number;
+  cardNumber: string;
+  door?: Pick<Door, "id" | "code" | "name"> | null;
+  granted?: boolean;
+  reason?: AccessReason;
+  cardId?: string | null;
+  username?: string | null;
+  isAnonymous?: boolean;
+  offline?: boolean;
+  ipAddress?: string | null;
+};
+
+/** Access-log rows written straight into the table (exact timestamps and fields), in the given order; returns their ids. */
+export async function insertLogs(seeds: LogSeed[]) {
+  const rows = seeds.map((seed) => {
+    const granted = seed.granted ?? true;
+    return {
+      id: randomUUID(),
+      timestamp: new Date(seed.at),
+      cardId: seed.cardId ?? null,
+      cardNumber: seed.cardNumber,
+      doorId: seed.door?.id ?? null,
+      doorCode: seed.door?.code ?? "unknown-door",
+      doorName: seed.door?.name ?? null,
+      userId: null,
+      username: seed.username ?? null,
+      accessGranted: granted,
+      reason: seed.reason ?? (granted ? "granted" : "no_permission"),
+      isAnonymous: seed.isAnonymous ?? false,
+      offline: seed.offline ?? false,
+      source: "reader",
+      ipAddress: "ipAddress" in seed ? (seed.ipAddress ?? null) : "192.0.2.10",
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500) await getDb().insert(accessLogs).values(rows.slice(i, i + 500));
+  return rows.map((row) => row.id);
+}
