@@ -129,12 +129,16 @@ export type DisplayMessage = {
   updatedAt: string;
 };
 
-/** app → bridge, retained: the cards that would be granted on the door now. */
+/**
+ * app → bridge, retained: the cards that would be granted on the door now.
+ * `win`: booking windows [from, to) as ISO instants; a card with `win` is
+ * granted offline only inside one of them.
+ */
 export type CredentialsMessage = {
   version: number;
   generatedAt: string;
   salt: string;
-  cards: { h: string; exp: string | null }[];
+  cards: { h: string; exp: string | null; win?: [string, string][] }[];
 };
 
 /** Internal: what changed, so the access service republishes the affected doors. */

@@ -252,6 +252,29 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     for (const id of ids) expect(app.eventCount(id)).toBe(1);
   });
 
+  it('offline booking windows: opens inside the window, refuses outside it, and says so', async () => {
+    const door = await newDoor();
+    const online = await startConnected(door, { unlockMs: 150 });
+    const hour = 3_600_000;
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await app.publishCredentials(door.id, 1, [
+      { card: CARD_ANA, win: [[iso(now - hour), iso(now + hour)]] },
+      { card: CARD_BEN, win: [[iso(now - 3 * hour), iso(now - 2 * hour)], [iso(now + 2 * hour), iso(now + 3 * hour)]] },
+    ]);
+    await waitFor(() => online.status().credentialsVersion === 1, 'the list with windows');
+    await stopDoor(online);
+
+    const bridge = await startDoor(door, { unlockMs: 150, mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
+    expect(await bridge.swipe(CARD_ANA)).toMatchObject({ granted: true, reason: 'booking_window', offline: true, unlockMs: 150 });
+    await waitFor(() => opens(door) === 1, 'the booking grant');
+    expect(ports.text(door.lcd)).toContain('ACCESS GRANTED  \xfe\xc0BOOKING         ');
+    expect(await bridge.swipe(CARD_BEN)).toMatchObject({ granted: false, reason: 'outside_booking_window', offline: true, unlockMs: 0 });
+    expect(ports.text(door.lcd)).toContain('ACCESS DENIED   \xfe\xc0OUTSIDE BOOKING ');
+    expect(opens(door)).toBe(1);
+    expect(bridge.status().pendingEvents).toBe(2);
+  });
+
   it('ignores a decision that arrives after the timeout: no late unlock', async () => {
     const door = await newDoor();
     const bridge = await startConnected(door, { decisionTimeoutMs: 150 });

@@ -60,6 +60,11 @@ export const credentialsListSchema = z.object({
         .regex(/^[0-9a-fA-F]{64}$/, 'expected a hex SHA-256')
         .transform((hash) => hash.toLowerCase()),
       exp: isoDate.nullable(),
+      /**
+       * Booking windows [from, to) (ISO): when present, the card is granted
+       * only inside one of them (and while not expired).
+       */
+      win: z.array(z.tuple([isoDate, isoDate])).optional(),
     }),
   ),
 });
@@ -76,7 +81,16 @@ export interface SwipeMessage {
 /** bridge → app, retained. The last will is `{"online": false}`. */
 export type StateMessage = { online: true; version: string; reader: string; since: string } | { online: false };
 
-export type OfflineReason = 'granted' | 'unknown_card' | 'card_expired' | 'offline_deny';
+/** Reasons the bridge puts in its offline events; each is one of the app's reason codes. */
+export const OFFLINE_REASONS = [
+  'granted',
+  'booking_window',
+  'unknown_card',
+  'card_expired',
+  'outside_booking_window',
+  'offline_deny',
+] as const;
+export type OfflineReason = (typeof OFFLINE_REASONS)[number];
 
 /** bridge → app: a decision the bridge took from its offline list. */
 export interface OfflineEvent {

@@ -32,6 +32,62 @@ describe('OfflineStore', () => {
     expect(store.checkCard('DEADBEEF', new Date())).toBe('unknown_card');
   });
 
+  describe('booking windows', () => {
+    const at = (iso: string) => new Date(iso);
+    const listWith = (cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>) => ({
+      version: 1,
+      generatedAt: new Date().toISOString(),
+      salt: 'cd34',
+      cards: cards.map(({ card, exp, win }) => ({ h: hash('cd34', card), exp: exp ?? null, ...(win === undefined ? {} : { win }) })),
+    });
+    const morning: [string, string] = ['2030-05-10T08:45:00.000Z', '2030-05-10T10:00:00.000Z'];
+    const evening: [string, string] = ['2030-05-10T17:45:00.000Z', '2030-05-10T19:00:00.000Z'];
+
+    it('grants inside a window, from its start up to (not including) its end', async () => {
+      const store = await OfflineStore.open(await tempDir(), quiet);
+      await store.saveCredentials(listWith([{ card: 'AA01', win: [morning] }]));
+      expect(store.checkCard('AA01', at('2030-05-10T08:45:00.000Z'))).toBe('booking_window');
+      expect(store.checkCard('AA01', at('2030-05-10T09:30:00.000Z'))).toBe('booking_window');
+      expect(store.checkCard('AA01', at('2030-05-10T09:59:59.999Z'))).toBe('booking_window');
+    });
+
+    it('denies before and after the window', async () => {
+      const store = await OfflineStore.open(await tempDir(), quiet);
+      await store.saveCredentials(listWith([{ card: 'AA01', win: [morning] }]));
+      expect(store.checkCard('AA01', at('2030-05-10T08:44:59.999Z'))).toBe('outside_booking_window');
+      expect(store.checkCard('AA01', at('2030-05-10T10:00:00.000Z'))).toBe('outside_booking_window');
+      expect(store.checkCard('AA01', at('2030-05-11T09:00:00.000Z'))).toBe('outside_booking_window');
+    });
+
+    it('grants inside any of several windows and denies between them', async () => {
+      const dir = await tempDir();
+      const store = await OfflineStore.open(dir, quiet);
+      await store.saveCredentials(listWith([{ card: 'AA01', win: [morning, evening] }, { card: 'BB02' }]));
+      expect(store.checkCard('AA01', at('2030-05-10T09:00:00.000Z'))).toBe('booking_window');
+      expect(store.checkCard('AA01', at('2030-05-10T13:00:00.000Z'))).toBe('outside_booking_window');
+      expect(store.checkCard('AA01', at('2030-05-10T18:00:00.000Z'))).toBe('booking_window');
+      // A card without windows is granted whenever it is not expired.
+      expect(store.checkCard('BB02', at('2030-05-10T13:00:00.000Z'))).toBe('granted');
+      // The windows are kept on disk with the list.
+      const reopened = await OfflineStore.open(dir, quiet);
+      expect(reopened.checkCard('AA01', at('2030-05-10T18:00:00.000Z'))).toBe('booking_window');
+      expect(reopened.checkCard('AA01', at('2030-05-10T13:00:00.000Z'))).toBe('outside_booking_window');
+    });
+
+    it('expiry still wins inside a window; an empty window list grants never', async () => {
+      const store = await OfflineStore.open(await tempDir(), quiet);
+      await store.saveCredentials(
+        listWith([
+          { card: 'AA01', exp: '2030-05-10T09:00:00.000Z', win: [morning] },
+          { card: 'CC03', win: [] },
+        ]),
+      );
+      expect(store.checkCard('AA01', at('2030-05-10T08:50:00.000Z'))).toBe('booking_window');
+      expect(store.checkCard('AA01', at('2030-05-10T09:30:00.000Z'))).toBe('card_expired');
+      expect(store.checkCard('CC03', at('2030-05-10T09:30:00.000Z'))).toBe('outside_booking_window');
+    });
+  });
+
   it('keeps only a newer credentials version, across restarts', async () => {
     const dir = await tempDir();
     const store = await OfflineStore.open(dir, quiet);

@@ -7,6 +7,7 @@ import {
   type CredentialsList,
   type DisplayMessage,
   type OfflineEvent,
+  type OfflineReason,
 } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
 
@@ -19,7 +20,14 @@ const DISPLAY_FILE = 'display.json';
  */
 const EVENTS_FILE = 'events.jsonl';
 
-export type OfflineCardCheck = 'granted' | 'unknown_card' | 'card_expired';
+export type OfflineCardCheck = Exclude<OfflineReason, 'offline_deny'>;
+
+/** One card of the offline list, times in ms since the epoch. */
+interface OfflineCard {
+  expiresAt: number | null;
+  /** Booking windows [from, to); null: not limited to bookings. */
+  windows: Array<[number, number]> | null;
+}
 
 /**
  * What the bridge keeps on disk to work without the app: the newest offline
@@ -28,8 +36,8 @@ export type OfflineCardCheck = 'granted' | 'unknown_card' | 'card_expired';
  */
 export class OfflineStore {
   private credentials: CredentialsList | null = null;
-  /** hash → expiry (ms since epoch) or null for no expiry */
-  private cardExpiry = new Map<string, number | null>();
+  /** The offline list's cards by hash. */
+  private cards = new Map<string, OfflineCard>();
   private display: DisplayMessage | null = null;
   private pending: OfflineEvent[] = [];
   /** Disk writes run one at a time, in call order. */
@@ -64,13 +72,21 @@ export class OfflineStore {
     return this.pending;
   }
 
+  /**
+   * The offline decision for a card: not on the list → unknown_card; past its
+   * expiry → card_expired (whatever its windows); with booking windows →
+   * booking_window inside one of them, outside_booking_window otherwise;
+   * else granted.
+   */
   checkCard(card: string, now: Date): OfflineCardCheck {
     if (this.credentials === null) return 'unknown_card';
     const hash = createHash('sha256').update(`${this.credentials.salt}${card}`, 'utf8').digest('hex');
-    const expiry = this.cardExpiry.get(hash);
-    if (expiry === undefined) return 'unknown_card';
-    if (expiry !== null && expiry <= now.getTime()) return 'card_expired';
-    return 'granted';
+    const entry = this.cards.get(hash);
+    if (entry === undefined) return 'unknown_card';
+    const time = now.getTime();
+    if (entry.expiresAt !== null && entry.expiresAt <= time) return 'card_expired';
+    if (entry.windows === null) return 'granted';
+    return entry.windows.some(([from, to]) => from <= time && time < to) ? 'booking_window' : 'outside_booking_window';
   }
 
   /** Keeps the list if it is newer than the one held; returns whether it was kept. */
@@ -108,7 +124,15 @@ export class OfflineStore {
 
   private useCredentials(list: CredentialsList): void {
     this.credentials = list;
-    this.cardExpiry = new Map(list.cards.map((card) => [card.h, card.exp === null ? null : Date.parse(card.exp)]));
+    this.cards = new Map(
+      list.cards.map((card) => [
+        card.h,
+        {
+          expiresAt: card.exp === null ? null : Date.parse(card.exp),
+          windows: card.win?.map(([from, to]): [number, number] => [Date.parse(from), Date.parse(to)]) ?? null,
+        },
+      ]),
+    );
   }
 
   private serialized(write: () => Promise<void>): Promise<void> {

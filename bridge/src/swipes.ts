@@ -15,12 +15,16 @@ export const OFFLINE_UNLOCK_MS = 3000;
 /** Upper bound on a decision's unlockMs: a faulty message must not hold the door open. */
 export const MAX_UNLOCK_MS = 60_000;
 
-const OFFLINE_LINES: Record<OfflineReason, [string, string]> = {
+/** What the display shows for each offline decision (at most 16 characters a line). */
+export const OFFLINE_LINES: Record<OfflineReason, [string, string]> = {
   granted: ['ACCESS GRANTED', 'OFFLINE MODE'],
+  booking_window: ['ACCESS GRANTED', 'BOOKING'],
   unknown_card: ['ACCESS DENIED', 'OFFLINE MODE'],
   card_expired: ['CARD EXPIRED', 'OFFLINE MODE'],
+  outside_booking_window: ['ACCESS DENIED', 'OUTSIDE BOOKING'],
   offline_deny: ['ACCESS DENIED', 'DOOR OFFLINE'],
 };
+const OFFLINE_GRANTS: ReadonlySet<OfflineReason> = new Set(['granted', 'booking_window']);
 
 export interface SwipeOutcome {
   id: string;
@@ -144,7 +148,7 @@ export class Swipes {
   private async decideOffline(id: string, card: string, at: string): Promise<SwipeOutcome> {
     const { door, store, events, config, logger } = this.options;
     const reason: OfflineReason = config.offline === 'deny' ? 'offline_deny' : store.checkCard(card, new Date());
-    const granted = reason === 'granted';
+    const granted = OFFLINE_GRANTS.has(reason);
     const unlockMs = granted ? (config.unlockMs ?? OFFLINE_UNLOCK_MS) : 0;
     logger.info(`card ${card}: ${granted ? 'granted' : 'denied'} offline (${reason})`);
     // The event keeps the swipe's id: if the swipe did reach the app, the app sees one access, not two.

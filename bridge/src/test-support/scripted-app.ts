@@ -77,16 +77,17 @@ export class ScriptedApp {
   async publishCredentials(
     door: string,
     version: number,
-    cards: Array<{ card: string; exp?: string | null }>,
+    cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>,
     salt = 'ab12',
   ): Promise<void> {
     const message = {
       version,
       generatedAt: new Date().toISOString(),
       salt,
-      cards: cards.map(({ card, exp }) => ({
+      cards: cards.map(({ card, exp, win }) => ({
         h: createHash('sha256').update(`${salt}${card}`, 'utf8').digest('hex'),
         exp: exp ?? null,
+        ...(win === undefined ? {} : { win }),
       })),
     };
     await this.client.publishAsync(`${this.prefix}/doors/${door}/credentials`, JSON.stringify(message), { qos: 1, retain: true });
