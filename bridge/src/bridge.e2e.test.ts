@@ -6,6 +6,7 @@ import type { BridgeConfigInput } from './config.js';
 import { startBridge, type BridgeHandle } from './controller.js';
 import { LCUS1_CLOSE, LCUS1_OPEN } from './locks/lcus1.js';
 import type { Logger } from './logger.js';
+import { OfflineStore } from './offline-store.js';
 import { TestBroker } from './test-support/broker.js';
 import { ScriptedApp } from './test-support/scripted-app.js';
 import { countOccurrences, MockSerialPorts, waitFor } from './test-support/serial-mock.js';
@@ -30,6 +31,8 @@ const ports = new MockSerialPorts();
 const logLines: string[] = [];
 const running = new Set<BridgeHandle>();
 let doorCount = 0;
+
+const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 const captureLogger = (door: string): Logger => {
   const log = (level: string) => (message: string) => logLines.push(`${door} ${level} ${message}`);
@@ -104,6 +107,7 @@ beforeAll(async () => {
 afterEach(async () => {
   app.decisionDelayMs = 0;
   app.answering = true;
+  app.receipting = true;
   await broker.start(); // a test that stopped the broker leaves it running again
   await app.whenReady();
   await Promise.all([...running].map((bridge) => stopDoor(bridge)));
@@ -273,6 +277,42 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     expect(ports.text(door.lcd)).toContain('ACCESS DENIED   \xfe\xc0OUTSIDE BOOKING ');
     expect(opens(door)).toBe(1);
     expect(bridge.status().pendingEvents).toBe(2);
+  });
+
+  it('keeps an offline event on disk and resends it until the app receipts it; a receipt for another id removes nothing', async () => {
+    const door = await newDoor();
+    let bridge = await startConnected(door, { decisionTimeoutMs: 100, eventResendMs: 100 });
+    app.answering = false;
+    app.receipting = false;
+    // No decision comes: both swipes are decided offline while connected, and their events sent at once.
+    const first = await bridge.swipe(CARD_EVE);
+    const second = await bridge.swipe(CARD_BEN);
+    expect(first).toMatchObject({ offline: true, reason: 'unknown_card' });
+    expect(second).toMatchObject({ offline: true, reason: 'unknown_card' });
+    const firstId = first?.id ?? '';
+    const secondId = second?.id ?? '';
+
+    await waitFor(() => app.eventCount(firstId) >= 3 && app.eventCount(secondId) >= 3, 'the events to be resent while unreceipted');
+    expect(bridge.status().pendingEvents).toBe(2);
+
+    // Receipts on one topic arrive in order: once the second one has taken `first` out, the first one was handled.
+    await app.publishReceipt(door.id, ['11111111-2222-4333-8444-555555555555']);
+    await app.publishReceipt(door.id, [firstId]);
+    await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted event to leave the queue');
+    await stopDoor(bridge);
+    const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
+    expect(onDisk.pendingEvents().map((event) => event.id)).toEqual([secondId]);
+
+    // After a restart the bridge sends what is still queued, oldest first: only `second`.
+    app.receipting = true;
+    const firstSends = app.eventCount(firstId);
+    const secondSends = app.eventCount(secondId);
+    bridge = await startConnected(door, { decisionTimeoutMs: 100, eventResendMs: 100 });
+    await waitFor(() => app.eventCount(secondId) > secondSends, 'the unreceipted event to be sent on connect');
+    expect(app.eventCount(firstId)).toBe(firstSends);
+    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the last event');
+    await stopDoor(bridge);
+    expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents()).toEqual([]);
   });
 
   it('ignores a decision that arrives after the timeout: no late unlock', async () => {

@@ -6,25 +6,17 @@
  */
 import { z } from 'zod';
 
-export interface DoorTopics {
-  swipe: string;
-  decision: string;
-  display: string;
-  state: string;
-  events: string;
-  credentials: string;
-}
+/** Topic kinds under `{prefix}/doors/{door}/` the bridge publishes to. */
+export const PUBLISHED_KINDS = ['swipe', 'state', 'events'] as const;
+/** Topic kinds under `{prefix}/doors/{door}/` the bridge subscribes to, on every connect. */
+export const SUBSCRIBED_KINDS = ['decision', 'display', 'credentials', 'receipt'] as const;
+
+export type DoorTopics = Record<(typeof PUBLISHED_KINDS)[number] | (typeof SUBSCRIBED_KINDS)[number], string>;
 
 export function doorTopics(prefix: string, doorId: string): DoorTopics {
   const base = `${prefix}/doors/${doorId}`;
-  return {
-    swipe: `${base}/swipe`,
-    decision: `${base}/decision`,
-    display: `${base}/display`,
-    state: `${base}/state`,
-    events: `${base}/events`,
-    credentials: `${base}/credentials`,
-  };
+  const topic = (kind: string) => `${base}/${kind}`;
+  return Object.fromEntries([...PUBLISHED_KINDS, ...SUBSCRIBED_KINDS].map((kind) => [kind, topic(kind)])) as DoorTopics;
 }
 
 const isoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date');
@@ -69,6 +61,15 @@ export const credentialsListSchema = z.object({
   ),
 });
 export type CredentialsList = z.infer<typeof credentialsListSchema>;
+
+/** Most event ids in one receipt. */
+export const MAX_RECEIPT_IDS = 500;
+
+/** app → bridge: ids of this door's offline events the app has stored (committed). */
+export const receiptSchema = z.object({
+  ids: z.array(z.string().min(1).max(64)).min(1).max(MAX_RECEIPT_IDS),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
 
 /** bridge → app. */
 export interface SwipeMessage {

@@ -3,7 +3,15 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { parseConfig, redactConfig, type BridgeConfig, type BridgeConfigInput } from './config.js';
-import { credentialsListSchema, decisionSchema, displayMessageSchema, doorTopics, type StateMessage } from './contract.js';
+import {
+  credentialsListSchema,
+  decisionSchema,
+  displayMessageSchema,
+  doorTopics,
+  receiptSchema,
+  SUBSCRIBED_KINDS,
+  type StateMessage,
+} from './contract.js';
 import { Door } from './door.js';
 import { spawnProcess, type SpawnFunction } from './locks/gpio.js';
 import { createConsoleLogger, errorMessage, type Logger } from './logger.js';
@@ -96,7 +104,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       clientId: `coliving-bridge-${config.doorId}`,
       reconnectMinMs: config.mqtt.reconnectMinMs,
       reconnectMaxMs: config.mqtt.reconnectMaxMs,
-      subscriptions: [topics.decision, topics.display, topics.credentials],
+      subscriptions: SUBSCRIBED_KINDS.map((kind) => topics[kind]),
       stateTopic: topics.state,
       onlineState: (): StateMessage => ({ online: true, version, reader: config.reader.driver, since: new Date().toISOString() }),
       logger,
@@ -106,7 +114,10 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
         void door.showIdle();
         events.onConnect();
       },
-      onDisconnect: () => void door.showIdle(),
+      onDisconnect: () => {
+        void door.showIdle();
+        events.onDisconnect();
+      },
       onMessage: (topic, payload) => {
         handleMessage(topic, payload).catch((error) => logger.error(`mqtt: handling ${topic}: ${errorMessage(error)}`));
       },
@@ -120,7 +131,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       return [message.welcome, link.connected ? message.status : 'OFFLINE'];
     },
   });
-  const events = new OfflineEvents({ store, link, topic: topics.events, logger });
+  const events = new OfflineEvents({ store, link, topic: topics.events, resendMs: config.eventResendMs, logger });
   const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger });
   let reader: CardReader | null = null;
 
@@ -154,6 +165,9 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       if (list === null) return;
       if (await store.saveCredentials(list)) logger.info(`offline list version ${list.version}: ${list.cards.length} cards`);
       else logger.debug(`offline list version ${list.version} ignored: have ${store.credentialsVersion}`);
+    } else if (topic === topics.receipt) {
+      const receipt = parse(receiptSchema, json, 'receipt');
+      if (receipt !== null) await events.receive(receipt);
     }
   };
 

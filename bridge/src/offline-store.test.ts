@@ -107,13 +107,27 @@ describe('OfflineStore', () => {
     await store.appendEvent(event('a'));
     await store.appendEvent(event('b'));
     await store.appendEvent(event('c'));
-    await store.acknowledgeEvent('b');
+    await store.acknowledgeEvents(['b']);
     const reopened = await OfflineStore.open(dir, quiet);
     expect(reopened.pendingEvents().map((e) => e.id)).toEqual(['a', 'c']);
-    await reopened.acknowledgeEvent('a');
-    await reopened.acknowledgeEvent('c');
+    await reopened.acknowledgeEvents(['a']);
+    await reopened.acknowledgeEvents(['c']);
     expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe('');
     expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([]);
+  });
+
+  it('acknowledges several ids at once and ignores ids it does not hold', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    for (const id of ['a', 'b', 'c', 'd']) await store.appendEvent(event(id));
+    const journal = await readFile(path.join(dir, 'events.jsonl'), 'utf8');
+    expect(await store.acknowledgeEvents(['zz', 'yy'])).toEqual([]);
+    expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe(journal);
+    expect(await store.acknowledgeEvents(['c', 'zz', 'a', 'a'])).toEqual(['c', 'a']);
+    expect(store.pendingEvents().map((e) => e.id)).toEqual(['b', 'd']);
+    expect(store.isPending('a')).toBe(false);
+    expect(store.isPending('b')).toBe(true);
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents().map((e) => e.id)).toEqual(['b', 'd']);
   });
 
   it('survives a line torn by a power cut', async () => {

@@ -15,7 +15,7 @@ const CREDENTIALS_FILE = 'credentials.json';
 const DISPLAY_FILE = 'display.json';
 /**
  * Append-only journal of offline decisions: `{"add": event}` lines, then
- * `{"ack": id}` once the broker acknowledged the event. Compacted at start and
+ * `{"ack": id}` once the app's receipt named the event. Compacted at start and
  * whenever nothing is left to send.
  */
 const EVENTS_FILE = 'events.jsonl';
@@ -32,14 +32,15 @@ interface OfflineCard {
 /**
  * What the bridge keeps on disk to work without the app: the newest offline
  * credentials list, the last display message and the queue of offline
- * decisions not yet acknowledged by the broker. Survives restarts.
+ * decisions the app has not yet receipted. Survives restarts.
  */
 export class OfflineStore {
   private credentials: CredentialsList | null = null;
   /** The offline list's cards by hash. */
   private cards = new Map<string, OfflineCard>();
   private display: DisplayMessage | null = null;
-  private pending: OfflineEvent[] = [];
+  /** Events by id, oldest first. */
+  private pending = new Map<string, OfflineEvent>();
   /** Disk writes run one at a time, in call order. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -54,7 +55,7 @@ export class OfflineStore {
     const credentials = await store.readJson(CREDENTIALS_FILE, credentialsListSchema);
     if (credentials !== null) store.useCredentials(credentials);
     store.display = await store.readJson(DISPLAY_FILE, displayMessageSchema);
-    store.pending = await store.readJournal();
+    store.pending = new Map((await store.readJournal()).map((event) => [event.id, event]));
     await store.rewriteJournal();
     return store;
   }
@@ -67,9 +68,17 @@ export class OfflineStore {
     return this.display;
   }
 
-  /** Events not yet acknowledged by the broker, oldest first. */
+  /** Events the app has not receipted yet, oldest first. */
   pendingEvents(): readonly OfflineEvent[] {
-    return this.pending;
+    return [...this.pending.values()];
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  isPending(id: string): boolean {
+    return this.pending.has(id);
   }
 
   /**
@@ -106,15 +115,19 @@ export class OfflineStore {
   }
 
   async appendEvent(event: OfflineEvent): Promise<void> {
-    this.pending.push(event);
-    await this.serialized(() => this.appendJournal({ add: event }));
+    this.pending.set(event.id, event);
+    await this.serialized(() => this.appendJournal([{ add: event }]));
   }
 
-  /** Removes an event once the broker acknowledged it (QoS 1 PUBACK). */
-  async acknowledgeEvent(id: string): Promise<void> {
-    if (!this.pending.some((event) => event.id === id)) return;
-    this.pending = this.pending.filter((event) => event.id !== id);
-    await this.serialized(() => (this.pending.length === 0 ? this.rewriteJournal() : this.appendJournal({ ack: id })));
+  /**
+   * Removes the events the app has receipted (ids it does not hold are
+   * ignored) and returns the ids removed.
+   */
+  async acknowledgeEvents(ids: readonly string[]): Promise<string[]> {
+    const removed = [...new Set(ids)].filter((id) => this.pending.delete(id));
+    if (removed.length === 0) return removed;
+    await this.serialized(() => (this.pending.size === 0 ? this.rewriteJournal() : this.appendJournal(removed.map((id) => ({ ack: id })))));
+    return removed;
   }
 
   /** Waits for the writes in progress. */
@@ -182,10 +195,10 @@ export class OfflineStore {
     return [...events.values()];
   }
 
-  private async appendJournal(entry: { add: OfflineEvent } | { ack: string }): Promise<void> {
+  private async appendJournal(entries: Array<{ add: OfflineEvent } | { ack: string }>): Promise<void> {
     const handle = await open(path.join(this.dataDir, EVENTS_FILE), 'a', 0o600);
     try {
-      await handle.writeFile(`${JSON.stringify(entry)}\n`);
+      await handle.writeFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
       await handle.sync();
     } finally {
       await handle.close();
@@ -193,7 +206,7 @@ export class OfflineStore {
   }
 
   private rewriteJournal(): Promise<void> {
-    return this.writeAtomically(EVENTS_FILE, this.pending.map((event) => `${JSON.stringify({ add: event })}\n`).join(''));
+    return this.writeAtomically(EVENTS_FILE, this.pendingEvents().map((event) => `${JSON.stringify({ add: event })}\n`).join(''));
   }
 
   /** Temp file, fsync, rename, fsync the directory: a crash leaves the old or the new file, never half of one. */
