@@ -33,58 +33,53 @@ describe('OfflineStore', () => {
   });
 
   describe('booking windows', () => {
-    const at = (iso: string) => new Date(iso);
-    const listWith = (cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>) => ({
-      version: 1,
-      generatedAt: new Date().toISOString(),
-      salt: 'cd34',
-      cards: cards.map(({ card, exp, win }) => ({ h: hash('cd34', card), exp: exp ?? null, ...(win === undefined ? {} : { win }) })),
-    });
     const morning: [string, string] = ['2030-05-10T08:45:00.000Z', '2030-05-10T10:00:00.000Z'];
     const evening: [string, string] = ['2030-05-10T17:45:00.000Z', '2030-05-10T19:00:00.000Z'];
+    /** A store holding a list of these cards (in dir, or a new temp dir). */
+    const storeWith = async (cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>, dir?: string) => {
+      const store = await OfflineStore.open(dir ?? (await tempDir()), quiet);
+      await store.saveCredentials({
+        version: 1,
+        generatedAt: new Date().toISOString(),
+        salt: 'cd34',
+        cards: cards.map(({ card, exp, win }) => ({ h: hash('cd34', card), exp: exp ?? null, ...(win === undefined ? {} : { win }) })),
+      });
+      return store;
+    };
+    /** The card's offline decision at each instant. */
+    const checksAt = (store: OfflineStore, card: string, instants: string[]) => instants.map((iso) => store.checkCard(card, new Date(iso)));
 
-    it('grants inside a window, from its start up to (not including) its end', async () => {
-      const store = await OfflineStore.open(await tempDir(), quiet);
-      await store.saveCredentials(listWith([{ card: 'AA01', win: [morning] }]));
-      expect(store.checkCard('AA01', at('2030-05-10T08:45:00.000Z'))).toBe('booking_window');
-      expect(store.checkCard('AA01', at('2030-05-10T09:30:00.000Z'))).toBe('booking_window');
-      expect(store.checkCard('AA01', at('2030-05-10T09:59:59.999Z'))).toBe('booking_window');
+    it('grants inside a window, from its start up to (not including) its end, and denies before and after it', async () => {
+      const store = await storeWith([{ card: 'AA01', win: [morning] }]);
+      const expected = {
+        '2030-05-10T08:44:59.999Z': 'outside_booking_window',
+        '2030-05-10T08:45:00.000Z': 'booking_window',
+        '2030-05-10T09:30:00.000Z': 'booking_window',
+        '2030-05-10T09:59:59.999Z': 'booking_window',
+        '2030-05-10T10:00:00.000Z': 'outside_booking_window',
+        '2030-05-11T09:00:00.000Z': 'outside_booking_window',
+      };
+      expect(checksAt(store, 'AA01', Object.keys(expected))).toEqual(Object.values(expected));
     });
 
-    it('denies before and after the window', async () => {
-      const store = await OfflineStore.open(await tempDir(), quiet);
-      await store.saveCredentials(listWith([{ card: 'AA01', win: [morning] }]));
-      expect(store.checkCard('AA01', at('2030-05-10T08:44:59.999Z'))).toBe('outside_booking_window');
-      expect(store.checkCard('AA01', at('2030-05-10T10:00:00.000Z'))).toBe('outside_booking_window');
-      expect(store.checkCard('AA01', at('2030-05-11T09:00:00.000Z'))).toBe('outside_booking_window');
-    });
-
-    it('grants inside any of several windows and denies between them', async () => {
+    it('grants inside any of several windows and denies between them, also after a restart', async () => {
       const dir = await tempDir();
-      const store = await OfflineStore.open(dir, quiet);
-      await store.saveCredentials(listWith([{ card: 'AA01', win: [morning, evening] }, { card: 'BB02' }]));
-      expect(store.checkCard('AA01', at('2030-05-10T09:00:00.000Z'))).toBe('booking_window');
-      expect(store.checkCard('AA01', at('2030-05-10T13:00:00.000Z'))).toBe('outside_booking_window');
-      expect(store.checkCard('AA01', at('2030-05-10T18:00:00.000Z'))).toBe('booking_window');
+      const store = await storeWith([{ card: 'AA01', win: [morning, evening] }, { card: 'BB02' }], dir);
+      const instants = ['2030-05-10T09:00:00.000Z', '2030-05-10T13:00:00.000Z', '2030-05-10T18:00:00.000Z'];
+      expect(checksAt(store, 'AA01', instants)).toEqual(['booking_window', 'outside_booking_window', 'booking_window']);
       // A card without windows is granted whenever it is not expired.
-      expect(store.checkCard('BB02', at('2030-05-10T13:00:00.000Z'))).toBe('granted');
+      expect(checksAt(store, 'BB02', instants)).toEqual(['granted', 'granted', 'granted']);
       // The windows are kept on disk with the list.
-      const reopened = await OfflineStore.open(dir, quiet);
-      expect(reopened.checkCard('AA01', at('2030-05-10T18:00:00.000Z'))).toBe('booking_window');
-      expect(reopened.checkCard('AA01', at('2030-05-10T13:00:00.000Z'))).toBe('outside_booking_window');
+      expect(checksAt(await OfflineStore.open(dir, quiet), 'AA01', instants)).toEqual(['booking_window', 'outside_booking_window', 'booking_window']);
     });
 
     it('expiry still wins inside a window; an empty window list grants never', async () => {
-      const store = await OfflineStore.open(await tempDir(), quiet);
-      await store.saveCredentials(
-        listWith([
-          { card: 'AA01', exp: '2030-05-10T09:00:00.000Z', win: [morning] },
-          { card: 'CC03', win: [] },
-        ]),
-      );
-      expect(store.checkCard('AA01', at('2030-05-10T08:50:00.000Z'))).toBe('booking_window');
-      expect(store.checkCard('AA01', at('2030-05-10T09:30:00.000Z'))).toBe('card_expired');
-      expect(store.checkCard('CC03', at('2030-05-10T09:30:00.000Z'))).toBe('outside_booking_window');
+      const store = await storeWith([
+        { card: 'AA01', exp: '2030-05-10T09:00:00.000Z', win: [morning] },
+        { card: 'CC03', win: [] },
+      ]);
+      expect(checksAt(store, 'AA01', ['2030-05-10T08:50:00.000Z', '2030-05-10T09:30:00.000Z'])).toEqual(['booking_window', 'card_expired']);
+      expect(checksAt(store, 'CC03', ['2030-05-10T09:30:00.000Z'])).toEqual(['outside_booking_window']);
     });
   });
 
