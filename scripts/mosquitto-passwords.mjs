@@ -35,13 +35,14 @@ topic readwrite ${prefix}/#
 
 # Door bridges log in with username = the door's doorId (%u): each one may
 # publish only its own swipe, state and events, and read only its own
-# decision, display and credentials.
+# decision, display, credentials and receipt.
 pattern write ${prefix}/doors/%u/swipe
 pattern write ${prefix}/doors/%u/state
 pattern write ${prefix}/doors/%u/events
 pattern read ${prefix}/doors/%u/decision
 pattern read ${prefix}/doors/%u/display
 pattern read ${prefix}/doors/%u/credentials
+pattern read ${prefix}/doors/%u/receipt
 `;
 }
 

@@ -23,6 +23,8 @@ describe("topics and ACL", () => {
   it("let a door subscribe only to its own decision, display and credentials, without wildcards", () => {
     expect(mayDoorSubscribe("coliving", "A", "coliving/doors/A/decision")).toBe(true);
     expect(mayDoorSubscribe("coliving", "A", "coliving/doors/A/credentials")).toBe(true);
+    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/A/receipt")).toBe(true);
+    expect(mayDoorSubscribe("coliving", "A", "coliving/doors/B/receipt")).toBe(false);
     expect(mayDoorSubscribe("coliving", "A", "coliving/doors/B/decision")).toBe(false);
     expect(mayDoorSubscribe("coliving", "A", "coliving/doors/+/decision")).toBe(false);
     expect(mayDoorSubscribe("coliving", "A", "coliving/#")).toBe(false);

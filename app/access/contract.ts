@@ -13,7 +13,7 @@ export const DOOR_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** Published by the bridge. */
 export const BRIDGE_TOPICS = ["swipe", "state", "events"] as const;
 /** Published by the app, read by the bridge. */
-export const APP_TOPICS = ["decision", "display", "credentials"] as const;
+export const APP_TOPICS = ["decision", "display", "credentials", "receipt"] as const;
 
 export type DoorTopicKind = (typeof BRIDGE_TOPICS)[number] | (typeof APP_TOPICS)[number];
 
@@ -46,7 +46,7 @@ export function mayDoorPublish(prefix: string, doorCode: string, topic: string) 
   return parsed?.doorCode === doorCode && (BRIDGE_TOPICS as readonly string[]).includes(parsed.kind);
 }
 
-/** A door's client may subscribe only to its own decision, display and credentials topics (no wildcards). */
+/** A door's client may subscribe only to its own decision, display, credentials and receipt topics (no wildcards). */
 export function mayDoorSubscribe(prefix: string, doorCode: string, topicFilter: string) {
   const parsed = parseDoorTopic(prefix, topicFilter);
   return parsed?.doorCode === doorCode && (APP_TOPICS as readonly string[]).includes(parsed.kind);
@@ -107,13 +107,35 @@ export type DisplayMessage = {
   updatedAt: string;
 };
 
-/** app → bridge, retained: the cards that would be granted on the door now. */
+/**
+ * app → bridge, retained: the cards that would be granted on the door now.
+ * `win`: booking windows [from, to) as ISO instants; a card with `win` is
+ * granted offline only inside one of them.
+ */
 export type CredentialsMessage = {
   version: number;
   generatedAt: string;
   salt: string;
-  cards: { h: string; exp: string | null }[];
+  cards: { h: string; exp: string | null; win?: [string, string][] }[];
 };
+
+/** Most event ids in one receipt. */
+export const MAX_RECEIPT_IDS = 500;
+
+/**
+ * app → bridge, QoS 1, not retained: ids of this door's offline events that
+ * are stored (committed), duplicates included. The bridge keeps each event
+ * until a receipt names it.
+ */
+export type ReceiptMessage = { ids: string[] };
+
+/** The receipts for a door's stored event ids: each id once, at most MAX_RECEIPT_IDS a message. */
+export function receiptMessages(ids: Iterable<string>): ReceiptMessage[] {
+  const unique = [...new Set(ids)];
+  const messages: ReceiptMessage[] = [];
+  for (let start = 0; start < unique.length; start += MAX_RECEIPT_IDS) messages.push({ ids: unique.slice(start, start + MAX_RECEIPT_IDS) });
+  return messages;
+}
 
 /** Internal: what changed, so the access service republishes the affected doors. */
 export const accessChangeSchema = z.object({

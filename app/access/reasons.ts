@@ -19,6 +19,8 @@ export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
   unknown_door: "Puerta desconocida",
   invalid_request: "Solicitud no válida",
   offline_deny: "Denegado sin conexión",
+  booking_window: "Acceso por reserva de instalación",
+  outside_booking_window: "Fuera del horario de la reserva",
 };
 
 /** Second line of the door's display after a denial: at most 16 characters. */
@@ -36,4 +38,6 @@ export const ACCESS_REASON_DISPLAY: Record<AccessReason, string> = {
   unknown_door: "Puerta no válida",
   invalid_request: "Error de lectura",
   offline_deny: "Sin conexión",
+  booking_window: "Reserva activa",
+  outside_booking_window: "Fuera de reserva",
 };

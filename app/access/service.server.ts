@@ -23,6 +23,7 @@ import {
   doorTopic,
   offlineEventSchema,
   parseDoorTopic,
+  receiptMessages,
   swipeIdSchema,
   swipeSchema,
   type AccessChange,
@@ -319,6 +320,7 @@ class AccessService {
     }
     this.counters.batches += 1;
     this.counters.events += batch.filter((item) => item.input.kind === "event").length;
+    this.publishReceipts(batch);
     const correlation = new Map(batch.map((item) => [item.input.id, item.correlationData]));
     for (const decision of result.decisions) {
       this.publishDecision(decision, correlation.get(decision.id));
@@ -347,6 +349,27 @@ class AccessService {
         if (error && !this.stopped) console.warn(`[access] decision ${decision.id}: ${error.message}`);
       },
     );
+  }
+
+  /**
+   * Tells each door's bridge which of its offline events this committed batch
+   * holds (duplicates too), so that it can drop them from its queue.
+   */
+  private publishReceipts(batch: Queued[]) {
+    const idsByDoor = new Map<string, string[]>();
+    for (const { input } of batch) {
+      if (input.kind !== "event") continue;
+      const ids = idsByDoor.get(input.doorCode) ?? [];
+      ids.push(input.id);
+      idsByDoor.set(input.doorCode, ids);
+    }
+    for (const [doorCode, ids] of idsByDoor) {
+      for (const message of receiptMessages(ids)) {
+        this.client.publish(doorTopic(this.options.prefix, doorCode, "receipt"), JSON.stringify(message), { qos: 1 }, (error) => {
+          if (error && !this.stopped) console.warn(`[access] receipt for door ${doorCode}: ${error.message}`);
+        });
+      }
+    }
   }
 
   /** Publishes a change notification (notifyAccessChange uses this when the service runs in-process). */

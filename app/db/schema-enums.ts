@@ -24,6 +24,8 @@ export const ACCESS_REASONS = [
   "unknown_door",
   "invalid_request",
   "offline_deny",
+  "booking_window",
+  "outside_booking_window",
 ] as const;
 export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
 export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;

@@ -16,7 +16,7 @@
 //   only), then those rows; the export walks the log by keyset.
 import { sql, type SQL } from "drizzle-orm";
 import type { ACCESS_REASONS } from "~/db/schema";
-import { LOG_MERGE_WINDOW_MS, type LogDateRange, type LogFilters } from "~/schemas/access-log";
+import type { LogDateRange, LogFilters } from "~/schemas/access-log";
 import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
 
@@ -343,39 +343,4 @@ export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPOR
 export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string): Promise<number> {
   const result = await getDb().run(sql`DELETE FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0`);
   return result.rowsAffected;
-}
-
-export type MergedAccessLog<T> = T & {
-  /** How many rows this line stands for (1 when nothing was merged). */
-  count: number;
-  /** The oldest merged row's timestamp (the line shows the newest's). */
-  firstTimestamp: number;
-};
-
-/**
- * SPEC §2: rows of the same card, door and result within the merge window
- * show as one line with a count. `rows` come newest first; a row joins the
- * line of its card, door and result when it is at most `windowMs` older than
- * that line's newest row (so one line covers at most the window), even with
- * other rows in between; the line keeps the place of its newest row.
- */
-export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" | "cardNumber" | "doorCode" | "accessGranted">>(
-  rows: T[],
-  windowMs = LOG_MERGE_WINDOW_MS,
-): Array<MergedAccessLog<T>> {
-  const merged: Array<MergedAccessLog<T>> = [];
-  const openLines = new Map<string, MergedAccessLog<T>>();
-  for (const row of rows) {
-    const key = `${row.cardNumber}\u0000${row.doorCode}\u0000${row.accessGranted}`;
-    const line = openLines.get(key);
-    if (line && line.timestamp - row.timestamp <= windowMs) {
-      line.count += 1;
-      line.firstTimestamp = row.timestamp;
-      continue;
-    }
-    const next = { ...row, count: 1, firstTimestamp: row.timestamp };
-    openLines.set(key, next);
-    merged.push(next);
-  }
-  return merged;
 }

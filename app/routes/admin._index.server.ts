@@ -2,9 +2,9 @@
 // incidents and bridge credentials), through app/services/doors.server.ts.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
-import type { User } from "~/models/user.server";
 import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/door";
 import * as doors from "~/services/doors.server";
+import type { User } from "~/services/users.server";
 import { invalidForm, refusedForm } from "~/utils/form-reply.server";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";

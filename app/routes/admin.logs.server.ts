@@ -2,10 +2,17 @@
 // approving a card from a denied row, through app/services/access-log.server.ts.
 import { ACCESS_REASON_LABELS } from "~/access/reasons";
 import type { LogLine } from "~/components/admin/log-table";
-import { mergeAccessLogRows, type AccessLogRecord, type MergedAccessLog } from "~/models/access-log-query.server";
 import { LOG_PAGE_SIZE } from "~/schemas/access-log";
 import { CARD_STATUS_LABELS } from "~/schemas/card";
-import { approveCardFromLog, getAccessLogPage, logFiltersQuery, parseLogFilters } from "~/services/access-log.server";
+import {
+  approveCardFromLog,
+  getAccessLogPage,
+  logFiltersQuery,
+  mergeAccessLogRows,
+  parseLogFilters,
+  type AccessLogRecord,
+  type MergedAccessLog,
+} from "~/services/access-log.server";
 import { listDoorOptions } from "~/services/doors.server";
 import { refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, TextareaField, HoneypotField } from "~/components/forms";
@@ -26,8 +26,11 @@ export default function EnquiryPage() {
   const { captcha } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  // A new location (the redirect after a successful send) mounts an empty form;
+  // after a refusal the form stays, with the server's new question.
+  const location = useLocation();
   const [form, fields] = useForm({
-    id: `enquiry-${captcha.captchaId}`,
+    id: "enquiry",
     lastResult: actionData?.result,
     defaultValue: actionData && "values" in actionData ? (actionData.values ?? undefined) : undefined,
     shouldValidate: "onSubmit",
@@ -40,7 +43,7 @@ export default function EnquiryPage() {
     <>
       <h1>Consulta</h1>
       <p>¿Tienes dudas sobre estancias, precios o el espacio de coworking? Escríbenos y te responderemos pronto.</p>
-      <Form method="post" {...getFormProps(form)} key={captcha.captchaId} className="form card">
+      <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la consulta" errors={form.errors} />
         <InputField label="Nombre" meta={fields.nombre} autoComplete="name" />
         <div className="field-row">

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
@@ -27,9 +27,12 @@ export default function VisitPage() {
   const { captcha, tomorrow } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  // A new location (the redirect after a successful send) mounts an empty form;
+  // after a refusal the form stays, with the server's new question.
+  const location = useLocation();
   const schema = createVisitSchema({ tomorrow });
   const [form, fields] = useForm({
-    id: `visit-${captcha.captchaId}`,
+    id: "visit",
     lastResult: actionData?.result,
     defaultValue: actionData && "values" in actionData ? (actionData.values ?? undefined) : undefined,
     shouldValidate: "onSubmit",
@@ -45,7 +48,7 @@ export default function VisitPage() {
         Ven a conocer la casa. Elige el día y la hora que prefieras; las visitas se solicitan con al menos un día de
         antelación y te confirmaremos la cita por email.
       </p>
-      <Form method="post" {...getFormProps(form)} key={captcha.captchaId} className="form card">
+      <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la solicitud" errors={form.errors} />
         <InputField label="Nombre completo" meta={fields.nombre} autoComplete="name" />
         <div className="field-row">

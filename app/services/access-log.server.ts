@@ -10,8 +10,10 @@ import {
   listAccessLogs,
   type AccessLogRecord,
 } from "~/models/access-log-query.server";
+
+export type { AccessLogRecord };
 import type { Card } from "~/models/card.server";
-import { LogFiltersSchema, type LogFilters } from "~/schemas/access-log";
+import { LOG_MERGE_WINDOW_MS, LogFiltersSchema, type LogFilters } from "~/schemas/access-log";
 import { queryObject } from "~/utils/api.server";
 import { canonicalCardId } from "~/utils/card-number";
 import { refuse, type Result } from "~/utils/refusal.server";
@@ -101,4 +103,39 @@ export async function cleanupDeniedLogs(cardId: string): Promise<Result<{ cardId
   const cardNumber = canonicalCardId(cardId);
   if (!cardNumber) return refuse(400, "cardId debe ser un número de tarjeta hexadecimal (p. ej. 004E2B4E)");
   return { ok: true, cardId: cardNumber, deleted: await deleteDeniedAccessLogsOfCardNumber(cardNumber) };
+}
+
+export type MergedAccessLog<T> = T & {
+  /** How many rows this line stands for (1 when nothing was merged). */
+  count: number;
+  /** The oldest merged row's timestamp (the line shows the newest's). */
+  firstTimestamp: number;
+};
+
+/**
+ * SPEC §2: rows of the same card, door and result within the merge window
+ * show as one line with a count. `rows` come newest first; a row joins the
+ * line of its card, door and result when it is at most `windowMs` older than
+ * that line's newest row (so one line covers at most the window), even with
+ * other rows in between; the line keeps the place of its newest row.
+ */
+export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" | "cardNumber" | "doorCode" | "accessGranted">>(
+  rows: T[],
+  windowMs = LOG_MERGE_WINDOW_MS,
+): Array<MergedAccessLog<T>> {
+  const merged: Array<MergedAccessLog<T>> = [];
+  const openLines = new Map<string, MergedAccessLog<T>>();
+  for (const row of rows) {
+    const key = `${row.cardNumber}\u0000${row.doorCode}\u0000${row.accessGranted}`;
+    const line = openLines.get(key);
+    if (line && line.timestamp - row.timestamp <= windowMs) {
+      line.count += 1;
+      line.firstTimestamp = row.timestamp;
+      continue;
+    }
+    const next = { ...row, count: 1, firstTimestamp: row.timestamp };
+    openLines.set(key, next);
+    merged.push(next);
+  }
+  return merged;
 }

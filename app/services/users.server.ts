@@ -4,6 +4,8 @@
 import { notifyAccessChange } from "~/access/notify.server";
 import { revokeApiTokensOfUser } from "~/models/api-token.server";
 import { updateUserStatus, type User } from "~/models/user.server";
+
+export type { User };
 import { refuse, type Result } from "~/utils/refusal.server";
 
 /** What the pages and the API may show of a user (never the hash). */

@@ -6,6 +6,7 @@ import type { BridgeConfigInput } from './config.js';
 import { startBridge, type BridgeHandle } from './controller.js';
 import { LCUS1_CLOSE, LCUS1_OPEN } from './locks/lcus1.js';
 import type { Logger } from './logger.js';
+import { OfflineStore } from './offline-store.js';
 import { TestBroker } from './test-support/broker.js';
 import { ScriptedApp } from './test-support/scripted-app.js';
 import { countOccurrences, MockSerialPorts, waitFor } from './test-support/serial-mock.js';
@@ -22,14 +23,14 @@ function rdm6300Frame(tag: string, version = '01'): Buffer {
   return Buffer.concat([Buffer.from([0x02]), Buffer.from(ascii, 'latin1'), Buffer.from([0x03])]);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let broker: TestBroker;
 let app: ScriptedApp;
 const ports = new MockSerialPorts();
 const logLines: string[] = [];
 const running = new Set<BridgeHandle>();
 let doorCount = 0;
+
+const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 const captureLogger = (door: string): Logger => {
   const log = (level: string) => (message: string) => logLines.push(`${door} ${level} ${message}`);
@@ -104,6 +105,7 @@ beforeAll(async () => {
 afterEach(async () => {
   app.decisionDelayMs = 0;
   app.answering = true;
+  app.receipting = true;
   await broker.start(); // a test that stopped the broker leaves it running again
   await app.whenReady();
   await Promise.all([...running].map((bridge) => stopDoor(bridge)));
@@ -180,8 +182,11 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     ports.emit(door.reader, Buffer.concat([frame.subarray(6), frame]));
     await waitFor(() => opens(door) === 1, 'the open bytes');
     expect(await bridge.swipe(CARD_ANA)).toBeNull();
-    await sleep(300);
-    expect(app.swipes.slice(swipesBefore).map((swipe) => swipe.card)).toEqual([CARD_ANA]);
+    // Swipes are handled in reading order: once another card's swipe has reached
+    // the app, any repeat read before it would have reached it first.
+    ports.emit(door.reader, rdm6300Frame(CARD_BEN));
+    await waitFor(() => app.swipes.slice(swipesBefore).some((swipe) => swipe.card === CARD_BEN), 'the next card\'s swipe');
+    expect(app.swipes.slice(swipesBefore).map((swipe) => swipe.card)).toEqual([CARD_ANA, CARD_BEN]);
     expect(opens(door)).toBe(1);
   });
 
@@ -248,8 +253,71 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     await broker.start();
     await waitFor(() => bridge.status().connected, 'the second reconnect');
     await app.whenReady();
-    await sleep(200);
+    // A new offline event goes out after anything the reconnection would resend, oldest first.
+    app.answering = false;
+    const marker = await bridge.swipe(CARD_EVE);
+    expect(marker).toMatchObject({ offline: true });
+    await waitFor(() => app.eventCount(marker?.id ?? '') === 1, 'the marker event');
     for (const id of ids) expect(app.eventCount(id)).toBe(1);
+  });
+
+  it('offline booking windows: opens inside the window, refuses outside it, and says so', async () => {
+    const door = await newDoor();
+    const online = await startConnected(door, { unlockMs: 150 });
+    const hour = 3_600_000;
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await app.publishCredentials(door.id, 1, [
+      { card: CARD_ANA, win: [[iso(now - hour), iso(now + hour)]] },
+      { card: CARD_BEN, win: [[iso(now - 3 * hour), iso(now - 2 * hour)], [iso(now + 2 * hour), iso(now + 3 * hour)]] },
+    ]);
+    await waitFor(() => online.status().credentialsVersion === 1, 'the list with windows');
+    await stopDoor(online);
+
+    const bridge = await startDoor(door, { unlockMs: 150, mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
+    expect(await bridge.swipe(CARD_ANA)).toMatchObject({ granted: true, reason: 'booking_window', offline: true, unlockMs: 150 });
+    await waitFor(() => opens(door) === 1, 'the booking grant');
+    expect(ports.text(door.lcd)).toContain('ACCESS GRANTED  \xfe\xc0BOOKING         ');
+    expect(await bridge.swipe(CARD_BEN)).toMatchObject({ granted: false, reason: 'outside_booking_window', offline: true, unlockMs: 0 });
+    expect(ports.text(door.lcd)).toContain('ACCESS DENIED   \xfe\xc0OUTSIDE BOOKING ');
+    expect(opens(door)).toBe(1);
+    expect(bridge.status().pendingEvents).toBe(2);
+  });
+
+  it('keeps an offline event on disk and resends it until the app receipts it; a receipt for another id removes nothing', async () => {
+    const door = await newDoor();
+    let bridge = await startConnected(door, { decisionTimeoutMs: 100, eventResendMs: 100 });
+    app.answering = false;
+    app.receipting = false;
+    // No decision comes: both swipes are decided offline while connected, and their events sent at once.
+    const first = await bridge.swipe(CARD_EVE);
+    const second = await bridge.swipe(CARD_BEN);
+    expect(first).toMatchObject({ offline: true, reason: 'unknown_card' });
+    expect(second).toMatchObject({ offline: true, reason: 'unknown_card' });
+    const firstId = first?.id ?? '';
+    const secondId = second?.id ?? '';
+
+    await waitFor(() => app.eventCount(firstId) >= 3 && app.eventCount(secondId) >= 3, 'the events to be resent while unreceipted');
+    expect(bridge.status().pendingEvents).toBe(2);
+
+    // Receipts on one topic arrive in order: once the second one has taken `first` out, the first one was handled.
+    await app.publishReceipt(door.id, ['11111111-2222-4333-8444-555555555555']);
+    await app.publishReceipt(door.id, [firstId]);
+    await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted event to leave the queue');
+    await stopDoor(bridge);
+    const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
+    expect(onDisk.pendingEvents().map((event) => event.id)).toEqual([secondId]);
+
+    // After a restart the bridge sends what is still queued, oldest first: only `second`.
+    app.receipting = true;
+    const firstSends = app.eventCount(firstId);
+    const secondSends = app.eventCount(secondId);
+    bridge = await startConnected(door, { decisionTimeoutMs: 100, eventResendMs: 100 });
+    await waitFor(() => app.eventCount(secondId) > secondSends, 'the unreceipted event to be sent on connect');
+    expect(app.eventCount(firstId)).toBe(firstSends);
+    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the last event');
+    await stopDoor(bridge);
+    expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents()).toEqual([]);
   });
 
   it('ignores a decision that arrives after the timeout: no late unlock', async () => {
@@ -300,11 +368,9 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const door = await newDoor();
     const bridge = await startConnected(door);
     const statesBefore = app.states.length;
-    const client = await new Promise<{ close(): void }>((resolve) => {
-      const found = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
-      if (found) resolve(found);
-    });
-    client.close();
+    const client = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
+    expect(client, 'the bridge\'s connection on the broker').toBeDefined();
+    client?.close();
     await waitFor(() => app.states.slice(statesBefore).some((state) => JSON.stringify(state) === '{"online":false}'), 'the last will');
     await waitFor(() => bridge.status().connected, 'the reconnect');
     await waitFor(() => (app.states.at(-1) as { online?: boolean }).online === true, 'online again');

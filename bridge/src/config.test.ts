@@ -33,6 +33,7 @@ describe('config', () => {
     expect(config.offline).toBe('cache');
     expect(config.unlockMs).toBeUndefined();
     expect(config.dataDir).toBe('/var/lib/coliving-bridge');
+    expect(config.eventResendMs).toBe(30_000);
     expect(config.reader).toEqual({ driver: 'rdm6300', port: '/dev/serial0', baudRate: 9600 });
   });
 

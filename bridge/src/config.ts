@@ -69,6 +69,8 @@ export const configSchema = z.strictObject({
   /** What to do when the app cannot be asked: "cache" = offline list, "deny" = refuse everyone. */
   offline: z.enum(['cache', 'deny']).default('cache'),
   dataDir: z.string().min(1).default('/var/lib/coliving-bridge'),
+  /** Offline events without the app's receipt are sent again this often while connected (and on every connect). */
+  eventResendMs: z.number().int().min(100).max(3_600_000).default(30_000),
   /** How long a decision stays on the display before it returns to idle. */
   displayHoldMs: z.number().int().min(100).max(60_000).default(3000),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

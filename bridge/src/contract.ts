@@ -6,25 +6,17 @@
  */
 import { z } from 'zod';
 
-export interface DoorTopics {
-  swipe: string;
-  decision: string;
-  display: string;
-  state: string;
-  events: string;
-  credentials: string;
-}
+/** Topic kinds under `{prefix}/doors/{door}/` the bridge publishes to. */
+export const PUBLISHED_KINDS = ['swipe', 'state', 'events'] as const;
+/** Topic kinds under `{prefix}/doors/{door}/` the bridge subscribes to, on every connect. */
+export const SUBSCRIBED_KINDS = ['decision', 'display', 'credentials', 'receipt'] as const;
+
+export type DoorTopics = Record<(typeof PUBLISHED_KINDS)[number] | (typeof SUBSCRIBED_KINDS)[number], string>;
 
 export function doorTopics(prefix: string, doorId: string): DoorTopics {
   const base = `${prefix}/doors/${doorId}`;
-  return {
-    swipe: `${base}/swipe`,
-    decision: `${base}/decision`,
-    display: `${base}/display`,
-    state: `${base}/state`,
-    events: `${base}/events`,
-    credentials: `${base}/credentials`,
-  };
+  const topic = (kind: string) => `${base}/${kind}`;
+  return Object.fromEntries([...PUBLISHED_KINDS, ...SUBSCRIBED_KINDS].map((kind) => [kind, topic(kind)])) as DoorTopics;
 }
 
 const isoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date');
@@ -60,10 +52,24 @@ export const credentialsListSchema = z.object({
         .regex(/^[0-9a-fA-F]{64}$/, 'expected a hex SHA-256')
         .transform((hash) => hash.toLowerCase()),
       exp: isoDate.nullable(),
+      /**
+       * Booking windows [from, to) (ISO): when present, the card is granted
+       * only inside one of them (and while not expired).
+       */
+      win: z.array(z.tuple([isoDate, isoDate])).optional(),
     }),
   ),
 });
 export type CredentialsList = z.infer<typeof credentialsListSchema>;
+
+/** Most event ids in one receipt. */
+export const MAX_RECEIPT_IDS = 500;
+
+/** app → bridge: ids of this door's offline events the app has stored (committed). */
+export const receiptSchema = z.object({
+  ids: z.array(z.string().min(1).max(64)).min(1).max(MAX_RECEIPT_IDS),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
 
 /** bridge → app. */
 export interface SwipeMessage {
@@ -76,7 +82,16 @@ export interface SwipeMessage {
 /** bridge → app, retained. The last will is `{"online": false}`. */
 export type StateMessage = { online: true; version: string; reader: string; since: string } | { online: false };
 
-export type OfflineReason = 'granted' | 'unknown_card' | 'card_expired' | 'offline_deny';
+/** Reasons the bridge puts in its offline events; each is one of the app's reason codes. */
+export const OFFLINE_REASONS = [
+  'granted',
+  'booking_window',
+  'unknown_card',
+  'card_expired',
+  'outside_booking_window',
+  'offline_deny',
+] as const;
+export type OfflineReason = (typeof OFFLINE_REASONS)[number];
 
 /** bridge → app: a decision the bridge took from its offline list. */
 export interface OfflineEvent {

@@ -32,6 +32,57 @@ describe('OfflineStore', () => {
     expect(store.checkCard('DEADBEEF', new Date())).toBe('unknown_card');
   });
 
+  describe('booking windows', () => {
+    const morning: [string, string] = ['2030-05-10T08:45:00.000Z', '2030-05-10T10:00:00.000Z'];
+    const evening: [string, string] = ['2030-05-10T17:45:00.000Z', '2030-05-10T19:00:00.000Z'];
+    /** A store holding a list of these cards (in dir, or a new temp dir). */
+    const storeWith = async (cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>, dir?: string) => {
+      const store = await OfflineStore.open(dir ?? (await tempDir()), quiet);
+      await store.saveCredentials({
+        version: 1,
+        generatedAt: new Date().toISOString(),
+        salt: 'cd34',
+        cards: cards.map(({ card, exp, win }) => ({ h: hash('cd34', card), exp: exp ?? null, ...(win === undefined ? {} : { win }) })),
+      });
+      return store;
+    };
+    /** The card's offline decision at each instant. */
+    const checksAt = (store: OfflineStore, card: string, instants: string[]) => instants.map((iso) => store.checkCard(card, new Date(iso)));
+
+    it('grants inside a window, from its start up to (not including) its end, and denies before and after it', async () => {
+      const store = await storeWith([{ card: 'AA01', win: [morning] }]);
+      const expected = {
+        '2030-05-10T08:44:59.999Z': 'outside_booking_window',
+        '2030-05-10T08:45:00.000Z': 'booking_window',
+        '2030-05-10T09:30:00.000Z': 'booking_window',
+        '2030-05-10T09:59:59.999Z': 'booking_window',
+        '2030-05-10T10:00:00.000Z': 'outside_booking_window',
+        '2030-05-11T09:00:00.000Z': 'outside_booking_window',
+      };
+      expect(checksAt(store, 'AA01', Object.keys(expected))).toEqual(Object.values(expected));
+    });
+
+    it('grants inside any of several windows and denies between them, also after a restart', async () => {
+      const dir = await tempDir();
+      const store = await storeWith([{ card: 'AA01', win: [morning, evening] }, { card: 'BB02' }], dir);
+      const instants = ['2030-05-10T09:00:00.000Z', '2030-05-10T13:00:00.000Z', '2030-05-10T18:00:00.000Z'];
+      expect(checksAt(store, 'AA01', instants)).toEqual(['booking_window', 'outside_booking_window', 'booking_window']);
+      // A card without windows is granted whenever it is not expired.
+      expect(checksAt(store, 'BB02', instants)).toEqual(['granted', 'granted', 'granted']);
+      // The windows are kept on disk with the list.
+      expect(checksAt(await OfflineStore.open(dir, quiet), 'AA01', instants)).toEqual(['booking_window', 'outside_booking_window', 'booking_window']);
+    });
+
+    it('expiry still wins inside a window; an empty window list grants never', async () => {
+      const store = await storeWith([
+        { card: 'AA01', exp: '2030-05-10T09:00:00.000Z', win: [morning] },
+        { card: 'CC03', win: [] },
+      ]);
+      expect(checksAt(store, 'AA01', ['2030-05-10T08:50:00.000Z', '2030-05-10T09:30:00.000Z'])).toEqual(['booking_window', 'card_expired']);
+      expect(checksAt(store, 'CC03', ['2030-05-10T09:30:00.000Z'])).toEqual(['outside_booking_window']);
+    });
+  });
+
   it('keeps only a newer credentials version, across restarts', async () => {
     const dir = await tempDir();
     const store = await OfflineStore.open(dir, quiet);
@@ -51,13 +102,27 @@ describe('OfflineStore', () => {
     await store.appendEvent(event('a'));
     await store.appendEvent(event('b'));
     await store.appendEvent(event('c'));
-    await store.acknowledgeEvent('b');
+    await store.acknowledgeEvents(['b']);
     const reopened = await OfflineStore.open(dir, quiet);
     expect(reopened.pendingEvents().map((e) => e.id)).toEqual(['a', 'c']);
-    await reopened.acknowledgeEvent('a');
-    await reopened.acknowledgeEvent('c');
+    await reopened.acknowledgeEvents(['a']);
+    await reopened.acknowledgeEvents(['c']);
     expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe('');
     expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([]);
+  });
+
+  it('acknowledges several ids at once and ignores ids it does not hold', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    for (const id of ['a', 'b', 'c', 'd']) await store.appendEvent(event(id));
+    const journal = await readFile(path.join(dir, 'events.jsonl'), 'utf8');
+    expect(await store.acknowledgeEvents(['zz', 'yy'])).toEqual([]);
+    expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe(journal);
+    expect(await store.acknowledgeEvents(['c', 'zz', 'a', 'a'])).toEqual(['c', 'a']);
+    expect(store.pendingEvents().map((e) => e.id)).toEqual(['b', 'd']);
+    expect(store.isPending('a')).toBe(false);
+    expect(store.isPending('b')).toBe(true);
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents().map((e) => e.id)).toEqual(['b', 'd']);
   });
 
   it('survives a line torn by a power cut', async () => {

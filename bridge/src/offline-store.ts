@@ -7,6 +7,7 @@ import {
   type CredentialsList,
   type DisplayMessage,
   type OfflineEvent,
+  type OfflineReason,
 } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
 
@@ -14,24 +15,32 @@ const CREDENTIALS_FILE = 'credentials.json';
 const DISPLAY_FILE = 'display.json';
 /**
  * Append-only journal of offline decisions: `{"add": event}` lines, then
- * `{"ack": id}` once the broker acknowledged the event. Compacted at start and
+ * `{"ack": id}` once the app's receipt named the event. Compacted at start and
  * whenever nothing is left to send.
  */
 const EVENTS_FILE = 'events.jsonl';
 
-export type OfflineCardCheck = 'granted' | 'unknown_card' | 'card_expired';
+export type OfflineCardCheck = Exclude<OfflineReason, 'offline_deny'>;
+
+/** One card of the offline list, times in ms since the epoch. */
+interface OfflineCard {
+  expiresAt: number | null;
+  /** Booking windows [from, to); null: not limited to bookings. */
+  windows: Array<[number, number]> | null;
+}
 
 /**
  * What the bridge keeps on disk to work without the app: the newest offline
  * credentials list, the last display message and the queue of offline
- * decisions not yet acknowledged by the broker. Survives restarts.
+ * decisions the app has not yet receipted. Survives restarts.
  */
 export class OfflineStore {
   private credentials: CredentialsList | null = null;
-  /** hash → expiry (ms since epoch) or null for no expiry */
-  private cardExpiry = new Map<string, number | null>();
+  /** The offline list's cards by hash. */
+  private cards = new Map<string, OfflineCard>();
   private display: DisplayMessage | null = null;
-  private pending: OfflineEvent[] = [];
+  /** Events by id, oldest first. */
+  private pending = new Map<string, OfflineEvent>();
   /** Disk writes run one at a time, in call order. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -46,7 +55,7 @@ export class OfflineStore {
     const credentials = await store.readJson(CREDENTIALS_FILE, credentialsListSchema);
     if (credentials !== null) store.useCredentials(credentials);
     store.display = await store.readJson(DISPLAY_FILE, displayMessageSchema);
-    store.pending = await store.readJournal();
+    store.pending = new Map((await store.readJournal()).map((event) => [event.id, event]));
     await store.rewriteJournal();
     return store;
   }
@@ -59,18 +68,34 @@ export class OfflineStore {
     return this.display;
   }
 
-  /** Events not yet acknowledged by the broker, oldest first. */
+  /** Events the app has not receipted yet, oldest first. */
   pendingEvents(): readonly OfflineEvent[] {
-    return this.pending;
+    return [...this.pending.values()];
   }
 
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  isPending(id: string): boolean {
+    return this.pending.has(id);
+  }
+
+  /**
+   * The offline decision for a card: not on the list → unknown_card; past its
+   * expiry → card_expired (whatever its windows); with booking windows →
+   * booking_window inside one of them, outside_booking_window otherwise;
+   * else granted.
+   */
   checkCard(card: string, now: Date): OfflineCardCheck {
     if (this.credentials === null) return 'unknown_card';
     const hash = createHash('sha256').update(`${this.credentials.salt}${card}`, 'utf8').digest('hex');
-    const expiry = this.cardExpiry.get(hash);
-    if (expiry === undefined) return 'unknown_card';
-    if (expiry !== null && expiry <= now.getTime()) return 'card_expired';
-    return 'granted';
+    const entry = this.cards.get(hash);
+    if (entry === undefined) return 'unknown_card';
+    const time = now.getTime();
+    if (entry.expiresAt !== null && entry.expiresAt <= time) return 'card_expired';
+    if (entry.windows === null) return 'granted';
+    return entry.windows.some(([from, to]) => from <= time && time < to) ? 'booking_window' : 'outside_booking_window';
   }
 
   /** Keeps the list if it is newer than the one held; returns whether it was kept. */
@@ -90,15 +115,19 @@ export class OfflineStore {
   }
 
   async appendEvent(event: OfflineEvent): Promise<void> {
-    this.pending.push(event);
-    await this.serialized(() => this.appendJournal({ add: event }));
+    this.pending.set(event.id, event);
+    await this.serialized(() => this.appendJournal([{ add: event }]));
   }
 
-  /** Removes an event once the broker acknowledged it (QoS 1 PUBACK). */
-  async acknowledgeEvent(id: string): Promise<void> {
-    if (!this.pending.some((event) => event.id === id)) return;
-    this.pending = this.pending.filter((event) => event.id !== id);
-    await this.serialized(() => (this.pending.length === 0 ? this.rewriteJournal() : this.appendJournal({ ack: id })));
+  /**
+   * Removes the events the app has receipted (ids it does not hold are
+   * ignored) and returns the ids removed.
+   */
+  async acknowledgeEvents(ids: readonly string[]): Promise<string[]> {
+    const removed = [...new Set(ids)].filter((id) => this.pending.delete(id));
+    if (removed.length === 0) return removed;
+    await this.serialized(() => (this.pending.size === 0 ? this.rewriteJournal() : this.appendJournal(removed.map((id) => ({ ack: id })))));
+    return removed;
   }
 
   /** Waits for the writes in progress. */
@@ -108,7 +137,15 @@ export class OfflineStore {
 
   private useCredentials(list: CredentialsList): void {
     this.credentials = list;
-    this.cardExpiry = new Map(list.cards.map((card) => [card.h, card.exp === null ? null : Date.parse(card.exp)]));
+    this.cards = new Map(
+      list.cards.map((card) => [
+        card.h,
+        {
+          expiresAt: card.exp === null ? null : Date.parse(card.exp),
+          windows: card.win?.map(([from, to]): [number, number] => [Date.parse(from), Date.parse(to)]) ?? null,
+        },
+      ]),
+    );
   }
 
   private serialized(write: () => Promise<void>): Promise<void> {
@@ -158,10 +195,10 @@ export class OfflineStore {
     return [...events.values()];
   }
 
-  private async appendJournal(entry: { add: OfflineEvent } | { ack: string }): Promise<void> {
+  private async appendJournal(entries: Array<{ add: OfflineEvent } | { ack: string }>): Promise<void> {
     const handle = await open(path.join(this.dataDir, EVENTS_FILE), 'a', 0o600);
     try {
-      await handle.writeFile(`${JSON.stringify(entry)}\n`);
+      await handle.writeFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
       await handle.sync();
     } finally {
       await handle.close();
@@ -169,7 +206,7 @@ export class OfflineStore {
   }
 
   private rewriteJournal(): Promise<void> {
-    return this.writeAtomically(EVENTS_FILE, this.pending.map((event) => `${JSON.stringify({ add: event })}\n`).join(''));
+    return this.writeAtomically(EVENTS_FILE, this.pendingEvents().map((event) => `${JSON.stringify({ add: event })}\n`).join(''));
   }
 
   /** Temp file, fsync, rename, fsync the directory: a crash leaves the old or the new file, never half of one. */

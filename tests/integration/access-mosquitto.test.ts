@@ -79,6 +79,7 @@ describe("the exported password and ACL files", () => {
     const acl = fs.readFileSync(aclFile, "utf8");
     expect(acl).toContain("pattern write coliving/doors/%u/swipe");
     expect(acl).toContain("pattern read coliving/doors/%u/credentials");
+    expect(acl).toContain("pattern read coliving/doors/%u/receipt");
   });
 });
 
@@ -119,6 +120,15 @@ describe("one access service on Mosquitto", () => {
     expect(decision.packet.properties?.correlationData?.equals(correlationData)).toBe(true);
     expect(decision.packet.properties?.messageExpiryInterval).toBeGreaterThan(0);
     expect(decision.packet.properties?.messageExpiryInterval).toBeLessThanOrEqual(10);
+  });
+
+  it("a door reads the receipt of its offline event (ACL pattern for receipt)", async () => {
+    await a.client.subscribeAsync(a.topic("receipt"), { qos: 1 });
+    const event = { id: randomUUID(), card: "CAFE0001", at: new Date().toISOString(), granted: true, reason: "granted", offline: true };
+    await a.publishJson("events", event);
+    const receipt = await a.waitFor((m) => m.topic === a.topic("receipt") && (m.json as { ids: string[] }).ids.includes(event.id));
+    expect(receipt.json).toEqual({ ids: [event.id] });
+    expect(await getAccessLog(event.id)).toMatchObject({ offline: true, doorCode: "mq-a" });
   });
 
   it("an MQTT 3.1.1 bridge works the same (the contract needs no MQTT 5)", async () => {

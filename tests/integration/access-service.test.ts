@@ -197,6 +197,39 @@ describe("idempotency", () => {
     expect(await getCardByNumber("1E000002")).toMatchObject({ status: "pending" });
   });
 
+  it("receipts stored offline events to their own door, after they are in the log, and a redelivered one again", async () => {
+    const side = await createTestDoorWithBridge("side-receipts");
+    const sideBridge = await FakeBridge.connect(url, "side-receipts", side.password);
+    try {
+      // Each door may read its own receipt topic.
+      for (const door of [bridge, sideBridge]) await door.client.subscribeAsync(door.topic("receipt"), { qos: 1 });
+      const at = new Date(Date.now() - 60_000).toISOString();
+      const event = (card: string) => ({ id: randomUUID(), card, at, granted: false, reason: "unknown_card", offline: true });
+      const receiptFor = (door: FakeBridge, id: string, since: number) =>
+        door.waitFor((m) => m.topic === door.topic("receipt") && (m.json as { ids: string[] }).ids.includes(id), { since });
+      const mine = event("1C000001");
+      const theirs = event("1C000002");
+      const since = bridge.received.length;
+      await bridge.publishJson("events", mine);
+      await sideBridge.publishJson("events", theirs);
+
+      await receiptFor(bridge, mine.id, since);
+      expect(await getAccessLog(mine.id)).toMatchObject({ offline: true, doorCode: "front" });
+      await receiptFor(sideBridge, theirs.id, 0);
+      expect(await getAccessLog(theirs.id)).toMatchObject({ offline: true, doorCode: "side-receipts" });
+
+      // A duplicate is receipted again (the first receipt may have been lost).
+      const beforeRedelivery = bridge.received.length;
+      await bridge.publishJson("events", mine);
+      await receiptFor(bridge, mine.id, beforeRedelivery);
+      const frontReceipts = bridge.received.slice(since).filter((m) => m.topic === bridge.topic("receipt"));
+      expect(frontReceipts.flatMap((m) => (m.json as { ids: string[] }).ids)).not.toContain(theirs.id);
+      expect(frontReceipts.every((m) => m.packet.qos === 1 && !m.packet.retain)).toBe(true);
+    } finally {
+      await sideBridge.end();
+    }
+  });
+
   it("an offline event for a swipe the app did decide records what the door really did", async () => {
     await createTestCard("1F000001", [front.door.id]);
     const decision = await bridge.swipe("1F000001");

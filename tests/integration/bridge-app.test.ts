@@ -5,11 +5,14 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { BridgeConfigInput } from "../../bridge/src/config";
 import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
+import type { Logger } from "../../bridge/src/logger";
 import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
+import { TestBroker } from "../../bridge/src/test-support/broker";
 import { countOccurrences, MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
-import { countAccessLogs } from "~/models/access-log.server";
+import { countAccessLogs, getAccessLog } from "~/models/access-log.server";
 import { registerCard } from "~/models/card.server";
 import { removeCardPermission, setCardPermission } from "~/services/cards.server";
 import { provisionDoor, setDoorMessages } from "~/services/doors.server";
@@ -49,7 +52,7 @@ async function newDoor() {
 
 type TestDoor = Awaited<ReturnType<typeof newDoor>>;
 
-async function startDoorBridge(door: TestDoor) {
+async function startDoorBridge(door: TestDoor, overrides: Partial<BridgeConfigInput> = {}, logger: Logger = quietLogger) {
   const bridge = await startBridge(
     {
       doorId: door.door.code,
@@ -60,8 +63,9 @@ async function startDoorBridge(door: TestDoor) {
       dataDir: door.dataDir,
       decisionTimeoutMs: 1000,
       displayHoldMs: 200,
+      ...overrides,
     },
-    { serialPortFactory: ports.factory, logger: quietLogger, version: "0.0.0-test" },
+    { serialPortFactory: ports.factory, logger, version: "0.0.0-test" },
   );
   bridges.add(bridge);
   return bridge;
@@ -134,6 +138,40 @@ describe("bridge and access service", () => {
     await waitFor(() => bridge.status().pendingEvents === 0, "the queue to drain", 8000);
     await eventually(async () => (await countAccessLogs()) >= logsBefore + 2, 3000);
     expect(await countAccessLogs()).toBe(logsBefore + 2);
+  });
+
+  it("keeps offline events until the app's receipts, even when first sent to a broker the app was not on", async () => {
+    const door = await newDoor();
+    const logLines: string[] = [];
+    const log = (message: string) => logLines.push(message);
+    const bridge = await startDoorBridge(door, { eventResendMs: 300 }, { debug: log, info: log, warn: log, error: log });
+    await waitFor(() => bridge.status().connected, "bridge to connect");
+
+    // The app goes down; the door decides three swipes by itself (unknown cards: denied).
+    await stopService();
+    await waitFor(() => !bridge.status().connected, "the bridge to notice");
+    const outcomes = [await bridge.swipe("B0B0B001"), await bridge.swipe("B0B0B002"), await bridge.swipe("B0B0B003")];
+    expect(outcomes.map((outcome) => outcome?.offline)).toEqual([true, true, true]);
+    const ids = outcomes.map((outcome) => outcome?.id ?? "");
+    expect(bridge.status().pendingEvents).toBe(3);
+
+    // A broker comes back on the same port without the app (as after a restart, before the
+    // app's client has subscribed): the broker acknowledges every event, and nobody reads them.
+    const bare = await TestBroker.create(brokerPort);
+    try {
+      await waitFor(() => ids.every((id) => logLines.includes(`offline event ${id} sent`)), "the events sent to a broker without the app");
+      expect(bridge.status().pendingEvents).toBe(3);
+    } finally {
+      await bare.close();
+    }
+    await waitFor(() => !bridge.status().connected, "the bridge to lose the bare broker");
+
+    // The app is back: the bridge sends its queue again, and drops each event on its receipt.
+    await startService();
+    await waitFor(() => bridge.status().pendingEvents === 0, "the receipts", 8000);
+    for (const id of ids) {
+      expect(await getAccessLog(id)).toMatchObject({ offline: true, doorCode: door.door.code, accessGranted: false, reason: "unknown_card" });
+    }
   });
 
   it("refuses a revoked card offline once the new list has arrived", async () => {

@@ -13,8 +13,10 @@ export class TestBroker {
 
   private constructor(readonly aedes: Aedes) {}
 
-  static async create(): Promise<TestBroker> {
+  /** Listens on a free port, or on the given one. */
+  static async create(port = 0): Promise<TestBroker> {
     const broker = new TestBroker(await Aedes.createBroker());
+    broker.port = port;
     await broker.start();
     return broker;
   }

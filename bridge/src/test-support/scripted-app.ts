@@ -12,7 +12,8 @@ export interface ScriptedDecision {
 
 /**
  * Stands in for the app's access service: answers swipes with decisions per
- * the contract, publishes retained display/credentials, counts offline events.
+ * the contract, publishes retained display/credentials, counts offline events
+ * and receipts each one as it arrives.
  */
 export class ScriptedApp {
   readonly swipes: Array<{ id: string; card: string; at: string; source: string }> = [];
@@ -24,6 +25,8 @@ export class ScriptedApp {
   decisionDelayMs = 0;
   /** When false, swipes are not answered at all. */
   answering = true;
+  /** When false, offline events are not receipted (the bridge keeps and resends them). */
+  receipting = true;
 
   private constructor(
     private readonly client: MqttClient,
@@ -77,19 +80,24 @@ export class ScriptedApp {
   async publishCredentials(
     door: string,
     version: number,
-    cards: Array<{ card: string; exp?: string | null }>,
+    cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>,
     salt = 'ab12',
   ): Promise<void> {
     const message = {
       version,
       generatedAt: new Date().toISOString(),
       salt,
-      cards: cards.map(({ card, exp }) => ({
+      cards: cards.map(({ card, exp, win }) => ({
         h: createHash('sha256').update(`${salt}${card}`, 'utf8').digest('hex'),
         exp: exp ?? null,
+        ...(win === undefined ? {} : { win }),
       })),
     };
     await this.client.publishAsync(`${this.prefix}/doors/${door}/credentials`, JSON.stringify(message), { qos: 1, retain: true });
+  }
+
+  async publishReceipt(door: string, ids: string[]): Promise<void> {
+    await this.client.publishAsync(`${this.prefix}/doors/${door}/receipt`, JSON.stringify({ ids }), { qos: 1 });
   }
 
   async publishRaw(topic: string, payload: string, retain = false): Promise<void> {
@@ -104,7 +112,11 @@ export class ScriptedApp {
     const message = JSON.parse(payload.toString('utf8'));
     const [, , door, kind] = topic.split('/').slice(-4);
     if (kind === 'state') this.states.push(message);
-    if (kind === 'events') this.events.push(message);
+    if (kind === 'events') {
+      this.events.push(message);
+      // A receipt lost with the connection is like one never sent: the bridge resends the event.
+      if (this.receipting) this.publishReceipt(door, [message.id]).catch(() => {});
+    }
     if (kind !== 'swipe') return;
     this.swipes.push(message);
     if (!this.answering) return;

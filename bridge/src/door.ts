@@ -1,0 +1,116 @@
+import type { BridgeConfig } from './config.js';
+import { openDisplay, type Display } from './displays/index.js';
+import type { SpawnFunction } from './locks/gpio.js';
+import { openLock, type Lock } from './locks/index.js';
+import { errorMessage, type Logger } from './logger.js';
+import type { SerialPortFactory } from './serial.js';
+
+export interface DoorHardware {
+  serialPortFactory: SerialPortFactory;
+  spawn: SpawnFunction;
+  logger: Logger;
+  onLost: (error: Error) => void;
+}
+
+export interface DoorOptions {
+  /** How long a decision stays on the screen before it returns to idle. */
+  displayHoldMs: number;
+  logger: Logger;
+  /** The idle screen's two lines, read each time it is shown. */
+  idleLines: () => [string, string];
+}
+
+/**
+ * The door itself: the lock (opened for a while, then relocked) and what the
+ * display shows (the idle lines, or a decision held for displayHoldMs). Once
+ * shutDown() has begun it never opens the lock again.
+ */
+export class Door {
+  private lock: Lock | null = null;
+  private display: Display | null = null;
+  private open = false;
+  private relockTimer: NodeJS.Timeout | null = null;
+  private holdTimer: NodeJS.Timeout | null = null;
+  private shown = { line1: '', line2: '' };
+  private shuttingDown = false;
+
+  constructor(private readonly options: DoorOptions) {}
+
+  get lockOpen(): boolean {
+    return this.open;
+  }
+
+  get shownLines(): { line1: string; line2: string } {
+    return this.shown;
+  }
+
+  /** Opens the lock (commanded shut) and then the display. */
+  async openHardware(config: Pick<BridgeConfig, 'lock' | 'display'>, hardware: DoorHardware): Promise<void> {
+    this.lock = await openLock(config.lock, hardware);
+    this.display = await openDisplay(config.display, hardware);
+  }
+
+  async showIdle(): Promise<void> {
+    if (this.holdTimer !== null || this.shuttingDown) return;
+    await this.show(...this.options.idleLines());
+  }
+
+  /** Shows a decision's lines for displayHoldMs, then the idle screen again. */
+  async showDecision(line1: string, line2: string): Promise<void> {
+    if (this.holdTimer !== null) clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = null;
+      void this.showIdle();
+    }, this.options.displayHoldMs);
+    await this.show(line1, line2);
+  }
+
+  /** Opens the lock for ms; a second opening while open extends it. */
+  async unlockFor(ms: number): Promise<void> {
+    if (this.shuttingDown) return; // never open a door that is shutting down
+    if (this.relockTimer !== null) clearTimeout(this.relockTimer);
+    this.relockTimer = setTimeout(() => void this.relock(), ms);
+    if (this.open) return;
+    this.open = true;
+    try {
+      await this.lock?.unlock();
+    } catch (error) {
+      this.options.logger.error(`lock: cannot unlock: ${errorMessage(error)}`);
+    }
+  }
+
+  /** First step of a shutdown (fail-secure): no opening from now on, and the lock is shut and released. */
+  async shutDown(): Promise<void> {
+    this.shuttingDown = true;
+    if (this.relockTimer !== null) clearTimeout(this.relockTimer);
+    if (this.holdTimer !== null) clearTimeout(this.holdTimer);
+    this.open = false;
+    await this.lock?.close().catch((error) => this.options.logger.error(`lock: cannot lock on shutdown: ${errorMessage(error)}`));
+  }
+
+  /** Last step of a shutdown: OUT OF SERVICE on the screen, and the display released. */
+  async closeDisplay(): Promise<void> {
+    await this.show('OUT OF SERVICE', '');
+    await this.display?.close().catch((error) => this.options.logger.warn(`display: ${errorMessage(error)}`));
+  }
+
+  private async show(line1: string, line2: string): Promise<void> {
+    this.shown = { line1, line2 };
+    try {
+      await this.display?.show(line1, line2);
+    } catch (error) {
+      this.options.logger.error(`display: ${errorMessage(error)}`);
+    }
+  }
+
+  private async relock(): Promise<void> {
+    this.relockTimer = null;
+    this.open = false;
+    if (this.shuttingDown) return; // shutDown() locks the door itself
+    try {
+      await this.lock?.lock();
+    } catch (error) {
+      this.options.logger.error(`lock: cannot lock: ${errorMessage(error)}`);
+    }
+  }
+}
