@@ -99,12 +99,22 @@ export async function requireAdmin(request: Request): Promise<User> {
   return user;
 }
 
+/**
+ * The JSON API's caller: a bearer token (SPEC §6), or else the browser's
+ * session cookie, whose mutations must then come from our own pages.
+ */
 export async function requireApiUser(request: Request): Promise<User> {
-  const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throwRefusal({ status: 401, message: "No autenticado" });
-  const user = await getUserByApiToken(match[1]!);
-  if (!user) throwRefusal({ status: 401, message: "Token inválido o expirado" });
+  const header = request.headers.get("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const user = match ? await getUserByApiToken(match[1]!) : null;
+    if (!user) throwRefusal({ status: 401, message: "Token inválido o expirado" });
+    return user;
+  }
+  const session = await getSession(request);
+  const user = session.get("userId") ? await getUserById(session.get("userId")!) : undefined;
+  if (!user || user.status !== "active") throwRefusal({ status: 401, message: "No autenticado" });
+  requireSameOrigin(request);
   return user;
 }
 

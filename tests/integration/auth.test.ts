@@ -4,6 +4,7 @@ import { createUser, verifyLogin } from "~/models/user.server";
 import { changeUserStatus } from "~/services/users.server";
 import { requireAdmin, requireApiAdmin } from "~/utils/auth.server";
 import { checkRateLimit, clearRateLimit, RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { sessionCookie } from "../setup/fixtures";
 
 describe("verifyLogin", () => {
   it("accepts the password, refuses a wrong one and an inactive user", async () => {
@@ -37,6 +38,21 @@ describe("API tokens", () => {
       new Request("http://x/api/doors", { headers: { Authorization: `Bearer ${token}` } }),
     ).catch((r: Response) => r);
     expect((forbidden as Response).status).toBe(403);
+  });
+});
+
+describe("API guards with the session cookie", () => {
+  it("accept a signed-in browser, and refuse its cross-site mutations", async () => {
+    const admin = await createUser({ username: "cookie-admin", email: "cookie-admin@example.com", password: "secreto-123", role: "admin" });
+    const cookie = await sessionCookie(admin.id);
+    const read = await requireApiAdmin(new Request("http://x/api/doors", { headers: { Cookie: cookie } }));
+    expect(read.id).toBe(admin.id);
+    const crossSite = await requireApiAdmin(
+      new Request("http://x/api/doors", { method: "POST", headers: { Cookie: cookie, Origin: "https://evil.example" } }),
+    ).catch((r: Response) => r);
+    expect((crossSite as Response).status).toBe(403);
+    const sameSite = await requireApiAdmin(new Request("http://x/api/doors", { method: "POST", headers: { Cookie: cookie, Origin: "http://x" } }));
+    expect(sameSite.id).toBe(admin.id);
   });
 });
 
