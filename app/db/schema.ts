@@ -92,6 +92,21 @@ export const apiTokens = sqliteTable(
   ],
 );
 
+// Browser sessions: the signed session cookie holds only this row's id, so
+// signing out, a password change or an inactivation ends a session for good.
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
 // Fixed-window counters shared by every app process (see utils/rate-limit.server.ts).
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),

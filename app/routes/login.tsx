@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data({ intent: "login", result: submission.reply() }, { status: 400 });
   try {
     const user = await authenticator.authenticate("form", request);
-    return createUserSession(request, user, safeRedirect(submission.value.redirectTo, homeFor(user)));
+    return createUserSession(user, safeRedirect(submission.value.redirectTo, homeFor(user)));
   } catch (error) {
     if (!(error instanceof SignInRefused)) throw error;
     return refusedForm(error.refusal, { intent: "login", submission, toastTitle: "Error al iniciar sesión", hideFields: ["password"] });

@@ -3,6 +3,7 @@
 // the doors their cards open are republished.
 import { notifyAccessChange } from "~/access/notify.server";
 import { revokeApiTokensOfUser } from "~/models/api-token.server";
+import { deleteSessionsOfUser } from "~/models/session.server";
 import { updateUserStatus, type User } from "~/models/user.server";
 
 export type { User };
@@ -16,11 +17,20 @@ export function toPublicUser(user: User): PublicUser {
   return rest;
 }
 
-/** Changing a user away from active also ends their API sessions. */
+/**
+ * Ends the user's browser sessions and API tokens (an inactivation, a new
+ * password); `keepSessionId` keeps the browser that made the change signed in.
+ */
+export async function endSessionsOfUser(userId: string, { keepSessionId }: { keepSessionId?: string | null } = {}) {
+  await deleteSessionsOfUser(userId, keepSessionId ?? undefined);
+  await revokeApiTokensOfUser(userId);
+}
+
+/** Changing a user away from active also ends their sessions. */
 export async function changeUserStatus(id: string, status: User["status"]): Promise<Result<{ user: User }>> {
   const user = await updateUserStatus(id, status);
   if (!user) return refuse(404, "Usuario no encontrado");
-  if (status !== "active") await revokeApiTokensOfUser(id);
+  if (status !== "active") await endSessionsOfUser(id);
   await notifyAccessChange({ userIds: [id] });
   return { ok: true, user };
 }

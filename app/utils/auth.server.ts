@@ -6,11 +6,12 @@
 // with requireSameOrigin.
 import { redirect } from "@remix-run/node";
 import { getUserByApiToken } from "~/models/api-token.server";
+import { deleteSession, getUserOfSession, insertSession } from "~/models/session.server";
 import type { User } from "~/models/user.server";
-import { getUserById } from "~/models/user.server";
+import { cookieSecurity } from "./client-ip.server";
 import { getEnv } from "./env.server";
 import { throwRefusal } from "./refusal.server";
-import { getSession, getSessionStorage } from "./session.server";
+import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session.server";
 import { infoToast, successToast } from "./toast";
 import { redirectWithToast } from "./toast.server";
 
@@ -18,11 +19,29 @@ export function homeFor(user: Pick<User, "role">) {
   return user.role === "admin" ? "/admin" : "/";
 }
 
-/** Only same-site paths: never an open redirect to another host. */
+const REDIRECT_BASE = "http://redirect.invalid";
+
+/**
+ * Only same-origin relative paths: never an open redirect. Refused (giving
+ * `fallback`): anything but a path starting with one "/", backslashes,
+ * control characters (a browser drops a tab, so "/\t/evil" is "//evil"),
+ * and their percent-encoded forms. Non-ASCII is percent-encoded, so the
+ * Location header is always valid.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string) {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (!to || typeof to !== "string" || to.length > 2000) return fallback;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(to);
+  } catch {
+    return fallback;
+  }
+  for (const text of [to, decoded]) {
+    if (!text.startsWith("/") || text.startsWith("//") || /[\\\u0000-\u001F\u007F]/.test(text)) return fallback;
+  }
+  const url = new URL(to, REDIRECT_BASE);
+  if (url.origin !== REDIRECT_BASE) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
@@ -51,32 +70,45 @@ export function requireSameOrigin(request: Request) {
   }
 }
 
-/** Signs the user in: a new session cookie and a welcome toast, then on to `redirectTo`. */
-export async function createUserSession(request: Request, user: User, redirectTo: string) {
-  const session = await getSession(request);
-  session.set("userId", user.id);
+/** A new server-side session for the user, as the Set-Cookie header that carries it. */
+export async function sessionCookieFor(user: Pick<User, "id">) {
+  const sessionId = await insertSession(user.id, new Date(Date.now() + SESSION_MAX_AGE_S * 1000));
+  const session = await getSessionStorage().getSession();
+  session.set("sessionId", sessionId);
+  return getSessionStorage().commitSession(session, cookieSecurity());
+}
+
+/** Signs the user in: a new session and a welcome toast, then on to `redirectTo`. */
+export async function createUserSession(user: User, redirectTo: string) {
   return redirectWithToast(redirectTo, successToast(`Bienvenido, ${user.username}`), {
-    headers: { "Set-Cookie": await getSessionStorage().commitSession(session) },
+    headers: { "Set-Cookie": await sessionCookieFor(user) },
   });
 }
 
+/** Signs out: the session row is deleted, so the old cookie opens nothing any more. */
 export async function endUserSession(request: Request, redirectTo: string) {
   const session = await getSession(request);
-  session.unset("userId");
+  const sessionId = session.get("sessionId");
+  if (sessionId) await deleteSession(sessionId);
   return redirectWithToast(redirectTo, infoToast("Sesión cerrada"), {
-    headers: { "Set-Cookie": await getSessionStorage().commitSession(session) },
+    headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },
   });
 }
 
-/** The signed-in, active user, or null. A deactivated user is signed out here. */
+/** The id of the request's session (to keep it when the user's other sessions end). */
+export async function getSessionId(request: Request) {
+  return (await getSession(request)).get("sessionId") ?? null;
+}
+
+/** The signed-in, active user, or null. An ended session or a deactivated user is signed out here. */
 export async function getOptionalUser(request: Request): Promise<User | null> {
   const session = await getSession(request);
-  const userId = session.get("userId");
-  if (!userId) return null;
-  const user = await getUserById(userId);
+  const sessionId = session.get("sessionId");
+  if (!sessionId) return null;
+  const user = await getUserOfSession(sessionId);
   if (user && user.status === "active") return user;
   throw redirect("/login", {
-    headers: { "Set-Cookie": await getSessionStorage().destroySession(session) },
+    headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },
   });
 }
 
@@ -111,8 +143,8 @@ export async function requireApiUser(request: Request): Promise<User> {
     if (!user) throwRefusal({ status: 401, message: "Token inválido o expirado" });
     return user;
   }
-  const session = await getSession(request);
-  const user = session.get("userId") ? await getUserById(session.get("userId")!) : undefined;
+  const sessionId = (await getSession(request)).get("sessionId");
+  const user = sessionId ? await getUserOfSession(sessionId) : null;
   if (!user || user.status !== "active") throwRefusal({ status: 401, message: "No autenticado" });
   requireSameOrigin(request);
   return user;

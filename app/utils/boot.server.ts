@@ -6,6 +6,7 @@ import { startAccessService, type AccessServiceHandle } from "~/access/service.s
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
+import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { randomToken } from "./crypto.server";
 import { getSessionSecret } from "./data-dir.server";
@@ -34,9 +35,14 @@ export async function ensureAdmin() {
   }
 }
 
-/** Rows that only matter for a while: rate-limit windows, API tokens, anti-spam questions. */
+/** Rows that only matter for a while: rate-limit windows, sessions, API tokens, anti-spam questions. */
 export async function purgeExpired(now = Date.now()) {
-  await Promise.all([purgeExpiredRateLimits(now), purgeExpiredApiTokens(now), purgeExpiredCaptchas(now)]).catch((error) =>
+  await Promise.all([
+    purgeExpiredRateLimits(now),
+    purgeExpiredSessions(new Date(now)),
+    purgeExpiredApiTokens(now),
+    purgeExpiredCaptchas(now),
+  ]).catch((error) =>
     console.error("[boot] purge failed", error),
   );
 }

@@ -36,8 +36,12 @@ const envSchema = z.object({
   ACCESS_SERVICE: z.enum(["on", "off"]).default("on"),
   BUILDING_NAME: z.string().min(1).max(80).default("La Casona Coliving"),
   PUBLIC_URL: z.string().url().optional(),
-  // Behind a reverse proxy: the client address comes from X-Forwarded-For.
-  TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  // Behind reverse proxies: how many of them append to X-Forwarded-For ("true" = 1).
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
+    .default("false")
+    .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };

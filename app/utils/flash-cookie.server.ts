@@ -2,6 +2,7 @@
 // receipt shown after the redirect). Separate from the session cookie so two
 // loaders never overwrite each other's Set-Cookie.
 import { createCookie } from "@remix-run/node";
+import { cookieSecurity } from "./client-ip.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getEnv } from "./env.server";
 
@@ -17,13 +18,13 @@ export function createFlashCookie<T>(name: string) {
     });
   return {
     async set(value: T) {
-      return cookie().serialize(value);
+      return cookie().serialize(value, cookieSecurity());
     },
     /** The value and the header that clears it, or nulls when there is none. */
     async pop(request: Request): Promise<{ value: T | null; clear: string | null }> {
       const value = (await cookie().parse(request.headers.get("Cookie"))) as T | null;
       if (!value) return { value: null, clear: null };
-      return { value, clear: await cookie().serialize("", { maxAge: 0 }) };
+      return { value, clear: await cookie().serialize("", { maxAge: 0, ...cookieSecurity() }) };
     },
   };
 }

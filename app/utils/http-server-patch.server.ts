@@ -21,6 +21,8 @@ export type RequestContext = {
   rendersDocument: boolean;
   /** Toasts to show in this response's page. */
   toasts: Toast[];
+  /** The first X-Forwarded-Proto value (trusted only with TRUST_PROXY; see client-ip.server.ts). */
+  forwardedProto: string | null;
 };
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -45,7 +47,12 @@ export function patchHttpServer() {
     if (event !== "request") return emit.call(this, event, ...args);
     const req = args[0] as IncomingMessage;
     req.headers[PEER_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
-    const context: RequestContext = { rendersDocument: rendersDocument(req.url), toasts: [] };
+    const proto = req.headers["x-forwarded-proto"];
+    const context: RequestContext = {
+      rendersDocument: rendersDocument(req.url),
+      toasts: [],
+      forwardedProto: (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase() ?? null,
+    };
     return storage.run(context, () => emit.call(this, event, ...args));
   } as typeof proto.emit;
 }

@@ -1,10 +1,13 @@
-// The signed session cookie: it holds only the signed-in user's id; every
-// request reloads the user (app/utils/auth.server.ts).
+// The signed session cookie: it holds only the id of a row of `sessions`
+// (app/models/session.server.ts); every request loads the user through it
+// (app/utils/auth.server.ts), so ending the row ends the session.
 import { createCookieSessionStorage } from "@remix-run/node";
 import { getSessionSecret } from "./data-dir.server";
 import { getEnv } from "./env.server";
 
-type SessionData = { userId: string };
+export const SESSION_MAX_AGE_S = 60 * 60 * 24 * 30;
+
+type SessionData = { sessionId: string };
 
 let storage: ReturnType<typeof createStorage> | undefined;
 
@@ -17,7 +20,7 @@ function createStorage() {
       path: "/",
       secure: getEnv().PUBLIC_URL.startsWith("https:"),
       secrets: [getSessionSecret()],
-      maxAge: 60 * 60 * 24 * 30,
+      maxAge: SESSION_MAX_AGE_S,
     },
   });
 }

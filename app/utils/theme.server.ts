@@ -1,4 +1,5 @@
 import { createCookie } from "@remix-run/node";
+import { cookieSecurity } from "./client-ip.server";
 import { isTheme, type ThemePreference } from "./theme";
 
 const themeCookie = createCookie("theme", {
@@ -14,5 +15,5 @@ export async function getTheme(request: Request): Promise<ThemePreference> {
 }
 
 export function serializeTheme(theme: ThemePreference) {
-  return themeCookie.serialize(theme === "system" ? "" : theme, theme === "system" ? { maxAge: 0 } : {});
+  return themeCookie.serialize(theme === "system" ? "" : theme, { ...(theme === "system" ? { maxAge: 0 } : {}), ...cookieSecurity() });
 }

@@ -9,6 +9,7 @@
 // - Remix's data requests (with JavaScript) get the flash cookie, which the
 //   root loader's revalidation right after the action reads.
 import { createCookieSessionStorage, data, redirect } from "@remix-run/node";
+import { cookieSecurity } from "./client-ip.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getEnv } from "./env.server";
 import { currentRequestContext } from "./http-server-patch.server";
@@ -37,7 +38,7 @@ function toastStorage() {
 async function flashCookie(toast: Toast) {
   const session = await toastStorage().getSession();
   session.flash("toast", toast);
-  return toastStorage().commitSession(session);
+  return toastStorage().commitSession(session, cookieSecurity());
 }
 
 /** Headers that deliver the toast with a non-redirect response. */
@@ -71,5 +72,5 @@ export async function takeToasts(request: Request): Promise<{ toasts: Toast[]; h
   const flashed = session.get("toast");
   const toasts = [...fromThisResponse.reverse(), ...(flashed ? [flashed] : [])];
   if (!flashed) return { toasts, headers: undefined };
-  return { toasts, headers: new Headers({ "Set-Cookie": await toastStorage().commitSession(session) }) };
+  return { toasts, headers: new Headers({ "Set-Cookie": await toastStorage().commitSession(session, cookieSecurity()) }) };
 }

@@ -10,7 +10,7 @@ import { E2E } from "../setup/e2e-env";
 Object.assign(process.env, E2E.serverEnv, { NODE_ENV: "test" });
 
 const { createUser } = await import("~/models/user.server");
-const { getSessionStorage } = await import("~/utils/session.server");
+const { sessionCookieFor } = await import("~/utils/auth.server");
 type User = Awaited<ReturnType<typeof createUser>>;
 
 export type UserFactory = (fields?: { role?: "user" | "admin"; status?: User["status"]; password?: string }) => Promise<User & { password: string }>;
@@ -21,10 +21,7 @@ function randomIp() {
 }
 
 export async function signIn(context: BrowserContext, user: Pick<User, "id">) {
-  const storage = getSessionStorage();
-  const session = await storage.getSession();
-  session.set("userId", user.id);
-  const cookie = (await storage.commitSession(session)).split(";")[0]!;
+  const cookie = (await sessionCookieFor(user)).split(";")[0]!;
   const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
   await context.addCookies([{ name, value, url: E2E.baseURL }]);
 }

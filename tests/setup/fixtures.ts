@@ -11,7 +11,7 @@ import { createUser } from "~/models/user.server";
 import { setCardPermission } from "~/services/cards.server";
 import { createDoor, provisionDoor } from "~/services/doors.server";
 import { getDb } from "~/utils/db.server";
-import { getSessionStorage } from "~/utils/session.server";
+import { sessionCookieFor } from "~/utils/auth.server";
 import type { Toast } from "~/utils/toast";
 
 /** A fresh upper-case hex prefix, so each test's card numbers are its own. */
@@ -77,11 +77,9 @@ export async function createTestCard(
   return { card, user };
 }
 
+/** A signed-in browser's cookie (a real session row) for the user, as a Cookie header value. */
 export async function sessionCookie(userId: string) {
-  const storage = getSessionStorage();
-  const session = await storage.getSession();
-  session.set("userId", userId);
-  return (await storage.commitSession(session)).split(";")[0]!;
+  return (await sessionCookieFor({ id: userId })).split(";")[0]!;
 }
 
 /** The toast a response carries in its flash cookie (outside the HTTP server every toast travels so). */

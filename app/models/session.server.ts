@@ -1,0 +1,37 @@
+// Browser sessions (one row per signed-in browser). The cookie holds the id.
+import { and, eq, gt, lte, ne } from "drizzle-orm";
+import { sessions, users } from "~/db/schema";
+import { randomToken } from "~/utils/crypto.server";
+import { getDb } from "~/utils/db.server";
+
+export async function insertSession(userId: string, expiresAt: Date) {
+  const id = randomToken(32);
+  await getDb().insert(sessions).values({ id, userId, expiresAt });
+  return id;
+}
+
+/** The user of a live session, or null (no such session, or expired). */
+export async function getUserOfSession(id: string, now = new Date()) {
+  const [row] = await getDb()
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row?.user ?? null;
+}
+
+export async function deleteSession(id: string) {
+  await getDb().delete(sessions).where(eq(sessions.id, id));
+}
+
+/** Ends every session of the user, or every other one when `keepId` is given. */
+export async function deleteSessionsOfUser(userId: string, keepId?: string) {
+  await getDb()
+    .delete(sessions)
+    .where(keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId));
+}
+
+export async function purgeExpiredSessions(now = new Date()) {
+  await getDb().delete(sessions).where(lte(sessions.expiresAt, now));
+}
