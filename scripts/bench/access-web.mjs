@@ -15,6 +15,10 @@
 //          whenever it ends before the phase) and --clients admins load
 //          /admin/logs pages in a closed loop.
 // export: only the CSV download of the whole log, --repeat times in a row.
+//   (`npm run bench:admin -- --only=export` is a neighbour, not the same: it
+//   downloads /api/logs/export with a bearer token from the web process alone
+//   (ACCESS_SERVICE=off), with and without gzip, and reads one process's VmHWM.
+//   This one is the admin screen's download from the product as started.)
 //
 // stdout carries JSON lines only: one per export, one per phase (web) or a
 // summary (export); progress goes to stderr. Server memory is the summed
