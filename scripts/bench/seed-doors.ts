@@ -1,6 +1,6 @@
 // Seeding entry for `bench:access --scenario web`, bundled and run in its own
 // process against DATABASE_URL before the server starts. Goes through the
-// app's models as an admin would (tests/setup/access.ts does the same): doors
+// app's services as an admin would (tests/setup/fixtures.ts does the same): doors
 // with a bridge credential each, residents holding cards, each card granted on
 // about a fifth of the doors. Writes what the simulated bridges need as JSON
 // to BENCH_SEED_OUT (stdout carries the models' log lines).
@@ -8,9 +8,10 @@
 //   BENCH_DOORS (20), BENCH_CARDS (200), BENCH_SEED_OUT (required)
 import fs from "node:fs";
 import path from "node:path";
-import { assignCardToUser, setCardPermission } from "~/models/card.server";
-import { createDoor, issueBridgeCredential } from "~/models/door.server";
+import { assignCardToUser } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
+import { setCardPermission } from "~/services/cards.server";
+import { provisionDoor } from "~/services/doors.server";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 
 const doorCount = Number(process.env.BENCH_DOORS ?? 20);
@@ -25,9 +26,8 @@ await migrateDatabase(getDb(), path.resolve("drizzle"));
 const doors: { rowId: string; code: string; password: string }[] = [];
 for (let i = 0; i < doorCount; i++) {
   const code = `puerta-${String(i + 1).padStart(2, "0")}`;
-  const door = await createDoor({ doorId: code, name: `Puerta ${i + 1}`, location: "Benchmark" });
-  const credential = await issueBridgeCredential(door.id);
-  doors.push({ rowId: door.id, code, password: credential!.password });
+  const { door, credential } = await provisionDoor(code, { name: `Puerta ${i + 1}`, location: "Benchmark" });
+  doors.push({ rowId: door.id, code, password: credential.password });
 }
 
 const cards: { number: string; allowedDoors: string[] }[] = [];
