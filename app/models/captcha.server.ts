@@ -1,52 +1,21 @@
-// Arithmetic anti-spam challenges. The server makes the question, keeps only
-// a hash of the answer, and accepts each challenge once, within 10 minutes.
-import crypto from "node:crypto";
-import { and, eq, gt, isNull, lte } from "drizzle-orm";
+// Anti-spam challenges that have been answered (app/services/captcha.server.ts
+// makes them without storing anything): each challenge id is recorded on its
+// first answer, right or wrong, so it can never be answered twice.
+import { lte } from "drizzle-orm";
 import { captchaChallenges } from "~/db/schema";
-import { createId, sha256 } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 
-export const CAPTCHA_TTL_MS = 10 * 60_000;
-
-function answerHash(captchaId: string, answer: number) {
-  return sha256(`${captchaId}:${answer}`);
-}
-
-export async function createCaptcha(now = Date.now()) {
-  const a = crypto.randomInt(1, 10);
-  const b = crypto.randomInt(1, 10);
-  const add = crypto.randomInt(0, 2) === 0 || a === b;
-  const [left, right] = add ? [a, b] : [Math.max(a, b), Math.min(a, b)];
-  const answer = add ? left + right : left - right;
-  const captchaId = createId();
-  await getDb()
+/** Records the challenge as answered; false when it already was (one INSERT decides concurrent answers). */
+export async function markCaptchaAnswered(captchaId: string, expiresAt: Date, now = new Date()) {
+  const inserted = await getDb()
     .insert(captchaChallenges)
-    .values({ id: captchaId, answerHash: answerHash(captchaId, answer), expiresAt: new Date(now + CAPTCHA_TTL_MS) });
-  return { captchaId, question: `¿Cuánto es ${left} ${add ? "+" : "-"} ${right}?` };
+    .values({ id: captchaId, answerHash: "", expiresAt, usedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: captchaChallenges.id });
+  return inserted.length === 1;
 }
 
-/**
- * Uses the challenge up, right or wrong, so an answer cannot be guessed by
- * retrying; the single UPDATE makes concurrent answers race for one win.
- */
-export async function consumeCaptcha(captchaId: string, answer: string, now = Date.now()) {
-  const [row] = await getDb()
-    .update(captchaChallenges)
-    .set({ usedAt: new Date(now) })
-    .where(
-      and(
-        eq(captchaChallenges.id, captchaId),
-        isNull(captchaChallenges.usedAt),
-        gt(captchaChallenges.expiresAt, new Date(now)),
-      ),
-    )
-    .returning({ answerHash: captchaChallenges.answerHash });
-  if (!row) return false;
-  const expected = Buffer.from(row.answerHash);
-  const given = Buffer.from(answerHash(captchaId, Number.parseInt(answer, 10)));
-  return crypto.timingSafeEqual(expected, given);
-}
-
+/** Answered challenges are kept only until they would have expired anyway. */
 export async function purgeExpiredCaptchas(now = Date.now()) {
   await getDb()
     .delete(captchaChallenges)

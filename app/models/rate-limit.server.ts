@@ -16,6 +16,13 @@ export async function hitRateLimitKey(key: string, windowMs: number, now = Date.
   return { count: Number(row.count), resetAt: Number(row.reset_at) };
 }
 
+/** The key's count in its current window (0 when none is open), without counting a hit. */
+export async function getRateLimitKey(key: string, now = Date.now()) {
+  const result = await getDb().run(sql`SELECT count, reset_at FROM rate_limits WHERE key = ${key} AND reset_at > ${now}`);
+  const row = result.rows[0] as unknown as { count: number; reset_at: number } | undefined;
+  return row ? { count: Number(row.count), resetAt: Number(row.reset_at) } : { count: 0, resetAt: now };
+}
+
 export async function deleteRateLimitKeys(keys: string[]) {
   for (const key of keys) await getDb().run(sql`DELETE FROM rate_limits WHERE key = ${key}`);
 }

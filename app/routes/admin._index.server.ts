@@ -5,7 +5,7 @@ import { data } from "@remix-run/node";
 import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/door";
 import * as doors from "~/services/doors.server";
 import type { User } from "~/services/users.server";
-import { invalidForm, refusedForm } from "~/utils/form-reply.server";
+import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -29,7 +29,7 @@ export async function loadDashboard(request: Request) {
 }
 
 export async function dashboardAction(request: Request, admin: User) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   const doorId = String(formData.get("id") ?? "");
   const done = (title: string) => redirectWithToast("/admin", successToast(title));

@@ -14,7 +14,7 @@ import {
 import * as cards from "~/services/cards.server";
 import { getDoor } from "~/services/doors.server";
 import { queryObject } from "~/utils/api.server";
-import { invalidForm, refusedForm } from "~/utils/form-reply.server";
+import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";
 import { throwRefusal } from "~/utils/refusal.server";
 import { infoToast, successToast, type Toast } from "~/utils/toast";
@@ -57,7 +57,7 @@ const UPDATE_FAILED = "Error al actualizar";
 const DELETE_FAILED = "Error al eliminar";
 
 export async function cardsAction(request: Request) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   const cardId = String(formData.get("id") ?? "");
   const toast = (url: string, toast: Toast) => redirectWithToast(url, toast);

@@ -14,7 +14,7 @@ import {
   type MergedAccessLog,
 } from "~/services/access-log.server";
 import { listDoorOptions } from "~/services/doors.server";
-import { refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
@@ -64,7 +64,7 @@ export async function loadLogsPage(request: Request) {
 }
 
 export async function logsAction(request: Request) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   if (intent !== "approve-card") throwRefusal({ status: 400, message: "Acción no válida" });
   const approval = await approveCardFromLog(String(formData.get("logId") ?? ""));

@@ -4,7 +4,7 @@ import { submitEnquiry, type Enquiry } from "~/services/visitor.server";
 import { apiSuccess, methodNotAllowed, parseOrFail, readJsonBody, refuseApi } from "~/utils/api.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
-import { addDays, todayInMadrid } from "~/utils/dates";
+import { todayInMadrid } from "~/utils/dates";
 
 export async function loader() {
   methodNotAllowed();
@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readJsonBody(request);
   const isVisit = typeof body === "object" && body !== null && ("fecha" in body || "hora" in body);
   const enquiry: Enquiry = isVisit
-    ? { kind: "visita", input: parseOrFail(createVisitSchema({ tomorrow: addDays(todayInMadrid(), 1) }), body) }
+    ? { kind: "visita", input: parseOrFail(createVisitSchema({ today: todayInMadrid() }), body) }
     : { kind: "consulta", input: parseOrFail(EnquirySchema, body) };
   const submitted = await submitEnquiry(enquiry, { ip: getClientIp(request) });
   if (!submitted.ok) refuseApi(submitted);

@@ -1,11 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { DoorSchema } from "~/schemas/door";
+import { DoorUpdateSchema } from "~/schemas/door";
 import { deleteDoor, getDoor, toDoorJson, updateDoor } from "~/services/doors.server";
 import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
-
-// PUT accepts any subset of the door's fields (SPEC: name, location, status, description; doorId too).
-const DoorUpdateSchema = DoorSchema.partial().refine((fields) => Object.keys(fields).length > 0, "No hay cambios que guardar");
 
 // GET /api/doors/{id}
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -15,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return apiSuccess(toDoorJson(found.door));
 }
 
-// PUT /api/doors/{id}; DELETE /api/doors/{id}
+// PUT /api/doors/{id} (any of name, location, status, description, doorId); DELETE /api/doors/{id}
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   const id = params.id ?? "";

@@ -6,8 +6,8 @@ import type { z } from "zod";
 import { createVisitSchema, EnquirySchema } from "~/schemas/enquiry";
 import { submitEnquiry, type Enquiry } from "~/services/visitor.server";
 import { getClientIp } from "~/utils/client-ip.server";
-import { addDays, todayInMadrid } from "~/utils/dates";
-import { refusedForm } from "~/utils/form-reply.server";
+import { todayInMadrid } from "~/utils/dates";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -20,7 +20,7 @@ const SUCCESS = {
 const CAPTCHA_FIELDS = ["captchaId", "captchaQuestion", "captchaAnswer", "intent"];
 
 export async function enquiryFormAction(request: Request, kind: Enquiry["kind"]) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === "refresh-captcha") {
     // The loader runs again after this action and brings a new question;
     // what was typed comes back so nothing is lost.
@@ -28,7 +28,7 @@ export async function enquiryFormAction(request: Request, kind: Enquiry["kind"])
     return data({ values, result: undefined });
   }
   return kind === "visita"
-    ? submitForm(request, formData, createVisitSchema({ tomorrow: addDays(todayInMadrid(), 1) }), (input) => ({ kind, input }))
+    ? submitForm(request, formData, createVisitSchema({ today: todayInMadrid() }), (input) => ({ kind, input }))
     : submitForm(request, formData, EnquirySchema, (input) => ({ kind, input }));
 }
 

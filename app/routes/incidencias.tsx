@@ -10,7 +10,7 @@ import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema 
 import { reportPublicIncident } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
-import { refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -18,7 +18,7 @@ export const meta: MetaFunction = () => [{ title: "Comunicar Avería · La Cason
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const submission = parseWithZod(await request.formData(), { schema: PublicIncidentSchema });
+  const submission = parseWithZod(await readForm(request), { schema: PublicIncidentSchema });
   if (submission.status !== "success") return data({ intent: "report", result: submission.reply() }, { status: 400 });
   const reported = await reportPublicIncident(submission.value, { ip: getClientIp(request) });
   if (!reported.ok) return refusedForm(reported, { intent: "report", submission });

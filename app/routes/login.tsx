@@ -8,7 +8,7 @@ import { FormAlert, InputField } from "~/components/forms";
 import { LoginSchema } from "~/schemas/login";
 import { authenticator, SignInRefused } from "~/services/sign-in.server";
 import { createUserSession, getOptionalUser, homeFor, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
-import { refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 
 export const meta: MetaFunction = () => [{ title: "Iniciar Sesión" }];
 
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const submission = parseWithZod(await request.clone().formData(), { schema: LoginSchema });
+  const submission = parseWithZod(await readForm(request.clone()), { schema: LoginSchema });
   if (submission.status !== "success") return data({ intent: "login", result: submission.reply() }, { status: 400 });
   try {
     const user = await authenticator.authenticate("form", request);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { endUserSession, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
+import { readForm } from "~/utils/form-reply.server";
 
 // Logout is a POST only: a link or an image cannot sign anyone out.
 export async function loader() {
@@ -9,6 +10,6 @@ export async function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   return endUserSession(request, safeRedirect(form.get("redirectTo"), "/"));
 }

@@ -19,7 +19,7 @@ import { cancelGuestReservation, findGuestReservation, toGuestView, type GuestRe
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
-import { refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { dataWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
@@ -32,7 +32,7 @@ type Intent = (typeof INTENTS)[number];
 // Lookup and cancel are POSTs: the guest's email never lands in a URL or a log.
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intentValue = String(formData.get("intent") ?? "lookup");
   const intent: Intent = (INTENTS as readonly string[]).includes(intentValue) ? (intentValue as Intent) : "lookup";
   const submission = parseWithZod(formData, { schema: LookupSchema });

@@ -20,7 +20,7 @@ import { placeReservation } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
-import { invalidForm, refusedForm } from "~/utils/form-reply.server";
+import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 import { bookingReceiptCookie, type BookingReceipt as Receipt } from "./reservar.server";
@@ -41,7 +41,7 @@ function validationToast(errors: Record<string, string[] | null> | null | undefi
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: createReservationSchema({ today: todayInMadrid() }) });
   if (submission.status !== "success") return invalidForm("book", submission, validationToast(submission.error));
   const result = await placeReservation(submission.value, { ip: getClientIp(request) });

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { requireSameOrigin, safeRedirect } from "~/utils/auth.server";
+import { readForm } from "~/utils/form-reply.server";
 import { throwRefusal } from "~/utils/refusal.server";
 import { THEMES } from "~/utils/theme";
 import { serializeTheme } from "~/utils/theme.server";
@@ -17,7 +18,7 @@ export async function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const parsed = ThemeSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = ThemeSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) throwRefusal({ status: 400, message: "Tema no válido" });
   return redirect(safeRedirect(parsed.data.redirectTo, "/"), {
     headers: { "Set-Cookie": await serializeTheme(parsed.data.theme) },

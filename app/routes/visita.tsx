@@ -6,7 +6,7 @@ import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
-import { createVisitSchema, VISIT_HOURS } from "~/schemas/enquiry";
+import { createVisitSchema, VISIT_HOURS, VISIT_MAX_DAYS_AHEAD } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { enquiryFormAction } from "./enquiry-form.server";
@@ -15,7 +15,8 @@ import { addDays, todayInMadrid } from "~/utils/dates";
 export const meta: MetaFunction = () => [{ title: "Programa tu Visita · La Casona Coliving" }];
 
 export async function loader() {
-  return { captcha: await newCaptcha(), tomorrow: addDays(todayInMadrid(), 1) };
+  const today = todayInMadrid();
+  return { captcha: await newCaptcha(), today, tomorrow: addDays(today, 1), lastDay: addDays(today, VISIT_MAX_DAYS_AHEAD) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -24,13 +25,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function VisitPage() {
-  const { captcha, tomorrow } = useLoaderData<typeof loader>();
+  const { captcha, today, tomorrow, lastDay } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   // A new location (the redirect after a successful send) mounts an empty form;
   // after a refusal the form stays, with the server's new question.
   const location = useLocation();
-  const schema = createVisitSchema({ tomorrow });
+  const schema = createVisitSchema({ today });
   const [form, fields] = useForm({
     id: "visit",
     lastResult: actionData?.result,
@@ -56,7 +57,7 @@ export default function VisitPage() {
           <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
         </div>
         <div className="field-row">
-          <InputField label="Fecha preferida" meta={fields.fecha} type="date" min={tomorrow} hint="A partir de mañana." />
+          <InputField label="Fecha preferida" meta={fields.fecha} type="date" min={tomorrow} max={lastDay} hint="A partir de mañana." />
           <SelectField
             label="Hora preferida"
             meta={fields.hora}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
+import { optionalText, requiredText } from "./fields";
 
 export const DOOR_STATUS_LABELS = { active: "Activa", maintenance: "Mantenimiento", emergency: "Emergencia" } as const;
 export const DOOR_INCIDENT_TYPE_LABELS = {
@@ -16,19 +17,30 @@ export const URGENCY_LABELS = { low: "Baja", medium: "Media", high: "Alta", crit
 const PRINTABLE = /^[\x20-\x7E\u00A1-\u00FF]*$/;
 const NOT_PRINTABLE = "Solo se permiten caracteres imprimibles";
 
-const text = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
+const text = requiredText;
 
-export const DoorSchema = z.object({
+const doorFields = {
   name: text("El nombre es requerido", 80),
   location: text("La ubicación es requerida", 120),
   doorId: text("El ID de puerta es requerido", 32).regex(
     /^[A-Za-z0-9_-]{1,32}$/,
     "El ID de puerta solo admite letras, números, guiones y guiones bajos (máximo 32)",
   ),
-  description: z.string().trim().max(500, "Máximo 500 caracteres").optional(),
-  status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }).default("active"),
-});
+  description: optionalText(500),
+  status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }),
+};
+
+/** The door form and POST /api/doors: a new door is active unless told otherwise. */
+export const DoorSchema = z.object({ ...doorFields, status: doorFields.status.default("active") });
+
+/**
+ * PUT /api/doors/{id}: any subset of the fields, and only those change (no
+ * defaults: a field not sent is a field not changed); an empty body is refused.
+ */
+export const DoorUpdateSchema = z
+  .object(doorFields)
+  .partial()
+  .refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar");
 
 export const DoorMessagesSchema = z.object({
   useCustomMessages: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
@@ -39,8 +51,8 @@ export const DoorMessagesSchema = z.object({
 export const DoorIncidentSchema = z.object({
   type: z.enum(INCIDENT_TYPES, { error: "El tipo es requerido" }),
   urgency: z.enum(INCIDENT_URGENCIES, { error: "La urgencia es requerida" }).default("medium"),
-  title: z.string().trim().max(200, "Máximo 200 caracteres").optional(),
-  description: z.string().trim().max(2000, "Máximo 2000 caracteres").optional(),
+  title: optionalText(200),
+  description: optionalText(2000),
 });
 
 export type DoorInput = z.output<typeof DoorSchema>;

@@ -1,49 +1,52 @@
 // Enquiry and visit-request forms (both become a consultation).
 import { z } from "zod";
-import { EMAIL_PATTERN } from "./reservation";
+import { addDays } from "~/utils/dates";
+import { email, isoDay, optionalText, requiredText } from "./fields";
 
 export const VISIT_HOURS = ["10:00", "11:00", "12:00", "16:00", "17:00", "18:00"] as const;
+
+/** Visits are requested at least a day ahead and at most this many days ahead. */
+export const VISIT_MAX_DAYS_AHEAD = 90;
 
 const ENQUIRY_REQUIRED = "Por favor completa todos los campos";
 const VISIT_REQUIRED = "Por favor completa todos los campos obligatorios";
 const INVALID_EMAIL = "Por favor ingresa un email válido";
-
-function text(message: string, max: number) {
-  return z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
-}
+const CAPTCHA_EXPIRED = "La verificación anti-spam ha caducado. Responde a la nueva pregunta.";
 
 const captchaFields = (required: string) => ({
-  captchaId: z.string({ error: "La verificación anti-spam ha caducado. Responde a la nueva pregunta." }).uuid("La verificación anti-spam ha caducado. Responde a la nueva pregunta."),
+  captchaId: z.string({ error: CAPTCHA_EXPIRED }).trim().min(1, CAPTCHA_EXPIRED).max(200, CAPTCHA_EXPIRED),
   captchaAnswer: z
     .string({ error: required })
     .trim()
     .min(1, required)
     .regex(/^-?\d{1,4}$/, "La respuesta debe ser un número"),
   // Accepted for compatibility and ignored: the server knows its own question.
-  captchaQuestion: z.string().optional(),
+  captchaQuestion: z.string().max(200).optional(),
   // Honeypot: people never see it, bots fill it in.
-  website: z.string().optional(),
+  website: z.string().max(500).optional(),
 });
 
 export const EnquirySchema = z.object({
-  nombre: text(ENQUIRY_REQUIRED, 100),
-  email: text(ENQUIRY_REQUIRED, 254).regex(EMAIL_PATTERN, INVALID_EMAIL).transform((e) => e.toLowerCase()),
-  telefono: text(ENQUIRY_REQUIRED, 30),
-  mensaje: text(ENQUIRY_REQUIRED, 2000),
+  nombre: requiredText(ENQUIRY_REQUIRED, 100),
+  email: email({ required: ENQUIRY_REQUIRED, invalid: INVALID_EMAIL }),
+  telefono: requiredText(ENQUIRY_REQUIRED, 30),
+  mensaje: requiredText(ENQUIRY_REQUIRED, 2000),
   ...captchaFields(ENQUIRY_REQUIRED),
 });
 
-export function createVisitSchema({ tomorrow }: { tomorrow: string }) {
+/** The visit form's schema for a day in the building ("YYYY-MM-DD"): tomorrow to 90 days ahead. */
+export function createVisitSchema({ today }: { today: string }) {
+  const tomorrow = addDays(today, 1);
+  const lastDay = addDays(today, VISIT_MAX_DAYS_AHEAD);
   return z.object({
-    nombre: text(VISIT_REQUIRED, 100),
-    email: text(VISIT_REQUIRED, 254).regex(EMAIL_PATTERN, INVALID_EMAIL).transform((e) => e.toLowerCase()),
-    telefono: text(VISIT_REQUIRED, 30),
-    fecha: z
-      .string({ error: VISIT_REQUIRED })
-      .regex(/^\d{4}-\d{2}-\d{2}$/, VISIT_REQUIRED)
-      .refine((day) => day >= tomorrow, "Las visitas se solicitan con al menos un día de antelación"),
+    nombre: requiredText(VISIT_REQUIRED, 100),
+    email: email({ required: VISIT_REQUIRED, invalid: INVALID_EMAIL }),
+    telefono: requiredText(VISIT_REQUIRED, 30),
+    fecha: isoDay(VISIT_REQUIRED)
+      .refine((day) => day >= tomorrow, "Las visitas se solicitan con al menos un día de antelación")
+      .refine((day) => day <= lastDay, `Las visitas se solicitan con un máximo de ${VISIT_MAX_DAYS_AHEAD} días de antelación`),
     hora: z.enum(VISIT_HOURS, { error: VISIT_REQUIRED }),
-    comentarios: z.string().trim().max(1000, "Máximo 1000 caracteres").optional(),
+    comentarios: optionalText(1000),
     ...captchaFields(VISIT_REQUIRED),
   });
 }

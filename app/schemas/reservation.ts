@@ -2,9 +2,15 @@
 // server (page action and JSON API). `today` is the building's date.
 import { z } from "zod";
 import { CONTACT_PREFERENCES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
+import { addDays } from "~/utils/dates";
+import { email, isoDay, optionalText, requiredText } from "./fields";
 
-export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A stay lasts at most this many nights, and starts at most this many days ahead. */
+export const MAX_STAY_NIGHTS = 365;
+export const MAX_DAYS_AHEAD = 730;
+
+const daysBetween = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+
 
 export const ROOM_TYPE_LABELS: Record<(typeof ROOM_TYPES)[number], string> = {
   individual: "Individual",
@@ -21,9 +27,6 @@ export const CONTACT_PREFERENCE_LABELS: Record<(typeof CONTACT_PREFERENCES)[numb
   both: "Ambos",
 };
 
-const required = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
-
 const reservationSchemas = new Map<string, ReturnType<typeof buildReservationSchema>>();
 
 /** Built once per day: a zod schema is costly to build and to compile on first use. */
@@ -38,33 +41,36 @@ export function createReservationSchema({ today }: { today: string }) {
 }
 
 function buildReservationSchema(today: string) {
+  const lastStart = addDays(today, MAX_DAYS_AHEAD);
   return z
     .object({
       reservationType: z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }).default("habitacion"),
-      guestName: required("El nombre es requerido", 100),
-      guestEmail: required("El email es requerido", 254)
-        .regex(EMAIL_PATTERN, "El email no es válido")
-        .transform((email) => email.toLowerCase()),
-      guestPhone: required("El teléfono es requerido", 30),
-      startDate: z
-        .string({ error: "La fecha de entrada es requerida" })
-        .regex(ISO_DAY, "La fecha de entrada es requerida")
-        .refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy"),
-      endDate: z.string({ error: "La fecha de salida es requerida" }).regex(ISO_DAY, "La fecha de salida es requerida"),
+      guestName: requiredText("El nombre es requerido", 100),
+      guestEmail: email({ required: "El email es requerido", invalid: "El email no es válido" }),
+      guestPhone: requiredText("El teléfono es requerido", 30),
+      startDate: isoDay("La fecha de entrada es requerida")
+        .refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy")
+        .refine((day) => day <= lastStart, "La fecha de entrada debe estar dentro de los próximos dos años"),
+      endDate: isoDay("La fecha de salida es requerida"),
       roomType: z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" }).optional(),
-      contactPreference: z.enum(CONTACT_PREFERENCES).default("email"),
-      specialRequests: z.string().trim().max(1000, "Máximo 1000 caracteres").optional(),
+      contactPreference: z.enum(CONTACT_PREFERENCES, { error: "La preferencia de contacto no es válida" }).default("email"),
+      specialRequests: optionalText(1000),
     })
-    // `when`: also run when other fields are invalid, so every message shows at once.
+    // `when`: also run when other fields are invalid, so every message shows at once
+    // (then `value` may be anything the client sent, even null).
     .superRefine((value, ctx) => {
-      if (value.startDate && value.endDate && value.endDate <= value.startDate) {
+      if (typeof value !== "object" || value === null) return;
+      const { startDate, endDate } = value as { startDate?: unknown; endDate?: unknown };
+      if (typeof startDate === "string" && typeof endDate === "string" && endDate <= startDate) {
         ctx.addIssue({
           code: "custom",
           path: ["endDate"],
           message: "La fecha de salida debe ser posterior a la fecha de entrada",
         });
+      } else if (typeof startDate === "string" && typeof endDate === "string" && daysBetween(startDate, endDate) > MAX_STAY_NIGHTS) {
+        ctx.addIssue({ code: "custom", path: ["endDate"], message: "La estancia no puede superar un año" });
       }
-      if (value.reservationType === "habitacion" && !value.roomType) {
+      if ((value.reservationType ?? "habitacion") === "habitacion" && !value.roomType) {
         ctx.addIssue({ code: "custom", path: ["roomType"], message: "El tipo de habitación es requerido" });
       }
     }, { when: () => true })
@@ -81,17 +87,8 @@ export type ReservationInput = z.output<ReturnType<typeof buildReservationSchema
 export const RESERVATION_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 export const LookupSchema = z.object({
-  code: z
-    .string({ error: "Por favor complete todos los campos" })
-    .trim()
-    .min(1, "Por favor complete todos los campos")
-    .transform((code) => code.toUpperCase().slice(0, 8)),
-  email: z
-    .string({ error: "Por favor complete todos los campos" })
-    .trim()
-    .min(1, "Por favor complete todos los campos")
-    .max(254)
-    .transform((email) => email.toLowerCase()),
+  code: requiredText("Por favor complete todos los campos", 64).transform((code) => code.toUpperCase().slice(0, 8)),
+  email: requiredText("Por favor complete todos los campos", 254).transform((value) => value.toLowerCase()),
 });
 
 export const RESERVATION_STATUS_LABELS = {

@@ -1,24 +1,40 @@
 // Signing in, for the login page (through remix-auth's form strategy) and
-// POST /api/auth/login alike: rate limits per address and per username, the
-// password check, and the refusals' Spanish messages.
+// POST /api/auth/login alike: the password check, its Spanish refusals, and
+// the limits on failures. Only failures count:
+// - an address with too many failures (for any username) is refused;
+// - a username with too many failures is refused only from addresses that
+//   have failed for it, so nobody can lock its owner out from elsewhere;
+// - a success clears that username's failures.
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { issueApiToken } from "~/models/api-token.server";
 import { verifyLogin, type User } from "~/models/user.server";
 import { getClientIp } from "~/utils/client-ip.server";
+import { clearRateLimit, countRateLimitHit, peekRateLimit, rateLimitCount } from "~/utils/rate-limit.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
-import { checkRateLimit, clearRateLimit } from "~/utils/rate-limit.server";
 
 export const LOGIN_FAILED = "Usuario o contraseña incorrectos";
 export const LOGIN_INACTIVE = "Tu cuenta no está activa. Contacta con la administración.";
 
+async function refusedBeforeTrying(ip: string, username: string): Promise<Refusal | null> {
+  const fromAddress = await peekRateLimit("loginAddress", [ip]);
+  if (fromAddress) return fromAddress;
+  const forUsername = await peekRateLimit("loginUsername", [username]);
+  if (forUsername && (await rateLimitCount("loginUsername", `${username}@${ip}`)) > 0) return forUsername;
+  return null;
+}
+
 export async function signIn({ username, password, ip }: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
-  const userKey = `user:${username.trim().toLowerCase()}`;
-  const limited = await checkRateLimit("login", [`ip:${ip}`, userKey]);
+  const name = username.trim().toLowerCase();
+  const limited = await refusedBeforeTrying(ip, name);
   if (limited) return limited;
   const result = await verifyLogin(username, password);
-  if (!result.ok) return refuse(401, result.reason === "inactive" ? LOGIN_INACTIVE : LOGIN_FAILED);
-  await clearRateLimit("login", [userKey]);
+  if (!result.ok) {
+    await countRateLimitHit("loginAddress", [ip]);
+    await countRateLimitHit("loginUsername", [name, `${name}@${ip}`]);
+    return refuse(401, result.reason === "inactive" ? LOGIN_INACTIVE : LOGIN_FAILED);
+  }
+  await clearRateLimit("loginUsername", [name, `${name}@${ip}`]);
   return { ok: true, user: result.user };
 }
 

@@ -1,7 +1,7 @@
 // What a visitor without an account can do, shared by the pages and the JSON
 // API: each function takes already-validated input and answers a result the
 // caller turns into a page or a JSON response.
-import { consumeCaptcha, createCaptcha } from "~/models/captcha.server";
+import { answerCaptcha, createCaptcha } from "./captcha.server";
 import { createConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
 import {
@@ -16,7 +16,7 @@ import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
 import { sendMail, type Mail } from "~/utils/mail.server";
-import { checkRateLimit } from "~/utils/rate-limit.server";
+import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 
 export const MESSAGES = {
@@ -43,7 +43,7 @@ export async function placeReservation(
   input: ReservationInput,
   { ip }: { ip: string },
 ): Promise<Result<{ reservation: AnonymousReservation; emailSent: boolean }>> {
-  const refused = await checkRateLimit("publicForm", [`reservation:ip:${ip}`]);
+  const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
   const reservation = await createReservation({ ...input, ipAddress: ip });
   const emailSent = await trySendMail(reservationConfirmationMail(reservation));
@@ -55,7 +55,7 @@ export async function findGuestReservation(
   email: string,
   { ip }: { ip: string },
 ): Promise<Result<{ reservation: AnonymousReservation }>> {
-  const refused = await checkRateLimit("reservationLookup", [`ip:${ip}`]);
+  const refused = await checkRateLimit("reservationLookup", [ip]);
   if (refused) return refused;
   const reservation = await getReservationByCode(code.trim().toUpperCase().slice(0, 8));
   if (!reservation) return refuse(404, MESSAGES.reservationNotFound);
@@ -91,16 +91,18 @@ export function composeVisitMessage({ fecha, hora, comentarios }: Pick<VisitInpu
 
 /**
  * An enquiry or a visit request. Order: honeypot (bots get a silent success),
- * rate limit, the one-time captcha, then the 24-hour duplicate check.
+ * the form's rate limit, the one-time captcha, then the 24-hour duplicate
+ * check. A wrong answer does not count against the limit (a person's typo
+ * must not lock them out); a bot pays with a new question each time.
  */
 export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): Promise<Result<{ stored: boolean }>> {
   const { input } = enquiry;
   if (input.website) return { ok: true, stored: false };
-  const refused = await checkRateLimit("publicForm", [`enquiry:ip:${ip}`]);
+  const rule = enquiry.kind === "visita" ? "visitForm" : "enquiryForm";
+  const refused = await peekRateLimit(rule, [ip]);
   if (refused) return refused;
-  if (!(await consumeCaptcha(input.captchaId, input.captchaAnswer))) {
-    return refuse(400, MESSAGES.wrongCaptcha);
-  }
+  if (!(await answerCaptcha(input.captchaId, input.captchaAnswer))) return refuse(400, MESSAGES.wrongCaptcha);
+  await countRateLimitHit(rule, [ip]);
   const mensaje = enquiry.kind === "visita" ? composeVisitMessage(enquiry.input) : enquiry.input.mensaje;
   const created = await createConsultation({
     kind: enquiry.kind,
@@ -119,16 +121,23 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
 
 export async function reportPublicIncident(input: PublicIncidentInput, { ip }: { ip: string }): Promise<Result<{ stored: boolean }>> {
   if (input.website) return { ok: true, stored: false };
-  const refused = await checkRateLimit("publicForm", [`incident:ip:${ip}`]);
+  const refused = await checkRateLimit("faultReport", [ip]);
   if (refused) return refused;
   const { website: _honeypot, ...fields } = input;
   await createPublicIncident(fields);
   return { ok: true, stored: true };
 }
 
-/** A new anti-spam question for the enquiry and visit forms. */
+/** A new anti-spam question for the enquiry and visit forms (a page shows one; nothing is stored). */
 export function newCaptcha() {
   return createCaptcha();
+}
+
+/** A new question asked for through the JSON API: limited per address. */
+export async function newCaptchaForApi({ ip }: { ip: string }): Promise<Result<ReturnType<typeof createCaptcha>>> {
+  const refused = await checkRateLimit("captchaCreation", [ip]);
+  if (refused) return refused;
+  return { ok: true, ...createCaptcha() };
 }
 
 /** What a guest may see of their reservation (no IP address, no internal id). */

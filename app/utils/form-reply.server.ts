@@ -4,9 +4,25 @@
 // every form works the same with and without JavaScript.
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
-import type { Refusal } from "./refusal.server";
+import { throwRefusal, type Refusal } from "./refusal.server";
 import { errorToast, type Toast } from "./toast";
 import { dataWithToast } from "./toast.server";
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * The posted form. A body that is not a form (JSON, empty, broken
+ * multipart) ends the action with a 400 instead of an error.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!FORM_TYPES.includes(type)) throwRefusal({ status: 415, message: "El formulario debe enviarse como formulario" });
+  try {
+    return await request.formData();
+  } catch {
+    throwRefusal({ status: 400, message: "El formulario enviado no es válido" });
+  }
+}
 
 type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };
 export type Submission = { reply(options?: ReplyOptions): SubmissionResult<string[]> };

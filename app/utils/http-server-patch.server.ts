@@ -4,9 +4,14 @@
 //   request (overwriting whatever a client sent), for getClientIp();
 // - it runs each request inside an AsyncLocalStorage context, so what an
 //   action decides to show (its toast) reaches the root loader of the same
-//   response when the browser posted without JavaScript (see toast.server.ts).
+//   response when the browser posted without JavaScript (see toast.server.ts);
+// - it keeps query strings that carry a guest's email out of remix-serve's
+//   request log (QUIET_QUERY_PATHS);
+// - it answers 400 to Remix's old data protocol (`?_data=`): this app uses
+//   single fetch (`*.data` URLs), and Remix 2.17 still routes `?_data`
+//   requests to a code path that crashes (500) on a loader returning null.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import http from "node:http";
 import type { Toast } from "./toast";
 
@@ -32,6 +37,9 @@ export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
 }
 
+/** Paths whose query may hold personal data (a guest's email): logged without it. */
+const QUIET_QUERY_PATHS = ["/api/anonymous-reservations/code/"];
+
 function rendersDocument(url: string | undefined) {
   const path = (url ?? "/").split("?")[0]!;
   return !path.endsWith(".data") && !path.startsWith("/api/");
@@ -45,8 +53,21 @@ export function patchHttpServer() {
   const emit = proto.emit as (this: Server, event: string, ...args: unknown[]) => boolean;
   proto.emit = function (this: Server, event: string, ...args: unknown[]) {
     if (event !== "request") return emit.call(this, event, ...args);
-    const req = args[0] as IncomingMessage;
+    const req = args[0] as IncomingMessage & { originalUrl?: string };
     req.headers[PEER_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+    const url = req.url ?? "/";
+    if (/[?&]_data(=|&|$)/.test(url)) {
+      const res = args[1] as ServerResponse;
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end("Solicitud no válida");
+      return true;
+    }
+    if (url.includes("?") && QUIET_QUERY_PATHS.some((path) => url.startsWith(path))) {
+      // remix-serve's logger (morgan) prints req.originalUrl when the response
+      // finishes; this listener runs before it, after Remix has read the URL.
+      (args[1] as ServerResponse).once("finish", () => {
+        req.originalUrl = url.split("?")[0];
+      });
+    }
     const proto = req.headers["x-forwarded-proto"];
     const context: RequestContext = {
       rendersDocument: rendersDocument(req.url),

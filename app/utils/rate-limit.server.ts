@@ -1,34 +1,70 @@
-// The one rate-limit API for pages and the JSON API: a rule names how many
-// hits a window allows; checkRateLimit counts a hit on each key (e.g. the
-// client address and the username) and answers a 429 refusal when any key is
-// over. Counters live in the database (app/models/rate-limit.server.ts).
-import { deleteRateLimitKeys, hitRateLimitKey } from "~/models/rate-limit.server";
+// The one rate-limit API for pages and the JSON API. A rule names how many
+// hits a window allows; keys say whose hits they are (an address, a
+// username). checkRateLimit counts a hit and refuses past the limit (429);
+// where only failures should count (sign-in), peekRateLimit refuses without
+// counting and countRateLimitHit counts after the fact. Counters live in the
+// database (app/models/rate-limit.server.ts), shared by every app process.
+import { deleteRateLimitKeys, getRateLimitKey, hitRateLimitKey } from "~/models/rate-limit.server";
 import { refuse, type Refusal } from "./refusal.server";
 
 export const TOO_MANY_ATTEMPTS = "Demasiados intentos. Por favor espera un momento antes de intentar nuevamente.";
 
+const MINUTE = 60_000;
+
 export const RATE_LIMITS = {
-  login: { limit: 10, windowMs: 15 * 60_000 },
-  publicForm: { limit: 10, windowMs: 10 * 60_000 },
-  reservationLookup: { limit: 20, windowMs: 15 * 60_000 },
+  /** Failed sign-ins from one address (any username). */
+  loginAddress: { limit: 10, windowMs: 15 * MINUTE },
+  /** Failed sign-ins for one username (and, with the same window, per username and address). */
+  loginUsername: { limit: 10, windowMs: 15 * MINUTE },
+  /** Each public form has its own limit per address; only accepted submissions count. */
+  bookingForm: { limit: 10, windowMs: 10 * MINUTE },
+  enquiryForm: { limit: 10, windowMs: 10 * MINUTE },
+  visitForm: { limit: 10, windowMs: 10 * MINUTE },
+  faultReport: { limit: 10, windowMs: 10 * MINUTE },
+  reservationLookup: { limit: 20, windowMs: 15 * MINUTE },
+  /** New anti-spam questions asked for through the JSON API, per address. */
+  captchaCreation: { limit: 60, windowMs: 10 * MINUTE },
 } as const;
 export type RateLimitRule = keyof typeof RATE_LIMITS;
 
 const keyOf = (rule: RateLimitRule, key: string) => `${rule}:${key}`;
+
+function tooMany(resetAt: number, now: number) {
+  return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) });
+}
 
 /** Counts a hit on every key; null while all are within the rule, else the 429 refusal. */
 export async function checkRateLimit(rule: RateLimitRule, keys: string[], now = Date.now()): Promise<Refusal | null> {
   const { limit, windowMs } = RATE_LIMITS[rule];
   for (const key of keys) {
     const { count, resetAt } = await hitRateLimitKey(keyOf(rule, key), windowMs, now);
-    if (count > limit) {
-      return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) });
-    }
+    if (count > limit) return tooMany(resetAt, now);
   }
   return null;
 }
 
-/** Forgets the keys' hits (e.g. a username's after a successful sign-in). */
+/** The 429 refusal when any key has used up the rule already; counts nothing. */
+export async function peekRateLimit(rule: RateLimitRule, keys: string[], now = Date.now()): Promise<Refusal | null> {
+  const { limit } = RATE_LIMITS[rule];
+  for (const key of keys) {
+    const { count, resetAt } = await getRateLimitKey(keyOf(rule, key), now);
+    if (count >= limit) return tooMany(resetAt, now);
+  }
+  return null;
+}
+
+/** How many hits the key has in the rule's current window. */
+export async function rateLimitCount(rule: RateLimitRule, key: string, now = Date.now()) {
+  return (await getRateLimitKey(keyOf(rule, key), now)).count;
+}
+
+/** Counts a hit on every key without refusing (e.g. a failed sign-in, after the fact). */
+export async function countRateLimitHit(rule: RateLimitRule, keys: string[], now = Date.now()) {
+  const { windowMs } = RATE_LIMITS[rule];
+  for (const key of keys) await hitRateLimitKey(keyOf(rule, key), windowMs, now);
+}
+
+/** Forgets the keys' hits (e.g. a username's failures after a successful sign-in). */
 export async function clearRateLimit(rule: RateLimitRule, keys: string[]) {
   await deleteRateLimitKeys(keys.map((key) => keyOf(rule, key)));
 }

@@ -107,12 +107,17 @@ test("logout from the top bar signs out, goes to / and shows a toast", async ({ 
   await expect(page).toHaveURL(/\/login/);
 });
 
-test("logout from the admin sidebar goes to /login", async ({ page, asAdmin }) => {
+test("logout from the admin sidebar goes to /login, and the old session cookie opens nothing", async ({ page, context, asAdmin }) => {
   await page.goto("/admin");
+  const before = (await context.cookies()).find((cookie) => cookie.name === "__session")!;
   await page.getByRole("button", { name: "Cerrar Sesión" }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login\?redirectTo/);
+  // A copy of the cookie taken before signing out is refused too: the session ended on the server.
+  await context.addCookies([before]);
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/login/);
 });
 
 test("the theme choice persists across reloads", async ({ page, javaScriptEnabled }) => {

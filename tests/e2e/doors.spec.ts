@@ -117,7 +117,10 @@ test("rotating a bridge credential shows the secret once and it works on the bro
   const door = await createTestDoor({ code: uniqueDoorId(), name: `Lavandería ${Date.now()}`, location: "Planta -1" });
   await page.goto("/admin");
   await page.getByTestId("door-card").filter({ hasText: door.name }).getByRole("link", { name: "Credencial" }).click();
+  const answer = page.waitForResponse((response) => response.request().method() === "POST");
   await page.getByRole("button", { name: "Generar nueva contraseña" }).click();
+  // The secret is in this response only: no cache may keep it.
+  expect((await answer).headers()["cache-control"]).toBe("no-store");
   await expect(page.getByTestId("bridge-username")).toHaveText(door.code);
   const password = (await page.getByTestId("bridge-password").textContent())!.trim();
   expect(password.length).toBeGreaterThanOrEqual(24);

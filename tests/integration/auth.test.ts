@@ -73,25 +73,25 @@ describe("page guards", () => {
 
 describe("rate limits", () => {
   it("count hits per key in the database, refuse past the rule's limit with 429, and reset after the window", async () => {
-    const { limit, windowMs } = RATE_LIMITS.login;
+    const { limit, windowMs } = RATE_LIMITS.loginAddress;
     const now = Date.now();
-    for (let hit = 0; hit < limit; hit++) expect(await checkRateLimit("login", ["t:key"], now)).toBeNull();
-    const refused = await checkRateLimit("login", ["t:key"], now);
+    for (let hit = 0; hit < limit; hit++) expect(await checkRateLimit("loginAddress", ["t:key"], now)).toBeNull();
+    const refused = await checkRateLimit("loginAddress", ["t:key"], now);
     expect(refused).toMatchObject({ ok: false, status: 429, message: TOO_MANY_ATTEMPTS });
     expect(refused!.retryAfterSeconds).toBe(Math.ceil(windowMs / 1000));
-    expect(await checkRateLimit("login", ["t:key"], now + windowMs + 1)).toBeNull();
+    expect(await checkRateLimit("loginAddress", ["t:key"], now + windowMs + 1)).toBeNull();
   });
 
   it("refuse when any of the keys is over, and forget a cleared key", async () => {
-    const { limit } = RATE_LIMITS.publicForm;
-    for (let hit = 0; hit < limit; hit++) await checkRateLimit("publicForm", ["t:full"]);
-    expect(await checkRateLimit("publicForm", ["t:fresh", "t:full"])).toMatchObject({ status: 429 });
-    await clearRateLimit("publicForm", ["t:full"]);
-    expect(await checkRateLimit("publicForm", ["t:full"])).toBeNull();
+    const { limit } = RATE_LIMITS.enquiryForm;
+    for (let hit = 0; hit < limit; hit++) await checkRateLimit("enquiryForm", ["t:full"]);
+    expect(await checkRateLimit("enquiryForm", ["t:fresh", "t:full"])).toMatchObject({ status: 429 });
+    await clearRateLimit("enquiryForm", ["t:full"]);
+    expect(await checkRateLimit("enquiryForm", ["t:full"])).toBeNull();
   });
 
   it("stay exact under concurrent hits", async () => {
-    const results = await Promise.all(Array.from({ length: 25 }, () => checkRateLimit("login", ["t:burst"])));
-    expect(results.filter((refusal) => refusal === null)).toHaveLength(RATE_LIMITS.login.limit);
+    const results = await Promise.all(Array.from({ length: 25 }, () => checkRateLimit("loginAddress", ["t:burst"])));
+    expect(results.filter((refusal) => refusal === null)).toHaveLength(RATE_LIMITS.loginAddress.limit);
   });
 });

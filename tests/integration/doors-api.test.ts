@@ -89,6 +89,21 @@ describe("doors API", () => {
     expect((await response.json()).error.message).toContain(message);
   });
 
+  it("changes only the fields a PUT sends: a description edit keeps an emergency lockdown; an empty body is a 400", async () => {
+    const door = await createTestDoor({ status: "emergency" });
+    const put = (body: unknown) => call(doorRoute.action, `/api/doors/${door.id}`, { method: "PUT", body, params: { id: door.id } });
+    const edited = await put({ description: "Cristal nuevo" });
+    expect(edited.status).toBe(200);
+    expect((await edited.json()).data).toMatchObject({ status: "emergency", description: "Cristal nuevo", name: door.name });
+    expect((await getDoorById(door.id))?.status).toBe("emergency");
+    for (const body of [{}, { unknown: "x" }]) {
+      const empty = await put(body);
+      expect(empty.status).toBe(400);
+      expect((await empty.json()).error.message).toBe("No hay cambios que guardar");
+    }
+    expect((await getDoorById(door.id))?.status).toBe("emergency");
+  });
+
   it("answers 409 to a doorId already taken", async () => {
     await createTestDoor({ code: "dup-door", name: "A", location: "A" });
     const response = await call(doorsRoute.action, "/api/doors", { method: "POST", body: { name: "B", location: "B", doorId: "dup-door" } });

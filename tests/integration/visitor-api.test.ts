@@ -3,6 +3,8 @@ import * as cancelRoute from "~/routes/api.anonymous-reservations.code.$code.can
 import * as lookupRoute from "~/routes/api.anonymous-reservations.code.$code";
 import * as reservationsRoute from "~/routes/api.anonymous-reservations";
 import * as captchaRoute from "~/routes/api.consultations.captcha";
+import { CAPTCHA_TTL_MS, createCaptcha } from "~/services/captcha.server";
+import { RATE_LIMITS } from "~/utils/rate-limit.server";
 import * as submitRoute from "~/routes/api.consultations.submit";
 import { countReservations, getReservationByCode } from "~/models/reservation.server";
 import { countConsultationsByEmail } from "~/models/consultation.server";
@@ -189,10 +191,14 @@ describe("consultations", () => {
     expect(await countConsultationsByEmail("race@example.com")).toBe(1);
   });
 
-  it("refuses an expired challenge", async () => {
+  it("refuses an expired challenge, and a forged one", async () => {
+    const old = createCaptcha(Date.now() - CAPTCHA_TTL_MS - 1000);
+    expect((await submit({ ...enquiry, email: "late@example.com", captchaId: old.captchaId, captchaAnswer: solve(old.question) })).status).toBe(400);
     const { captchaId, answer } = await captcha();
-    await getDb().$client.execute({ sql: "UPDATE captcha_challenges SET expires_at = 0 WHERE id = ?", args: [captchaId] });
-    expect((await submit({ ...enquiry, email: "late@example.com", captchaId, captchaAnswer: answer })).status).toBe(400);
+    const [nonce, , mac] = captchaId.split(".");
+    const extended = `${nonce}.${(Date.now() + 3_600_000).toString(36)}.${mac}`;
+    expect((await submit({ ...enquiry, email: "late@example.com", captchaId: extended, captchaAnswer: answer })).status).toBe(400);
+    expect(await countConsultationsByEmail("late@example.com")).toBe(0);
   });
 
   it("answers 409 to the same message from the same email within 24 hours", async () => {
@@ -223,14 +229,27 @@ describe("consultations", () => {
     expect(await countConsultationsByEmail("bot@example.com")).toBe(0);
   });
 
-  it("limits submissions per client address with 429", async () => {
+  it("limits accepted submissions per client address with 429; wrong answers do not count", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < 5; i++) {
       const { captchaId } = await captcha();
       statuses.push((await submit({ ...enquiry, captchaId, captchaAnswer: "999" }, "203.0.113.50")).status);
     }
-    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
-    expect(statuses[10]).toBe(429);
+    for (let i = 0; i < 11; i++) {
+      const { captchaId, answer } = await captcha();
+      statuses.push((await submit({ ...enquiry, mensaje: `Pregunta ${i}`, captchaId, captchaAnswer: answer }, "203.0.113.50")).status);
+    }
+    expect(statuses).toEqual([...Array(5).fill(400), ...Array(10).fill(200), 429]);
+  });
+
+  it("each public form has its own limit: a full enquiry limit leaves visit requests alone", async () => {
+    for (let i = 0; i < RATE_LIMITS.enquiryForm.limit; i++) {
+      const { captchaId, answer } = await captcha();
+      expect((await submit({ ...enquiry, mensaje: `Otra ${i}`, captchaId, captchaAnswer: answer }, "203.0.113.60")).status).toBe(200);
+    }
+    const visit = { nombre: "Eva", email: "eva@example.com", telefono: "611", fecha: addDays(today, 3), hora: "10:00" };
+    const { captchaId, answer } = await captcha();
+    expect((await submit({ ...visit, captchaId, captchaAnswer: answer }, "203.0.113.60")).status).toBe(200);
   });
 
   it("stores a visit request as a consultation with the composed message", async () => {

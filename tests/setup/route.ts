@@ -26,7 +26,13 @@ let ipCounter = 0;
 /** A distinct client address per call unless one is given. */
 export function jsonRequest(
   path: string,
-  { method = "GET", body, ip, headers = {} }: { method?: string; body?: unknown; ip?: string; headers?: Record<string, string> } = {},
+  {
+    method = "GET",
+    body,
+    rawBody,
+    ip,
+    headers = {},
+  }: { method?: string; body?: unknown; rawBody?: string; ip?: string; headers?: Record<string, string> } = {},
 ) {
   return new Request(`http://localhost${path}`, {
     method,
@@ -35,6 +41,6 @@ export function jsonRequest(
       [PEER_IP_HEADER]: ip ?? `192.0.2.${++ipCounter % 250}-${ipCounter}`,
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
 }

@@ -1,0 +1,129 @@
+// Malformed requests against the running server, for every route the app has
+// (found from app/routes, so a new route is fuzzed without editing this
+// file): every method, bodies that are not what the route expects, odd path
+// parameters and Remix's own data URLs, as anonymous, resident and admin
+// callers. No answer may be a 5xx, and nothing may be stored. Runs once (in
+// the JavaScript project): it speaks HTTP, not through a page.
+import fs from "node:fs";
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import { E2E } from "../setup/e2e-env";
+import { expect, test } from "./fixtures";
+
+const { getDb } = await import("~/utils/db.server");
+const { issueApiToken } = await import("~/models/api-token.server");
+const { sessionCookieFor } = await import("~/utils/auth.server");
+
+/** Tables whose rows only the app's own bookkeeping may add during the fuzz. */
+const BOOKKEEPING = new Set(["rate_limits", "captcha_challenges", "sessions", "api_tokens", "__drizzle_migrations"]);
+
+const PARAM_VALUES = ["x", "00000000-0000-0000-0000-000000000000", "..%2F..%2Fetc%2Fpasswd", "%00", "ñ%20%E2%80%AE", "a".repeat(300)];
+
+/** Each route file as its Remix route id and URL pattern: `api.cards.$id.ts` → `/api/cards/:id`. */
+function routePatterns() {
+  const dir = path.resolve("app/routes");
+  return fs
+    .readdirSync(dir)
+    .filter((file) => /\.tsx?$/.test(file) && !/\.(server|test)\.tsx?$/.test(file))
+    .map((file) => file.replace(/\.tsx?$/, ""))
+    .map((name) => {
+      const segments = name
+        .split(".")
+        .filter((segment) => segment !== "_index")
+        .map((segment) => (segment === "$" ? "no-existe" : segment.startsWith("$") ? `:${segment.slice(1)}` : segment));
+      return { routeId: `routes/${name}`, pattern: `/${segments.join("/")}` };
+    });
+}
+
+function expand(pattern: string) {
+  if (!pattern.includes(":")) return [pattern];
+  return PARAM_VALUES.map((value) => pattern.replace(/:[A-Za-z]+/g, value));
+}
+
+type Body = { name: string; headers: Record<string, string>; data?: string | Buffer };
+
+const BODIES: Body[] = [
+  { name: "none", headers: {} },
+  { name: "empty", headers: { "Content-Type": "application/json" }, data: "" },
+  { name: "json null", headers: { "Content-Type": "application/json" }, data: "null" },
+  { name: "json array", headers: { "Content-Type": "application/json" }, data: "[1,2]" },
+  { name: "json number", headers: { "Content-Type": "application/json" }, data: "123" },
+  { name: "broken json", headers: { "Content-Type": "application/json" }, data: '{"a":' },
+  {
+    name: "wrong types",
+    headers: { "Content-Type": "application/json" },
+    data: JSON.stringify({ id: 1, email: ["a@b.c", "x@y.z"], status: {}, page: "-1", limit: 1e9, date: "2026-13-45", name: "\u0000\u202e" }),
+  },
+  { name: "form garbage", headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "intent=%ZZ&&=&a=%00&status=__proto__" },
+  { name: "form as json", headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: '{"intent":"x"}' },
+  { name: "broken multipart", headers: { "Content-Type": "multipart/form-data; boundary=zzz" }, data: "--zzz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb" },
+  { name: "text", headers: { "Content-Type": "text/plain" }, data: "hola" },
+];
+
+const QUERIES = ["", "?_data=ROUTE_ID", "?index&page=-5&limit=abc&redirectTo=%2F%09%2Fevil.example", "?search=%00%E2%80%AE&dateRange=ayer"];
+
+async function rowCounts() {
+  const db = getDb();
+  const tables = await db.$client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const counts = new Map<string, number>();
+  for (const row of tables.rows) {
+    const name = String(row.name);
+    if (BOOKKEEPING.has(name)) continue;
+    const result = await db.$client.execute(`SELECT count(*) AS n FROM "${name}"`);
+    counts.set(name, Number(result.rows[0]!.n));
+  }
+  return counts;
+}
+
+async function send(request: APIRequestContext, url: string, method: string, body: Body, auth: Record<string, string>) {
+  const response = await request.fetch(url, {
+    method,
+    headers: { Origin: E2E.baseURL, ...auth, ...body.headers },
+    data: body.data,
+    maxRedirects: 0,
+    failOnStatusCode: false,
+  });
+  return response.status();
+}
+
+test("malformed requests to every route answer 4xx (never 5xx) and store nothing", async ({ request, createUser, javaScriptEnabled }) => {
+  test.setTimeout(600_000);
+  expect(javaScriptEnabled).toBe(true);
+  const admin = await createUser({ role: "admin" });
+  const resident = await createUser({ role: "user" });
+  const callers: Record<string, Record<string, string>> = {
+    anonymous: {},
+    resident: { Cookie: (await sessionCookieFor(resident)).split(";")[0]! },
+    admin: { Cookie: (await sessionCookieFor(admin)).split(";")[0]! },
+    "admin token": { Authorization: `Bearer ${(await issueApiToken(admin.id)).token}` },
+  };
+  const before = await rowCounts();
+  const failures: string[] = [];
+  let sent = 0;
+  const check = async (url: string, method: string, body: Body, caller: string) => {
+    const status = await send(request, url, method, body, callers[caller]!);
+    sent += 1;
+    if (status >= 500) failures.push(`${status} ${method} ${url} (${body.name}) as ${caller}`);
+  };
+  // Signing out ends the callers' sessions: it goes last.
+  const routes = routePatterns().sort((a, b) => Number(a.pattern === "/logout") - Number(b.pattern === "/logout"));
+  for (const { routeId, pattern } of routes) {
+    const [plain, ...odd] = expand(pattern);
+    for (const caller of Object.keys(callers)) {
+      for (const query of QUERIES) await check(`${plain}${query.replace("ROUTE_ID", encodeURIComponent(routeId))}`, "GET", BODIES[0]!, caller);
+      for (const url of odd) await check(url, "GET", BODIES[0]!, caller);
+      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+        for (const body of BODIES) await check(plain!, method, body, caller);
+      }
+      // Remix's single-fetch data URLs of the same route.
+      await check(`${plain}.data`, "GET", BODIES[0]!, caller);
+      for (const body of BODIES.slice(0, 4)) await check(`${plain}.data`, "POST", body, caller);
+    }
+  }
+  const after = await rowCounts();
+  const stored = [...after].filter(([table, count]) => count !== before.get(table)).map(([table, count]) => `${table}: ${before.get(table)} → ${count}`);
+  console.info(`[fuzz] ${sent} requests, ${failures.length} answered 5xx, tables changed: ${stored.length ? stored.join(", ") : "none"}`);
+  expect(failures).toEqual([]);
+  // Only the callers made for this test are new rows.
+  expect(stored.filter((line) => !line.startsWith("users:"))).toEqual([]);
+});
