@@ -4,5 +4,5 @@ export default defineConfig({
   dialect: "turso",
   schema: "./app/db/schema.ts",
   out: "./drizzle",
-  dbCredentials: { url: process.env.DATABASE_URL ?? "file:data/app.db" },
+  dbCredentials: { url: process.env.DATABASE_URL ?? `file:${process.env.DATA_DIR ?? "data"}/app.db` },
 });

@@ -20,6 +20,7 @@ import stylesUrl from "~/styles/app.css";
 import { getOptionalUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { getTheme } from "~/utils/theme.server";
+import { DEFAULT_BUILDING_NAME } from "~/utils/meta";
 import type { Toast } from "~/utils/toast";
 import { takeToasts } from "~/utils/toast.server";
 
@@ -28,8 +29,9 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.buildingName ?? "La Casona Coliving"} · Coliving y coworking en Asturias` },
+// A page without its own title (an error page) still gets "<page> · <building>".
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+  { title: `${error ? "Error" : "Coliving y coworking en Asturias"} · ${data?.buildingName ?? DEFAULT_BUILDING_NAME}` },
   { name: "description", content: "Coliving y coworking en Asturias: habitaciones, salas de reuniones y comunidad." },
 ];
 
@@ -65,7 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   const inAdmin = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
   const theme = rootData?.theme ?? "system";
-  const buildingName = rootData?.buildingName ?? "La Casona Coliving";
+  const buildingName = rootData?.buildingName ?? DEFAULT_BUILDING_NAME;
   return (
     <html lang="es" data-theme={theme}>
       <head>

@@ -11,7 +11,7 @@
 //
 // Options (each also from the environment): --app-username (MQTT_USERNAME),
 // --app-password (MQTT_PASSWORD), --prefix (MQTT_TOPIC_PREFIX, default coliving),
-// --database (DATABASE_URL, default file:data/app.db; DATABASE_AUTH_TOKEN for remote ones).
+// --database (DATABASE_URL, default file:$DATA_DIR/app.db with DATA_DIR default data; DATABASE_AUTH_TOKEN for remote ones).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -73,7 +73,7 @@ async function main() {
   const appUsername = values["app-username"] ?? process.env.MQTT_USERNAME;
   const appPassword = values["app-password"] ?? process.env.MQTT_PASSWORD;
   const prefix = values.prefix ?? process.env.MQTT_TOPIC_PREFIX ?? "coliving";
-  const database = values.database ?? process.env.DATABASE_URL ?? "file:data/app.db";
+  const database = values.database ?? process.env.DATABASE_URL ?? `file:${process.env.DATA_DIR ?? "data"}/app.db`;
   if (!appUsername || !appPassword) {
     console.error("The app's account is needed: --app-username/--app-password or MQTT_USERNAME/MQTT_PASSWORD.");
     process.exit(2);

@@ -1,4 +1,5 @@
-import { Form, NavLink } from "@remix-run/react";
+import { Form, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { ThemeSwitch } from "./theme-switch";
 import type { ThemePreference } from "~/utils/theme";
 
@@ -17,9 +18,15 @@ const LINKS = [
  * JavaScript; at 768 px and above the CSS always shows it.
  */
 export function AdminSidebar({ theme, username }: { theme: ThemePreference; username: string }) {
+  const toggle = useRef<HTMLInputElement>(null);
+  const { pathname } = useLocation();
+  // With JavaScript a link navigates without a reload: fold the menu again.
+  useEffect(() => {
+    if (toggle.current) toggle.current.checked = false;
+  }, [pathname]);
   return (
     <>
-      <input type="checkbox" id="admin-nav-toggle" className="admin-nav-toggle" aria-controls="admin-sidebar" aria-label="Menú" />
+      <input ref={toggle} type="checkbox" id="admin-nav-toggle" className="admin-nav-toggle" aria-controls="admin-sidebar" aria-label="Menú" />
       <label htmlFor="admin-nav-toggle" className="button button-secondary admin-nav-button">
         Menú
       </label>

@@ -1,16 +1,21 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
-import { useId, type ReactNode } from "react";
+import { createContext, useContext, useId, type ReactNode } from "react";
 
 // Field components accept any field of any form; conform types the values.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyField = FieldMetadata<any, any, string[]>;
 
+/** Messages a form shows once, above its fields (see SharedFieldMessage). */
+const MessagesShownAbove = createContext<readonly string[]>([]);
+
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  if (!errors?.length) return null;
+  const shownAbove = useContext(MessagesShownAbove);
+  const own = errors?.filter((error) => !shownAbove.includes(error));
+  if (!own?.length) return null;
   return (
     <div id={id}>
-      {errors.map((error) => (
+      {own.map((error) => (
         <p key={error} className="field-error">
           {error}
         </p>
@@ -137,4 +142,24 @@ export function SubmitButton({ label, busyLabel, intent, className = "button" }:
 export function resultFor(actionData: unknown, intent: string): SubmissionResult<string[]> | undefined {
   const value = actionData as { intent?: string; result?: SubmissionResult<string[]> } | undefined;
   return value?.intent === intent ? value.result : undefined;
+}
+
+/**
+ * SPEC §5 gives some forms one message for every missing field ("Por favor
+ * completa todos los campos"): it shows once, above the fields, when any field
+ * has it (`errors` is conform's `form.allErrors`); the fields still say they
+ * are invalid (aria-invalid) but leave the message out of their own lists.
+ */
+export function SharedFieldMessage({ message, errors, children }: { message: string; errors: Record<string, string[]>; children: ReactNode }) {
+  const shown = Object.values(errors).some((list) => list.includes(message));
+  return (
+    <MessagesShownAbove.Provider value={[message]}>
+      {shown ? (
+        <div className="alert alert-error" role="alert">
+          {message}
+        </div>
+      ) : null}
+      {children}
+    </MessagesShownAbove.Provider>
+  );
 }

@@ -1,4 +1,7 @@
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { pageMeta } from "~/utils/meta";
+
+export const meta = pageMeta("Página no encontrada");
 
 // Any path no route matches: a Spanish 404 inside the site's layout.
 export async function loader() {

@@ -1,9 +1,6 @@
-import type { MetaFunction } from "@remix-run/node";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [
-  { title: "La Casona Coliving · Coliving y coworking en Asturias" },
-  { name: "description", content: "Vive y trabaja en Asturias: habitaciones, espacios de trabajo y comunidad." },
-];
+export const meta = pageMeta("Inicio", "Vive y trabaja en Asturias: habitaciones, espacios de trabajo y comunidad.");
 
 const FACILITIES = [
   {

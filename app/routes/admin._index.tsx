@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActivityChart } from "~/components/admin/activity-chart";
 import { CredentialModal, DeleteModal, DoorCard, DoorFormModal, IncidentModal, MessagesModal } from "~/components/admin/door-modals";
@@ -7,8 +7,13 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { resultFor } from "~/components/forms";
 import { requireAdmin } from "~/utils/auth.server";
 import { dashboardAction, loadDashboard } from "./admin._index.server";
+import { keepActionCacheControl } from "~/utils/headers";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard · Sistema de Gestión de Accesos" }];
+export const meta = pageMeta("Dashboard");
+
+// A new bridge secret is shown in the action's answer only: it says no-store.
+export const headers = keepActionCacheControl;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -28,18 +33,25 @@ export default function Dashboard() {
   return (
     <>
       <h1>Dashboard</h1>
-      <StatTiles
-        label="Estadísticas de puertas"
-        tiles={[
-          { label: "Puertas", value: stats.totalDoors },
-          { label: "Activas", value: stats.activeDoors, tone: "success" },
-          { label: "Mantenimiento", value: stats.maintenanceDoors, tone: "warning" },
-          { label: "Emergencia", value: stats.emergencyDoors, tone: "error" },
-          { label: "Accesos (24 h)", value: stats.recentActivity.total },
-          { label: "Concedidos", value: stats.recentActivity.successful, tone: "success" },
-          { label: "Denegados", value: stats.recentActivity.failed, tone: "error" },
-        ]}
-      />
+      <div className="stat-groups">
+        <StatTiles
+          label="Estadísticas de puertas"
+          tiles={[
+            { label: "Puertas", value: stats.totalDoors },
+            { label: "Activas", value: stats.activeDoors, tone: "success" },
+            { label: "Mantenimiento", value: stats.maintenanceDoors, tone: "warning" },
+            { label: "Emergencia", value: stats.emergencyDoors, tone: "error" },
+          ]}
+        />
+        <StatTiles
+          label="Accesos de las últimas 24 horas"
+          tiles={[
+            { label: "Accesos (24 h)", value: stats.recentActivity.total },
+            { label: "Concedidos", value: stats.recentActivity.successful, tone: "success" },
+            { label: "Denegados", value: stats.recentActivity.failed, tone: "error" },
+          ]}
+        />
+      </div>
       <section aria-labelledby="activity-title" className="card">
         <h2 id="activity-title">Actividad de las últimas 24 horas</h2>
         <ActivityChart hours={activity} />

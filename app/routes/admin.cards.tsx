@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } from "~/components/admin/card-badges";
 import { ApproveCardModal, CardDetailModal, CardNotFoundModal, DeleteCardModal } from "~/components/admin/card-modals";
@@ -13,8 +13,9 @@ import { formatDateTime } from "~/utils/dates";
 import type { FormActionData } from "~/utils/form-reply.server";
 import { withSearchParams } from "~/utils/page-url";
 import { cardsAction, loadCardsPage } from "./admin.cards.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Gestionar Tarjetas · Administración" }];
+export const meta = pageMeta("Gestionar Tarjetas");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -95,7 +96,7 @@ export default function CardsPage() {
         <p>{filters.cardNumber || filters.anonymousFilter !== "all" ? "No hay tarjetas que coincidan con los filtros." : "No hay tarjetas registradas."}</p>
       ) : (
         <div className="table-wrap">
-          <table className="data cards-table">
+          <table className="data cards-table stack-on-phone">
             <caption className="visually-hidden">Tarjetas de acceso</caption>
             <thead>
               <tr>
@@ -163,22 +164,22 @@ function SortableHeader({ column, filters, search }: { column: (typeof COLUMNS)[
 function CardRow({ card, now, search }: { card: CardJson; now: Date; search: string }) {
   return (
     <tr data-testid="card-row" data-card-number={card.cardNumber}>
-      <td>
+      <td data-label="Número">
         <CardNumber cardNumber={card.cardNumber} isAnonymous={card.isAnonymous} />
       </td>
-      <td>
+      <td data-label="Alias">
         <CardAlias alias={card.alias} />
       </td>
-      <td>{holderLabel(card.userId)}</td>
-      <td>{card.status === "pending" ? <CardStatusBadge status="pending" /> : <CardStatusForm card={card} />}</td>
-      <td>{card.usageStats.lastUsed ? formatDateTime(card.usageStats.lastUsed) : <span className="muted">Nunca</span>}</td>
-      <td>{card.usageStats.totalAccessAttempts}</td>
-      <td>{card.usageStats.successfulAccesses}</td>
-      <td>{formatDateTime(card.createdAt)}</td>
-      <td>
+      <td data-label="Titular">{holderLabel(card.userId)}</td>
+      <td data-label="Estado">{card.status === "pending" ? <CardStatusBadge status="pending" /> : <CardStatusForm card={card} />}</td>
+      <td data-label="Último uso">{card.usageStats.lastUsed ? formatDateTime(card.usageStats.lastUsed) : <span className="muted">Nunca</span>}</td>
+      <td data-label="Intentos">{card.usageStats.totalAccessAttempts}</td>
+      <td data-label="Exitosos">{card.usageStats.successfulAccesses}</td>
+      <td data-label="Registrada">{formatDateTime(card.createdAt)}</td>
+      <td data-label="Expiración">
         <CardExpiryBadge expiresAt={card.expiresAt} now={now} />
       </td>
-      <td>
+      <td data-label="Acciones">
         <div className="actions">
           <Link
             to={withParams(search, { modal: "detail", card: card._id })}

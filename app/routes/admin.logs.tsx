@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LogFiltersForm } from "~/components/admin/log-filters";
 import { LogTable } from "~/components/admin/log-table";
@@ -9,8 +9,9 @@ import { FormAlert } from "~/components/forms";
 import { requireAdmin } from "~/utils/auth.server";
 import type { FormActionData } from "~/utils/form-reply.server";
 import { loadLogsPage, logsAction } from "./admin.logs.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Registros de Acceso · Administración" }];
+export const meta = pageMeta("Registros de Acceso");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -30,8 +31,7 @@ export default function LogsPage() {
     <>
       <h1>Registros de Acceso</h1>
       {actionData ? <FormAlert errors={actionData.result.error?.[""]} /> : null}
-      {/* Keyed by the filters, so a link that changes them (Limpiar, back) resets the fields. */}
-      <LogFiltersForm key={JSON.stringify(filters)} filters={filters} doors={doors} exportHref={`/admin/logs/export${exportQuery ? `?${exportQuery}` : ""}`} />
+      <LogFiltersForm filters={filters} doors={doors} exportHref={`/admin/logs/export${exportQuery ? `?${exportQuery}` : ""}`} />
       <StatTiles
         label="Estadísticas de los registros filtrados"
         tiles={[

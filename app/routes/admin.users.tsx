@@ -1,9 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PagePlaceholder } from "~/components/placeholder";
 import { requireAdmin } from "~/utils/auth.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Gestión de Usuarios · Administración" }];
+export const meta = pageMeta("Gestión de Usuarios");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -1,17 +1,18 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, TextareaField, HoneypotField } from "~/components/forms";
+import { FormAlert, InputField, TextareaField, HoneypotField, SharedFieldMessage } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { EnquirySchema } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { enquiryFormAction } from "./enquiry-form.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Consulta · La Casona Coliving" }];
+export const meta = pageMeta("Consulta");
 
 export async function loader() {
   return { captcha: await newCaptcha() };
@@ -45,15 +46,17 @@ export default function EnquiryPage() {
       <p>¿Tienes dudas sobre estancias, precios o el espacio de coworking? Escríbenos y te responderemos pronto.</p>
       <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la consulta" errors={form.errors} />
-        <InputField label="Nombre" meta={fields.nombre} autoComplete="name" />
-        <div className="field-row">
-          <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
-          <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
-        </div>
-        <TextareaField label="Mensaje" meta={fields.mensaje} rows={5} />
-        <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
-        <HoneypotField formId="enquiry" />
-        <PrivacyNotice purpose="responder a tu consulta" retention="un año desde tu último mensaje" />
+        <SharedFieldMessage message="Por favor completa todos los campos" errors={form.allErrors}>
+          <InputField label="Nombre" meta={fields.nombre} autoComplete="name" />
+          <div className="field-row">
+            <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
+            <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
+          </div>
+          <TextareaField label="Mensaje" meta={fields.mensaje} rows={5} />
+          <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
+          <HoneypotField formId="enquiry" />
+          <PrivacyNotice purpose="responder a tu consulta" retention="un año desde tu último mensaje" />
+        </SharedFieldMessage>
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? "Enviando..." : "Enviar Consulta"}
         </button>

@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema } from "~/schemas/public-incident";
 import { reportPublicIncident } from "~/services/visitor.server";
@@ -13,8 +13,9 @@ import { getClientIp } from "~/utils/client-ip.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Comunicar Avería · La Casona Coliving" }];
+export const meta = pageMeta("Comunicar Avería");
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
@@ -47,18 +48,20 @@ export default function IncidentPage() {
       <p>Cuéntanos qué ha fallado y dónde. El equipo de mantenimiento recibe el aviso al momento.</p>
       <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar el aviso" errors={form.errors} />
-        <div className="field-row">
-          <InputField label="Nombre del propietario o inquilino" meta={fields.nombre} autoComplete="name" />
-          <InputField label="Número de planta" meta={fields.departamento} inputMode="numeric" />
-        </div>
-        <div className="field-row">
-          <SelectField label="Tipo de avería" meta={fields.tipo} placeholder="Selecciona un tipo" options={toOptions(PUBLIC_INCIDENT_TYPES)} />
-          <SelectField label="Urgencia" meta={fields.urgencia} options={toOptions(PUBLIC_INCIDENT_URGENCIES)} />
-        </div>
-        <InputField label="Ubicación" meta={fields.ubicacion} placeholder="p. ej. Baño de la 2.ª planta" />
-        <TextareaField label="Descripción" meta={fields.descripcion} rows={4} />
-        <HoneypotField formId="incident" />
-        <PrivacyNotice purpose="gestionar la reparación de la avería" retention="hasta cerrar la incidencia y un año después" />
+        <SharedFieldMessage message="Por favor completa todos los campos obligatorios" errors={form.allErrors}>
+          <div className="field-row">
+            <InputField label="Nombre del propietario o inquilino" meta={fields.nombre} autoComplete="name" />
+            <InputField label="Número de planta" meta={fields.departamento} inputMode="numeric" />
+          </div>
+          <div className="field-row">
+            <SelectField label="Tipo de avería" meta={fields.tipo} placeholder="Selecciona un tipo" options={toOptions(PUBLIC_INCIDENT_TYPES)} />
+            <SelectField label="Urgencia" meta={fields.urgencia} options={toOptions(PUBLIC_INCIDENT_URGENCIES)} />
+          </div>
+          <InputField label="Ubicación" meta={fields.ubicacion} placeholder="p. ej. Baño de la 2.ª planta" />
+          <TextareaField label="Descripción" meta={fields.descripcion} rows={4} />
+          <HoneypotField formId="incident" />
+          <PrivacyNotice purpose="gestionar la reparación de la avería" retention="hasta cerrar la incidencia y un año después" />
+        </SharedFieldMessage>
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? "Enviando..." : "Enviar Reporte"}
         </button>

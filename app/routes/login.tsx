@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -9,8 +9,9 @@ import { LoginSchema } from "~/schemas/login";
 import { authenticator, SignInRefused } from "~/services/sign-in.server";
 import { createUserSession, getOptionalUser, homeFor, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Iniciar Sesión" }];
+export const meta = pageMeta("Iniciar Sesión");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);

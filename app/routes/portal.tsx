@@ -1,11 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PagePlaceholder } from "~/components/placeholder";
 import { requireUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Mi Portal" }];
+export const meta = pageMeta("Mi Portal");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -1,7 +1,7 @@
-import type { MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Política de Privacidad · La Casona Coliving" }];
+export const meta = pageMeta("Política de Privacidad");
 
 export default function PrivacyPage() {
   return (

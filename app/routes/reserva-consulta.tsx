@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField } from "~/components/forms";
@@ -23,11 +23,23 @@ import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { dataWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
+import { lastBookingCookie } from "./reservar.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Consulta de Reserva · La Casona Coliving" }];
+export const meta = pageMeta("Consulta de Reserva");
 
 const INTENTS = ["lookup", "confirm-cancel", "cancel"] as const;
 type Intent = (typeof INTENTS)[number];
+
+/**
+ * A code in ?codigo= (the booking receipt's link) is filled in, and so is the
+ * email when this browser made that booking (a signed cookie, never the URL).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const code = (new URL(request.url).searchParams.get("codigo") ?? "").trim().toUpperCase().slice(0, 8);
+  const last = code ? await lastBookingCookie.read(request) : null;
+  return { code, email: last?.reservationCode === code ? last.guestEmail : "" };
+}
 
 // Lookup and cancel are POSTs: the guest's email never lands in a URL or a log.
 export async function action({ request }: ActionFunctionArgs) {
@@ -53,11 +65,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ReservationLookupPage() {
+  const prefill = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "lookup",
     lastResult: actionData?.result,
+    defaultValue: prefill,
     shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LookupSchema }),
   });

@@ -1,5 +1,7 @@
 // /reservar: the booking receipt the page shows after its redirect, kept in a
-// one-shot signed cookie of its own (the success modal's code, name and dates).
+// one-shot signed cookie of its own (the success modal's code, name and dates),
+// and the last booking's code and email, which /reserva-consulta fills in for
+// the browser that booked (never in a URL).
 import { createFlashCookie } from "~/utils/flash-cookie.server";
 
 export type BookingReceipt = {
@@ -12,3 +14,7 @@ export type BookingReceipt = {
 };
 
 export const bookingReceiptCookie = createFlashCookie<BookingReceipt>("booking_receipt");
+
+export type LastBooking = { reservationCode: string; guestEmail: string };
+
+export const lastBookingCookie = createFlashCookie<LastBooking>("last_booking", { maxAgeS: 24 * 3600 });

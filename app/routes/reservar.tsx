@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
@@ -23,9 +23,10 @@ import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
-import { bookingReceiptCookie, type BookingReceipt as Receipt } from "./reservar.server";
+import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./reservar.server";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Reservar · La Casona Coliving" }];
+export const meta = pageMeta("Reservar");
 
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -56,9 +57,10 @@ export async function action({ request }: ActionFunctionArgs) {
     endDate: reservation.endDate,
     emailSent: result.emailSent,
   };
-  return redirectWithToast("/reservar", successToast("Reserva creada exitosamente"), {
-    headers: { "Set-Cookie": await bookingReceiptCookie.set(receipt) },
-  });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await bookingReceiptCookie.set(receipt));
+  headers.append("Set-Cookie", await lastBookingCookie.set({ reservationCode: reservation.reservationCode, guestEmail: reservation.guestEmail }));
+  return redirectWithToast("/reservar", successToast("Reserva creada exitosamente"), { headers });
 }
 
 export default function BookingPage() {
@@ -210,7 +212,7 @@ function ReceiptModal({ receipt, onClose }: { receipt: Receipt; onClose: () => v
         Guarda este código para consultar tu reserva más adelante.
       </p>
       <div className="modal-actions">
-        <Link to="/reserva-consulta" className="button button-secondary">
+        <Link to={`/reserva-consulta?codigo=${encodeURIComponent(receipt.reservationCode)}`} className="button button-secondary">
           Consultar mi reserva
         </Link>
         <Link

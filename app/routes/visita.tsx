@@ -1,18 +1,19 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField, HoneypotField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { createVisitSchema, VISIT_HOURS, VISIT_MAX_DAYS_AHEAD } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { enquiryFormAction } from "./enquiry-form.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Programa tu Visita · La Casona Coliving" }];
+export const meta = pageMeta("Programa tu Visita");
 
 export async function loader() {
   const today = todayInMadrid();
@@ -51,24 +52,26 @@ export default function VisitPage() {
       </p>
       <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la solicitud" errors={form.errors} />
-        <InputField label="Nombre completo" meta={fields.nombre} autoComplete="name" />
-        <div className="field-row">
-          <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
-          <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
-        </div>
-        <div className="field-row">
-          <InputField label="Fecha preferida" meta={fields.fecha} type="date" min={tomorrow} max={lastDay} hint="A partir de mañana." />
-          <SelectField
-            label="Hora preferida"
-            meta={fields.hora}
-            placeholder="Selecciona una hora"
-            options={VISIT_HOURS.map((hour) => ({ value: hour, label: hour }))}
-          />
-        </div>
-        <TextareaField label="Comentarios (opcional)" meta={fields.comentarios} rows={3} />
-        <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
-        <HoneypotField formId="visit" />
-        <PrivacyNotice purpose="organizar tu visita y contactarte sobre ella" retention="un año desde tu solicitud" />
+        <SharedFieldMessage message="Por favor completa todos los campos obligatorios" errors={form.allErrors}>
+          <InputField label="Nombre completo" meta={fields.nombre} autoComplete="name" />
+          <div className="field-row">
+            <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
+            <InputField label="Teléfono" meta={fields.telefono} type="tel" autoComplete="tel" />
+          </div>
+          <div className="field-row">
+            <InputField label="Fecha preferida" meta={fields.fecha} type="date" min={tomorrow} max={lastDay} hint="A partir de mañana." />
+            <SelectField
+              label="Hora preferida"
+              meta={fields.hora}
+              placeholder="Selecciona una hora"
+              options={VISIT_HOURS.map((hour) => ({ value: hour, label: hour }))}
+            />
+          </div>
+          <TextareaField label="Comentarios (opcional)" meta={fields.comentarios} rows={3} />
+          <CaptchaField key={captcha.captchaId} captcha={captcha} meta={fields.captchaAnswer} />
+          <HoneypotField formId="visit" />
+          <PrivacyNotice purpose="organizar tu visita y contactarte sobre ella" retention="un año desde tu solicitud" />
+        </SharedFieldMessage>
         <button type="submit" className="button" disabled={submitting}>
           {submitting ? "Enviando..." : "Solicitar Visita"}
         </button>

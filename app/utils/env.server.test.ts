@@ -18,6 +18,12 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
   });
 
+  it("keeps the database in DATA_DIR unless DATABASE_URL says otherwise", () => {
+    expect(parseEnv({ DATA_DIR: "/srv/casona" }).DATABASE_URL).toBe("file:/srv/casona/app.db");
+    expect(parseEnv({ DATA_DIR: "/srv/casona/" }).DATABASE_URL).toBe("file:/srv/casona/app.db");
+    expect(parseEnv({ DATA_DIR: "/srv/casona", DATABASE_URL: "file:/other/db.sqlite" }).DATABASE_URL).toBe("file:/other/db.sqlite");
+  });
+
   it("treats empty variables as unset", () => {
     expect(parseEnv({ SMTP_URL: "", PORT: "" }).PORT).toBe(3000);
   });

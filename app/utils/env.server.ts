@@ -8,10 +8,11 @@ const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().min(1).default("data"),
+  // Unset: file:<DATA_DIR>/app.db.
   DATABASE_URL: z
     .string()
     .regex(/^(file:|libsql:|https?:|wss?:)/, "must start with file:, libsql:, http(s): or ws(s):")
-    .default("file:data/app.db"),
+    .optional(),
   DATABASE_AUTH_TOKEN: optional,
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ADMIN_USERNAME: z.string().min(3).max(50).default("admin"),
@@ -44,7 +45,7 @@ const envSchema = z.object({
     .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
 });
 
-export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };
+export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; DATABASE_URL: string };
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // An empty variable means "not set".
@@ -61,6 +62,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     ...result.data,
     PUBLIC_URL: result.data.PUBLIC_URL ?? `http://localhost:${result.data.PORT}`,
+    // The database lives in the data directory unless told otherwise.
+    DATABASE_URL: result.data.DATABASE_URL ?? `file:${result.data.DATA_DIR.replace(/\/+$/, "")}/app.db`,
   };
 }
 

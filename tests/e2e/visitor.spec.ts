@@ -143,10 +143,11 @@ test.describe("enquiry", () => {
   });
 
   test("too many submissions from one address answer 429; a wrong answer does not count", async ({ page }) => {
+    const email = `bot-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const send = async (message: string, answer?: string) => {
       await page.goto("/consulta");
       await page.getByLabel("Nombre").fill("Bot");
-      await page.getByRole("textbox", { name: "Email" }).fill("bot@example.com");
+      await page.getByRole("textbox", { name: "Email" }).fill(email);
       await page.getByRole("textbox", { name: "Teléfono" }).fill("600");
       await page.getByLabel("Mensaje").fill(message);
       if (answer) await page.getByLabel(/Verificación anti-spam/).fill(answer);

@@ -23,7 +23,7 @@ export function ActivityChart({ hours }: { hours: HourlyActivity[] }) {
         aria-label={`Actividad de las últimas 24 horas: ${totalGranted} accesos concedidos y ${totalDenied} denegados`}
       >
         <line x1={PADDING.left} x2={WIDTH - PADDING.right} y1={HEIGHT - PADDING.bottom} y2={HEIGHT - PADDING.bottom} stroke="var(--color-border)" />
-        <text x={PADDING.left - 6} y={PADDING.top + 8} textAnchor="end" fontSize="11" fill="var(--color-muted)">
+        <text x={PADDING.left - 6} y={PADDING.top + 8} textAnchor="end" fontSize="11" fill="var(--color-muted)" className="chart-label">
           {max}
         </text>
         {hours.map((hour, index) => {
@@ -37,7 +37,15 @@ export function ActivityChart({ hours }: { hours: HourlyActivity[] }) {
               <rect x={x} width={barWidth - 4} y={base - grantedHeight} height={grantedHeight} fill="var(--color-success)" />
               <rect x={x} width={barWidth - 4} y={base - grantedHeight - deniedHeight} height={deniedHeight} fill="var(--color-error)" />
               {index % 3 === 0 ? (
-                <text x={x + (barWidth - 4) / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill="var(--color-muted)">
+                // Every 3rd hour is labelled; on a phone only every 6th, larger (CSS).
+                <text
+                  x={x + (barWidth - 4) / 2}
+                  y={HEIGHT - 8}
+                  textAnchor="middle"
+                  fontSize="11"
+                  fill="var(--color-muted)"
+                  className={index % 6 === 0 ? "chart-label" : "chart-label chart-label-minor"}
+                >
                   {formatHour(hour.hourStart)}
                 </text>
               ) : null}

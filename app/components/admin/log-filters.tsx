@@ -1,4 +1,5 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import {
   LOG_DATE_RANGE_LABELS,
   LOG_DATE_RANGES,
@@ -12,14 +13,26 @@ type DoorOption = { id: string; name: string; doorId: string };
 
 /**
  * The log's filters as a GET form: "Filtrar" submits them without
- * JavaScript; with it, changing a select submits at once. Any change starts
- * again at page 1 (the form carries no page).
+ * JavaScript; with it, changing a select submits at once, together with
+ * whatever is typed in "Buscar". Any change starts again at page 1 (the form
+ * carries no page). The form stays mounted across its own reloads, so text
+ * typed while the page loads is kept; when the filters change from elsewhere
+ * (Limpiar, back), the fields follow them, except the one being typed in.
  */
 export function LogFiltersForm({ filters, doors, exportHref }: { filters: LogFilters; doors: DoorOption[]; exportHref: string }) {
   const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
   const submitOnChange = (event: React.ChangeEvent<HTMLSelectElement>) => submit(event.currentTarget.form, { preventScrollReset: true });
+  useEffect(() => {
+    const elements = form.current?.elements;
+    if (!elements) return;
+    for (const name of ["status", "doorId", "dateRange", "search"] as const) {
+      const field = elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
+      if (field && field !== document.activeElement) field.value = filters[name];
+    }
+  }, [filters]);
   return (
-    <Form method="get" className="admin-toolbar log-filters" aria-label="Filtrar registros" preventScrollReset>
+    <Form ref={form} method="get" className="admin-toolbar log-filters" aria-label="Filtrar registros" preventScrollReset>
       <div className="field">
         <label htmlFor="log-status">Resultado</label>
         <select id="log-status" name="status" defaultValue={filters.status} onChange={submitOnChange}>

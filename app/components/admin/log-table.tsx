@@ -23,7 +23,7 @@ export type LogLine = {
 export function LogTable({ lines }: { lines: LogLine[] }) {
   return (
     <div className="table-wrap">
-      <table className="data log-table">
+      <table className="data log-table stack-on-phone">
         <caption className="visually-hidden">Registros de acceso</caption>
         <thead>
           <tr>
@@ -50,7 +50,7 @@ function LogRow({ line }: { line: LogLine }) {
   const result = line.accessGranted ? "granted" : "denied";
   return (
     <tr data-testid="log-row" data-card-number={line.cardNumber} data-count={line.count}>
-      <td>
+      <td data-label="Fecha">
         <time dateTime={line.timestamp}>{formatDateTimeSeconds(line.timestamp)}</time>
         {line.count > 1 ? (
           <>
@@ -62,12 +62,12 @@ function LogRow({ line }: { line: LogLine }) {
           </>
         ) : null}
       </td>
-      <td>
+      <td data-label="Tarjeta">
         <CardNumber cardNumber={line.cardNumber} isAnonymous={line.isAnonymous} />
       </td>
-      <td>{line.username ?? <span className="muted">—</span>}</td>
-      <td>{line.doorName}</td>
-      <td>
+      <td data-label="Usuario">{line.username ?? <span className="muted">—</span>}</td>
+      <td data-label="Puerta">{line.doorName}</td>
+      <td data-label="Resultado">
         <span className={`badge badge-${result}`}>{ACCESS_RESULT_LABELS[result]}</span>
         {line.offline ? (
           <>
@@ -76,8 +76,8 @@ function LogRow({ line }: { line: LogLine }) {
           </>
         ) : null}
       </td>
-      <td>{line.reasonText}</td>
-      <td>{line.canApprove ? <ApproveForm line={line} /> : null}</td>
+      <td data-label="Motivo">{line.reasonText}</td>
+      <td data-label="Acciones">{line.canApprove ? <ApproveForm line={line} /> : null}</td>
     </tr>
   );
 }
