@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { useNavigation } from "@remix-run/react";
-import { createContext, useContext, useId, type ReactNode } from "react";
+import { useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { createContext, useContext, useId, useRef, type ReactNode } from "react";
 
 // Field components accept any field of any form; conform types the values.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -162,4 +162,18 @@ export function SharedFieldMessage({ message, errors, children }: { message: str
       {children}
     </MessagesShownAbove.Provider>
   );
+}
+
+/**
+ * A key for a page's form: a fresh page (the first load, or the redirect
+ * after a successful send) mounts an empty form; a refused submission keeps
+ * the form mounted, so what was typed stays while the server's answer (its
+ * errors, a new anti-spam question) comes in.
+ */
+export function useFreshFormKey() {
+  const location = useLocation();
+  const actionData = useActionData();
+  const key = useRef(location.key);
+  if (actionData === undefined) key.current = location.key;
+  return key.current;
 }

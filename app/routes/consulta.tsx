@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, TextareaField, HoneypotField, SharedFieldMessage } from "~/components/forms";
+import { FormAlert, InputField, TextareaField, HoneypotField, SharedFieldMessage, useFreshFormKey } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { EnquirySchema } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
@@ -27,9 +27,7 @@ export default function EnquiryPage() {
   const { captcha } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  // A new location (the redirect after a successful send) mounts an empty form;
-  // after a refusal the form stays, with the server's new question.
-  const location = useLocation();
+  const formKey = useFreshFormKey();
   const [form, fields] = useForm({
     id: "enquiry",
     lastResult: actionData?.result,
@@ -44,7 +42,7 @@ export default function EnquiryPage() {
     <>
       <h1>Consulta</h1>
       <p>¿Tienes dudas sobre estancias, precios o el espacio de coworking? Escríbenos y te responderemos pronto.</p>
-      <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
+      <Form method="post" {...getFormProps(form)} key={formKey} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la consulta" errors={form.errors} />
         <SharedFieldMessage message="Por favor completa todos los campos" errors={form.allErrors}>
           <InputField label="Nombre" meta={fields.nombre} autoComplete="name" />

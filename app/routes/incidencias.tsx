@@ -2,9 +2,9 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage } from "~/components/forms";
+import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage, useFreshFormKey } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema } from "~/schemas/public-incident";
 import { reportPublicIncident } from "~/services/visitor.server";
@@ -40,13 +40,12 @@ export default function IncidentPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PublicIncidentSchema }),
   });
   const submitting = navigation.state === "submitting";
-  // A new location (the redirect after a report) mounts an empty form.
-  const location = useLocation();
+  const formKey = useFreshFormKey();
   return (
     <>
       <h1>Comunicar Avería</h1>
       <p>Cuéntanos qué ha fallado y dónde. El equipo de mantenimiento recibe el aviso al momento.</p>
-      <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
+      <Form method="post" {...getFormProps(form)} key={formKey} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar el aviso" errors={form.errors} />
         <SharedFieldMessage message="Por favor completa todos los campos obligatorios" errors={form.allErrors}>
           <div className="field-row">

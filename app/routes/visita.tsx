@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage } from "~/components/forms";
+import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage, useFreshFormKey } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { createVisitSchema, VISIT_HOURS, VISIT_MAX_DAYS_AHEAD } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
@@ -29,9 +29,7 @@ export default function VisitPage() {
   const { captcha, today, tomorrow, lastDay } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  // A new location (the redirect after a successful send) mounts an empty form;
-  // after a refusal the form stays, with the server's new question.
-  const location = useLocation();
+  const formKey = useFreshFormKey();
   const schema = createVisitSchema({ today });
   const [form, fields] = useForm({
     id: "visit",
@@ -50,7 +48,7 @@ export default function VisitPage() {
         Ven a conocer la casa. Elige el día y la hora que prefieras; las visitas se solicitan con al menos un día de
         antelación y te confirmaremos la cita por email.
       </p>
-      <Form method="post" {...getFormProps(form)} key={location.key} className="form card">
+      <Form method="post" {...getFormProps(form)} key={formKey} className="form card">
         <FormAlert id={form.errorId} title="No se pudo enviar la solicitud" errors={form.errors} />
         <SharedFieldMessage message="Por favor completa todos los campos obligatorios" errors={form.allErrors}>
           <InputField label="Nombre completo" meta={fields.nombre} autoComplete="name" />

@@ -1,23 +1,66 @@
+import type { Page } from "@playwright/test";
+import { E2E } from "../setup/e2e-env";
 import { expect, seriousA11yViolations, test } from "./fixtures";
+
+const { serializeTheme } = await import("~/utils/theme.server");
+const { THEMES } = await import("~/utils/theme");
+const { createTestDoor } = await import("../setup/fixtures");
+const { createReservation } = await import("~/models/reservation.server");
+const { addDays, todayInMadrid } = await import("~/utils/dates");
 
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
 const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations"];
 
+async function violationsOn(page: Page, path: string) {
+  await page.goto(path);
+  return (await seriousA11yViolations(page)).map((violation) => ({ path, ...violation }));
+}
+
 for (const path of PUBLIC_PAGES) {
   test(`no serious accessibility violations on ${path}`, async ({ page }) => {
-    await page.goto(path);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await violationsOn(page, path)).toEqual([]);
   });
 }
 
 test("no serious accessibility violations on /portal", async ({ page, asResident }) => {
-  await page.goto("/portal");
-  expect(await seriousA11yViolations(page)).toEqual([]);
+  expect(await violationsOn(page, "/portal")).toEqual([]);
 });
 
 for (const path of ADMIN_PAGES) {
   test(`no serious accessibility violations on ${path}`, async ({ page, asAdmin }) => {
-    await page.goto(path);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await violationsOn(page, path)).toEqual([]);
+  });
+}
+
+// Every theme, every page: colour contrast of buttons, badges and links included.
+for (const theme of THEMES) {
+  test(`no serious accessibility violations in the ${theme} theme`, async ({ page, context, asAdmin }) => {
+    test.setTimeout(120_000);
+    const cookie = (await serializeTheme(theme)).split(";")[0]!;
+    await context.addCookies([{ name: "theme", value: cookie.slice("theme=".length), url: E2E.baseURL }]);
+    // Pages as people see them: doors with their danger buttons, a confirmation, a lookup's result.
+    const door = await createTestDoor();
+    const reservation = await createReservation({
+      guestName: "Tema",
+      guestEmail: "tema@example.com",
+      guestPhone: "600",
+      reservationType: "sala",
+      roomType: null,
+      startDate: addDays(todayInMadrid(), 2),
+      endDate: addDays(todayInMadrid(), 3),
+      contactPreference: "email",
+      specialRequests: null,
+      ipAddress: null,
+    });
+    const found = [];
+    for (const path of [...PUBLIC_PAGES, ...ADMIN_PAGES, `/admin?modal=delete&door=${door.id}`]) found.push(...(await violationsOn(page, path)));
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    await page.goto("/reserva-consulta");
+    await page.getByLabel("Código de reserva").fill(reservation.reservationCode);
+    await page.getByRole("textbox", { name: "Email" }).fill("tema@example.com");
+    await page.getByRole("button", { name: "Buscar Reserva" }).click();
+    await expect(page.getByTestId("reservation-status")).toBeVisible();
+    found.push(...(await seriousA11yViolations(page)).map((violation) => ({ path: "/reserva-consulta (result)", ...violation })));
+    expect(found).toEqual([]);
   });
 }
