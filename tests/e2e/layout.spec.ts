@@ -1,0 +1,132 @@
+// Layout on desktop and phone (issue: defects found on 1280×800 and 390×844):
+// tables fit their viewport, the dashboard's tiles, the chart's labels, the
+// public header and the menus, the sidebar's theme select, fieldsets, and the
+// logs' search box kept across a filter change.
+import { randomBytes } from "node:crypto";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const { registerCard } = await import("~/models/card.server");
+const { createTestDoor, insertLogs } = await import("../setup/fixtures");
+
+const PHONE = { width: 390, height: 844 };
+
+async function box(locator: Locator) {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error("element has no box");
+  return found;
+}
+
+/** The element lies inside the viewport horizontally (no sideways scrolling needed). */
+async function expectWithinViewport(page: Page, locator: Locator) {
+  const { x, width } = await box(locator);
+  expect(x).toBeGreaterThanOrEqual(0);
+  expect(x + width).toBeLessThanOrEqual(page.viewportSize()!.width + 0.5);
+}
+
+for (const width of [1280, 1440]) {
+  test(`the cards table fits ${width} px: every column and the row's buttons are on screen`, async ({ page, asAdmin }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const prefix = randomBytes(3).toString("hex").toUpperCase();
+    await registerCard({ cardNumber: `${prefix}0001`, alias: "Llavero de la entrada principal", expiresAt: new Date(Date.now() + 3 * 86_400_000) });
+    await page.goto(`/admin/cards?cardNumber=${prefix}`);
+    const table = page.locator("table.cards-table");
+    const wrap = page.locator(".table-wrap").filter({ has: table });
+    const overflow = await wrap.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await expectWithinViewport(page, page.getByRole("columnheader", { name: "Expiración" }));
+    await expectWithinViewport(page, page.getByRole("link", { name: new RegExp(`Ver tarjeta ${prefix}0001`) }));
+    await expectWithinViewport(page, page.getByRole("link", { name: new RegExp(`Aprobar tarjeta ${prefix}0001`) }));
+  });
+}
+
+test("on a phone each log row is a card: whether access was granted shows without scrolling sideways", async ({ page, asAdmin }) => {
+  await page.setViewportSize(PHONE);
+  const door = await createTestDoor({ name: `Móvil ${randomBytes(2).toString("hex")}` });
+  const card = `${randomBytes(3).toString("hex").toUpperCase()}01`;
+  await insertLogs([{ at: Date.now() - 60_000, cardNumber: card, door, granted: false }]);
+  await page.goto(`/admin/logs?doorId=${door.id}`);
+  const row = page.getByTestId("log-row").first();
+  const result = row.locator("td", { hasText: "Denegado" });
+  await expect(result).toBeVisible();
+  await expectWithinViewport(page, result);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("the dashboard's tiles never leave one alone on a row, on desktop or phone", async ({ page, asAdmin }) => {
+  for (const size of [{ width: 1280, height: 800 }, PHONE]) {
+    await page.setViewportSize(size);
+    await page.goto("/admin");
+    const tiles = page.locator(".stat-tile");
+    const rows = new Map<number, number>();
+    for (const tile of await tiles.all()) {
+      const { y } = await box(tile);
+      const row = Math.round(y);
+      rows.set(row, (rows.get(row) ?? 0) + 1);
+    }
+    expect(await tiles.count()).toBe(7);
+    expect([...rows.values()].every((count) => count > 1), `${size.width} px: ${JSON.stringify([...rows.values()])}`).toBe(true);
+  }
+});
+
+test("on a phone the activity chart's hour labels are readable", async ({ page, asAdmin }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/admin");
+  const labels = page.locator(".chart text.chart-label").filter({ visible: true });
+  expect(await labels.count()).toBeGreaterThan(2);
+  for (const label of await labels.all()) expect((await box(label)).height).toBeGreaterThanOrEqual(10);
+});
+
+test("the sidebar's theme select stays inside the sidebar", async ({ page, asAdmin }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/admin");
+  const sidebar = await box(page.locator("#admin-sidebar"));
+  const select = await box(page.locator("#theme-admin"));
+  expect(select.x + select.width).toBeLessThanOrEqual(sidebar.x + sidebar.width);
+});
+
+test("on a phone the public header is one row, its menu opens, and a tapped link folds it", async ({ page, javaScriptEnabled }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/");
+  const header = page.locator("header.topbar");
+  expect((await box(header)).height).toBeLessThanOrEqual(72);
+  await expect(page.getByRole("navigation", { name: "Principal" })).toBeHidden();
+  await page.locator("label[for=site-nav-toggle]").click();
+  await page.getByRole("navigation", { name: "Principal" }).getByRole("link", { name: "Consulta" }).click();
+  await expect(page).toHaveURL(/\/consulta$/);
+  if (javaScriptEnabled) await expect(page.locator("#site-nav-toggle")).not.toBeChecked();
+  await expect(page.getByRole("navigation", { name: "Principal" })).toBeHidden();
+});
+
+test("on a phone the admin menu folds again after a link is tapped", async ({ page, asAdmin }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/admin");
+  await page.locator("label[for=admin-nav-toggle]").click();
+  await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Registros" }).click();
+  await expect(page).toHaveURL(/\/admin\/logs$/);
+  await expect(page.getByRole("navigation", { name: "Administración" })).toBeHidden();
+});
+
+test("fieldsets have no browser border", async ({ page }) => {
+  await page.goto("/reservar");
+  const fieldset = page.locator("fieldset").first();
+  expect(await fieldset.evaluate((element) => getComputedStyle(element).borderTopWidth)).toBe("0px");
+});
+
+test("choosing a log filter keeps what was typed in 'Buscar'", async ({ page, asAdmin, javaScriptEnabled }) => {
+  await page.goto("/admin/logs");
+  await page.getByLabel("Buscar").fill("marta");
+  await page.getByLabel("Resultado").selectOption("denied");
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/status=denied/);
+  await expect(page).toHaveURL(/search=marta/);
+  await expect(page.getByLabel("Buscar")).toHaveValue("marta");
+  if (javaScriptEnabled) {
+    // Typing on while the page reloads under a filter change: nothing typed is lost.
+    await page.getByLabel("Buscar").fill("ana");
+    await page.getByLabel("Periodo").selectOption("7d");
+    await page.getByLabel("Buscar").pressSequentially("bel");
+    await expect(page).toHaveURL(/dateRange=7d/);
+    await expect(page.getByLabel("Buscar")).toHaveValue("anabel");
+  }
+});
