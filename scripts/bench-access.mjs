@@ -11,10 +11,16 @@
 // The load is open-loop: swipes leave at the target rate whatever the answers
 // do, so a slow service shows up as latency, not as a lower offered rate.
 // Each run uses a fresh database in a temp directory.
+//
+// Other scenarios (scripts/bench/access-web.mjs), against the whole product
+// as `npm start` runs it:
+//   --scenario web     what a person at a door waits for while the web side
+//                      is busy (a CSV export of the whole log, 20 admins paging)
+//   --scenario export  the CSV export of the whole log alone
+// `--help` lists their options.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -22,65 +28,52 @@ import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { bundleTs } from "./lib/run-ts.mjs";
-import mqtt from "mqtt";
+import { connectBridges, endBridges, percentile, PREFIX, sendSwipes } from "./lib/bridges.mjs";
+import { cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
+import { freePort, sleep, waitForPort } from "./lib/server.mjs";
 import { aclFileText, mosquittoHash } from "./mosquitto-passwords.mjs";
 
 const { values: args } = parseArgs({
   options: {
+    scenario: { type: "string", default: "default" },
     broker: { type: "string", default: "both" },
-    duration: { type: "string", default: "60" },
-    rate: { type: "string", default: "1000" },
-    doors: { type: "string", default: "50" },
-    cards: { type: "string", default: "1000" },
+    // Defaults of these depend on the scenario (see the usage text).
+    duration: { type: "string" },
+    rate: { type: "string" },
+    doors: { type: "string" },
+    cards: { type: "string" },
     warmup: { type: "string", default: "3" },
+    // --scenario web / export
+    rows: { type: "string", default: "1000000" },
+    clients: { type: "string", default: "20" },
+    pages: { type: "string" },
+    repeat: { type: "string", default: "3" },
     help: { type: "boolean", short: "h" },
   },
 });
 if (args.help) {
   console.info(
-    "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3]",
+    [
+      "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3]",
+      "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
+      "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
+      "BENCH_PORTS=5100-5199 keeps every port in that range; TMPDIR chooses where scratch data goes.",
+    ].join("\n"),
   );
   process.exit(0);
 }
-const DURATION_S = Number(args.duration);
-const RATE = Number(args.rate);
-const DOORS = Number(args.doors);
-const CARDS = Number(args.cards);
+if (!["default", "web", "export"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
+const DURATION_S = Number(args.duration ?? 60);
+const RATE = Number(args.rate ?? 1000);
+const DOORS = Number(args.doors ?? 50);
+const CARDS = Number(args.cards ?? 1000);
 const WARMUP_S = Number(args.warmup);
-const PREFIX = "coliving";
 const APP_USERNAME = "coliving.app";
 const MOSQUITTO = "/usr/sbin/mosquitto";
 const DRAIN_TIMEOUT_MS = 10_000;
 const brokers = args.broker === "both" ? ["embedded", "mosquitto"] : [args.broker];
 for (const broker of brokers) {
   if (!["embedded", "mosquitto"].includes(broker)) throw new Error(`unknown broker ${broker}`);
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const open = await new Promise((resolve) => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    await sleep(25);
-  }
-  throw new Error(`nothing listens on ${port}`);
 }
 
 /** The access service bundle, built from the sources (not from a possibly stale build/). */
@@ -178,32 +171,6 @@ function startMosquitto(dir, doors, appPassword) {
   })();
 }
 
-/** User + system CPU time of a process (Linux; clock ticks of 1/100 s), or null elsewhere. */
-function cpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** Busy CPU seconds of the whole machine, all cores (Linux), or null. */
-function machineBusySeconds() {
-  try {
-    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-    const idle = fields[3] + fields[4]; // idle + iowait
-    return (fields.reduce((sum, value) => sum + value, 0) - idle) / 100;
-  } catch {
-    return null;
-  }
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 async function startService(entry, env) {
   const child = spawn(process.execPath, [entry], {
     env: { ...process.env, NODE_ENV: "production", ...env },
@@ -227,100 +194,6 @@ async function stopProcess(child) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
-}
-
-async function connectBridges(url, doors) {
-  return Promise.all(
-    doors.map(async (door) => {
-      const client = await mqtt.connectAsync(url, {
-        clientId: `coliving-bridge-${door.code}`,
-        username: door.code,
-        password: door.password,
-        protocolVersion: 4,
-        clean: true,
-        reconnectPeriod: 0,
-      });
-      client.stream.setNoDelay?.(true);
-      await client.subscribeAsync(`${PREFIX}/doors/${door.code}/decision`, { qos: 1 });
-      return { door, client };
-    }),
-  );
-}
-
-/** Mix: ~85% cards allowed on the door, ~10% not allowed, 2% inactive, ~3% never seen. */
-function pickCard(cards, doorCode, sequence) {
-  const roll = sequence % 100;
-  if (roll < 3) return `FF${sequence.toString(16).toUpperCase().padStart(8, "0")}`;
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const card = cards[Math.floor(Math.random() * cards.length)];
-    if (roll < 13 ? !card.allowedDoors.has(doorCode) : card.allowedDoors.has(doorCode)) return card.number;
-  }
-  return cards[0].number;
-}
-
-const WINDOW_S = 5;
-
-/**
- * Sends at RATE for `seconds`. With `record`, keeps every latency and prints
- * one line per 5-s window with the machine's total CPU in it: on a shared
- * machine the tail follows what other processes do.
- */
-async function runLoad(bridges, cards, { seconds, record }) {
-  const sent = new Map();
-  const latencies = [];
-  let windowLatencies = [];
-  let decided = 0;
-  let granted = 0;
-  const onMessage = (topic, payload) => {
-    const decision = JSON.parse(payload.toString());
-    const sentAt = sent.get(decision.id);
-    if (sentAt === undefined) return;
-    sent.delete(decision.id);
-    decided += 1;
-    if (decision.granted) granted += 1;
-    if (record) {
-      latencies.push(performance.now() - sentAt);
-      windowLatencies.push(performance.now() - sentAt);
-    }
-  };
-  for (const { client } of bridges) client.on("message", onMessage);
-  let windowStart = machineBusySeconds();
-  let windowIndex = 0;
-  const windowTimer = setInterval(() => {
-    const busy = machineBusySeconds();
-    const machine = busy !== null && windowStart !== null ? ` (machine CPU ${(((busy - windowStart) / WINDOW_S) * 100).toFixed(0)}%)` : "";
-    windowStart = busy;
-    const sorted = windowLatencies.sort((a, b) => a - b);
-    windowLatencies = [];
-    windowIndex += 1;
-    if (!record || sorted.length === 0) return;
-    console.info(
-      `  ${String(windowIndex * WINDOW_S).padStart(4)} s   p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms  max ${sorted.at(-1).toFixed(1)} ms${machine}`,
-    );
-  }, WINDOW_S * 1000);
-
-  const start = performance.now();
-  let total = 0;
-  let next = 0;
-  while (performance.now() - start < seconds * 1000) {
-    const due = Math.floor(((performance.now() - start) / 1000) * RATE);
-    while (total < due) {
-      const { door, client } = bridges[next];
-      next = (next + 1) % bridges.length;
-      const id = crypto.randomUUID();
-      const swipe = { id, card: pickCard(cards, door.code, total), at: new Date().toISOString(), source: "reader" };
-      sent.set(id, performance.now());
-      client.publish(`${PREFIX}/doors/${door.code}/swipe`, JSON.stringify(swipe), { qos: 1 });
-      total += 1;
-    }
-    await sleep(2);
-  }
-  const sendingEnded = performance.now();
-  const drainDeadline = Date.now() + DRAIN_TIMEOUT_MS;
-  while (sent.size > 0 && Date.now() < drainDeadline) await sleep(20);
-  for (const { client } of bridges) client.off("message", onMessage);
-  clearInterval(windowTimer);
-  return { total, decided, granted, lost: sent.size, latencies, sendingSeconds: (sendingEnded - start) / 1000 };
 }
 
 async function runOne(broker, entry) {
@@ -349,18 +222,18 @@ async function runOne(broker, entry) {
   const bridges = await connectBridges(url, doors);
   try {
     console.info(`\n[bench] ${broker}: ${DOORS} doors, ${CARDS} cards, ${RATE} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
-    const warm = await runLoad(bridges, cards, { seconds: WARMUP_S, record: false });
+    const warm = await sendSwipes(bridges, cards, { rate: RATE, seconds: WARMUP_S, drainTimeoutMs: DRAIN_TIMEOUT_MS });
     const cpuBefore = cpuSeconds(service.child.pid);
     const benchCpuBefore = process.cpuUsage();
     const machineBefore = machineBusySeconds();
     const measuredStart = performance.now();
-    const run = await runLoad(bridges, cards, { seconds: DURATION_S, record: true });
+    const run = await sendSwipes(bridges, cards, { rate: RATE, seconds: DURATION_S, drainTimeoutMs: DRAIN_TIMEOUT_MS, onWindow: printWindow });
     const measuredSeconds = (performance.now() - measuredStart) / 1000;
     const cpuAfter = cpuSeconds(service.child.pid);
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const machineAfter = machineBusySeconds();
 
-    await Promise.all(bridges.map(({ client }) => client.endAsync()));
+    await endBridges(bridges);
     await stopProcess(service.child);
     const client = createClient({ url: databaseUrl });
     const rows = Number((await client.execute("SELECT count(*) AS n FROM access_logs")).rows[0].n);
@@ -390,11 +263,19 @@ async function runOne(broker, entry) {
     printResult(result);
     return result;
   } finally {
-    await Promise.all(bridges.map(({ client }) => client.endAsync(true).catch(() => {})));
+    await endBridges(bridges, true);
     await stopProcess(service.child);
     if (mosquitto) await stopProcess(mosquitto.child);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One line per 5-s window, with the machine's total CPU in it: on a shared machine the tail follows what other processes do. */
+function printWindow(second, sorted, machineCpu) {
+  const machine = machineCpu !== null ? ` (machine CPU ${machineCpu.toFixed(0)}%)` : "";
+  console.info(
+    `  ${String(second).padStart(4)} s   p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms  max ${sorted.at(-1).toFixed(1)} ms${machine}`,
+  );
 }
 
 function printResult(r) {
@@ -413,13 +294,22 @@ function printResult(r) {
   console.info(`  log rows           ${r.logRows} for ${r.expectedRows} swipes: ${r.logOk ? "OK" : "MISMATCH"}`);
 }
 
-const entry = await bundleService();
-const results = [];
-for (const broker of brokers) results.push(await runOne(broker, entry));
-console.info(`\n[bench] target: ${RATE} swipes/s for ${DURATION_S} s, p99 ≤ 20 ms, nothing lost`);
-for (const r of results) {
-  const met = r.lost === 0 && r.logOk && r.p99 <= 20 && r.decisionsPerSecond >= RATE * 0.98;
-  console.info(`  ${r.broker.padEnd(10)} ${r.decisionsPerSecond.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms: ${met ? "met" : "NOT met"}`);
+async function runDefaultScenario() {
+  const entry = await bundleService();
+  const results = [];
+  for (const broker of brokers) results.push(await runOne(broker, entry));
+  console.info(`\n[bench] target: ${RATE} swipes/s for ${DURATION_S} s, p99 ≤ 20 ms, nothing lost`);
+  for (const r of results) {
+    const met = r.lost === 0 && r.logOk && r.p99 <= 20 && r.decisionsPerSecond >= RATE * 0.98;
+    console.info(`  ${r.broker.padEnd(10)} ${r.decisionsPerSecond.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms: ${met ? "met" : "NOT met"}`);
+  }
+  // Lost swipes or a wrong log count are failures; missing the latency target is a finding.
+  return results.some((r) => !r.logOk || r.lost > 0) ? 1 : 0;
 }
-// Lost swipes or a wrong log count are failures; missing the latency target is a finding.
-process.exitCode = results.some((r) => !r.logOk || r.lost > 0) ? 1 : 0;
+
+if (args.scenario === "default") {
+  process.exitCode = await runDefaultScenario();
+} else {
+  const { runScenario } = await import("./bench/access-web.mjs");
+  process.exitCode = await runScenario(args.scenario, args);
+}

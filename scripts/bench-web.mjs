@@ -1,58 +1,98 @@
-// `npm run bench:web`: server response time of pages (1,000 requests at 20
-// concurrent by default; --paths=/,/reservar) and the JavaScript each ships
-// (gzip), plus POST /api/anonymous-reservations with --bookings. Starts the
-// production build on a scratch database; --url=… measures a running server.
+// `npm run bench:web`: server response time of pages and the JavaScript each
+// ships, plus POST /api/anonymous-reservations with --bookings.
+//
+//   node scripts/bench-web.mjs [--amount=1000] [--connections=20] [--paths=/,/reservar,…]
+//        [--admin-paths=/admin,/admin/cards,…] [--no-bare] [--bookings=N] [--url=http://…]
+//
+// For each path, in the same run: the app (production build on a scratch
+// database; --url=… measures a running server instead) and a bare node:http
+// server in its own process that answers the same path with the same bytes
+// and Content-Type the app sent (captured first), both under the same
+// closed-loop load (`amount` requests, `connections` at a time, after a
+// warm-up). The ratio of their p95s is what rendering the page costs over
+// merely sending it.
+//
+// Then the JS each page makes a browser download (gzip of every same-origin
+// .js in a <script src> or <link rel=modulepreload>; lib/page-js.mjs), for
+// the public paths and, signed in as the admin through POST /login, for the
+// admin pages. --admin=user:password when --url points at another server.
+//
+// stdout: one JSON line per measurement, then a table of the same figures.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { runLoad } from "./lib/load.mjs";
+import { pageJsSizes } from "./lib/page-js.mjs";
+import { BENCH_ADMIN, freePort, signIn, startApp, waitForPort } from "./lib/server.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
 const amount = Number(args.amount ?? 1000);
 const connections = Number(args.connections ?? 20);
-const paths = (args.paths ?? "/").split(",");
+const paths = (args.paths ?? "/,/reservar,/consulta,/visita,/incidencias,/reserva-consulta,/login").split(",");
+const adminPaths = (args["admin-paths"] ?? "/admin,/admin/cards,/admin/logs,/admin/users,/admin/incidents,/admin/reservations,/admin/consultations").split(",").filter(Boolean);
+const [adminUser, adminPassword] = args.admin ? args.admin.split(":") : [BENCH_ADMIN.username, BENCH_ADMIN.password];
 
-async function startServer() {
-  if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-web-"));
-  const port = 4790;
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, DATABASE_URL: `file:${dir}/app.db`, ACCESS_SERVICE: "off", ADMIN_PASSWORD: "bench-password", TRUST_PROXY: "true" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, stop: () => child.kill() };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("server did not start");
-}
-
-/** JS a browser downloads for a page: the module scripts and modulepreloads in its HTML. */
-async function shippedJs(url, pagePath) {
-  const html = await (await fetch(url + pagePath)).text();
-  const srcs = new Set([...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]));
-  let raw = 0;
-  let gzip = 0;
-  for (const src of srcs) {
-    const body = Buffer.from(await (await fetch(url + src)).arrayBuffer());
-    raw += body.length;
-    gzip += zlib.gzipSync(body, { level: 9 }).length;
-  }
-  return { files: srcs.size, rawKB: (raw / 1024).toFixed(1), gzipKB: (gzip / 1024).toFixed(1) };
-}
-
-const server = args.url ? { url: args.url, stop() {} } : await startServer();
-try {
+/** The bodies the load generator gets (a plain GET, no cookie, no Accept-Encoding), with their Content-Type. */
+async function capturePages(baseUrl) {
+  const pages = {};
   for (const pagePath of paths) {
-    await runLoad({ baseUrl: server.url, total: 100, concurrency: 5, makeRequest: () => ({ path: pagePath }) }); // warm-up
-    const result = await runLoad({ baseUrl: server.url, total: amount, concurrency: connections, makeRequest: () => ({ path: pagePath }) });
-    console.log(JSON.stringify({ request: `GET ${pagePath}`, concurrency: connections, latencyMs: result, js: await shippedJs(server.url, pagePath) }));
+    const response = await fetch(baseUrl + pagePath, { headers: { "Accept-Encoding": "identity" }, redirect: "manual" });
+    if (response.status !== 200) throw new Error(`GET ${pagePath}: ${response.status}`);
+    pages[pagePath] = { contentType: response.headers.get("content-type"), body: Buffer.from(await response.arrayBuffer()).toString("base64") };
   }
+  return pages;
+}
+
+async function startBare(dir, pages) {
+  const file = path.join(dir, "bare-pages.json");
+  fs.writeFileSync(file, JSON.stringify(pages));
+  const port = await freePort();
+  const child = spawn(process.execPath, ["scripts/bench/bare-server.mjs", file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
+  await waitForPort(port);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** Warm-up (100 requests, 5 at a time), then the measured run. */
+async function measure(baseUrl, pagePath) {
+  const makeRequest = () => ({ path: pagePath });
+  await runLoad({ baseUrl, total: 100, concurrency: 5, makeRequest });
+  const result = await runLoad({ baseUrl, total: amount, concurrency: connections, makeRequest });
+  if (Object.keys(result.statuses).some((status) => status !== "200")) console.error(`[bench] GET ${pagePath} on ${baseUrl}: ${JSON.stringify(result.statuses)}`);
+  return result;
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-web-"));
+const server = args.url ? { url: args.url, stop() {} } : await startApp({ dataDir: dir, env: { ACCESS_SERVICE: "off" } });
+let bare = null;
+const table = [];
+try {
+  bare = !("no-bare" in args) ? await startBare(dir, await capturePages(server.url)) : null;
+  const publicJs = new Map((await pageJsSizes(server.url, paths)).map((page) => [page.path, page]));
+  for (const pagePath of paths) {
+    const app = await measure(server.url, pagePath);
+    const floor = bare ? await measure(bare.url, pagePath) : null;
+    const { path: _path, ...js } = publicJs.get(pagePath);
+    const p95Ratio = floor ? Math.round((app.p95 / floor.p95) * 10) / 10 : null;
+    console.log(JSON.stringify({ request: `GET ${pagePath}`, concurrency: connections, latencyMs: app, bare: floor, p95Ratio, js }));
+    table.push({ page: pagePath, app, bare: floor, p95Ratio, js });
+  }
+
+  if (adminPaths.length > 0) {
+    const cookie = await signIn(server.url, { username: adminUser, password: adminPassword });
+    for (const { path: pagePath, ...js } of await pageJsSizes(server.url, adminPaths, cookie)) {
+      console.log(JSON.stringify({ page: pagePath, signedInAs: "admin", js }));
+      table.push({ page: pagePath, js });
+    }
+  }
+
   if (args.bookings) {
     const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const body = JSON.stringify({ guestName: "Bench", guestEmail: "bench@example.com", guestPhone: "600", reservationType: "habitacion", roomType: "doble", startDate: day(3), endDate: day(5) });
@@ -65,6 +105,17 @@ try {
     });
     console.log(JSON.stringify({ request: "POST /api/anonymous-reservations", concurrency: connections, latencyMs: result }));
   }
+
+  const cell = (value, width) => String(value ?? "–").padStart(width);
+  console.log(`\n${"page".padEnd(22)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("JS files", 10)}${cell("JS gzip KB", 12)}`);
+  for (const row of table) {
+    console.log(
+      `${row.page.padEnd(22)}${cell(row.app?.p50, 9)}${cell(row.app?.p95, 9)}${cell(row.bare?.p50, 10)}${cell(row.bare?.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.js.status === 200 ? row.js.files : `(${row.js.status})`, 10)}${cell(row.js.gzipKB, 12)}`,
+    );
+  }
+  console.log(`(latencies in ms, ${amount} requests at ${connections} concurrent; JS = same-origin module scripts and modulepreloads, gzip -9)`);
 } finally {
-  server.stop();
+  await bare?.stop();
+  await server.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 // A small closed-loop load generator: `concurrency` clients each send their
-// next request as soon as the previous answer arrives, until `total` are done.
+// next request as soon as the previous answer arrives, until `total` are done
+// (or `durationMs` has passed, or `signal` aborts: requests under way finish).
 // Records every latency, so percentiles are exact.
 import http from "node:http";
 
@@ -21,14 +22,15 @@ export function summarize(latencies) {
 }
 
 /** makeRequest(i) → { path, method?, headers?, body? } */
-export async function runLoad({ baseUrl, total, concurrency, makeRequest }) {
+export async function runLoad({ baseUrl, total = Infinity, durationMs = Infinity, signal, concurrency, makeRequest }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies = [];
   const statuses = {};
   let next = 0;
   const started = performance.now();
+  const more = () => next < total && performance.now() - started < durationMs && !signal?.aborted;
   async function client() {
-    while (next < total) {
+    while (more()) {
       const i = next++;
       const { path, method = "GET", headers = {}, body } = makeRequest(i);
       const t0 = performance.now();
@@ -48,5 +50,5 @@ export async function runLoad({ baseUrl, total, concurrency, makeRequest }) {
   await Promise.all(Array.from({ length: concurrency }, client));
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  return { ...summarize(latencies), statuses, requestsPerSecond: Math.round(total / seconds) };
+  return { ...summarize(latencies), statuses, requestsPerSecond: Math.round(latencies.length / seconds) };
 }

@@ -1,0 +1,236 @@
+// `bench:access --scenario web` and `--scenario export` (see scripts/bench-access.mjs).
+//
+// Both run the whole product the way `npm start` does (scripts/start.mjs:
+// remix-serve on the production build, NODE_ENV=production, the access
+// service wherever the app runs it by default, its embedded MQTT broker on a
+// free port) on a scratch database holding `--rows` access-log rows
+// (scripts/generate-access-logs.mjs). Needs `npm run build` first.
+//
+// web: doors with bridge credentials and cards are seeded through the app's
+// models (scripts/bench/seed-doors.ts); simulated bridges (lib/bridges.mjs)
+// swipe at --rate, open loop, for --duration seconds in two phases:
+//   alone  swipes only;
+//   web    the same swipes while an admin downloads the whole log as CSV
+//          (/admin/logs/export?dateRange=all, Accept-Encoding: gzip, again
+//          whenever it ends before the phase) and --clients admins load
+//          /admin/logs pages in a closed loop.
+// export: only the CSV download of the whole log, --repeat times in a row.
+//   (`npm run bench:admin -- --only=export` is a neighbour, not the same: it
+//   downloads /api/logs/export with a bearer token from the web process alone
+//   (ACCESS_SERVICE=off), with and without gzip, and reads one process's VmHWM.
+//   This one is the admin screen's download from the product as started.)
+//
+// stdout carries JSON lines only: one per export, one per phase (web) or a
+// summary (export); progress goes to stderr. Server memory is the summed
+// RSS of the server's process tree (lib/proc.mjs): peakRssMB sampled every
+// 200 ms (a lower bound), hwmSumMB the summed per-process VmHWM (an upper bound).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { generateAccessLogs } from "../generate-access-logs.mjs";
+import { connectBridges, endBridges, percentile, PREFIX, sendSwipes } from "../lib/bridges.mjs";
+import { cpuSeconds, machineBusySeconds, processTree } from "../lib/proc.mjs";
+import { runLoad } from "../lib/load.mjs";
+import { bundleTs } from "../lib/run-ts.mjs";
+import { freePort, signIn, sleep, startApp, waitForPort } from "../lib/server.mjs";
+
+const EXPORT_PATH = "/admin/logs/export?dateRange=all";
+// What the admins page through: the screen as it opens (last 24 h), its next
+// pages, and the wider periods whose counts cover most of the log.
+const DEFAULT_PAGES = ["/admin/logs", "/admin/logs?page=2", "/admin/logs?dateRange=7d", "/admin/logs?dateRange=all&page=3"];
+/** The bridge's default decisionTimeoutMs: a later decision means the door decided offline. */
+const BRIDGE_TIMEOUT_MS = 400;
+
+const progress = (text) => console.error(`[bench] ${text}`);
+const round1 = (value) => Math.round(value * 10) / 10;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length === 0 ? null : sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Doors with credentials, residents and cards, through the app's models (own process, before the server). */
+async function seedDoorsAndCards(dir, databaseUrl, doors, cards) {
+  // In the cache under node_modules, where the bundle's bare imports resolve.
+  const entry = await bundleTs("scripts/bench/seed-doors.ts");
+  const out = path.join(dir, "seed.json");
+  try {
+    execFileSync(process.execPath, [entry], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, BENCH_DOORS: String(doors), BENCH_CARDS: String(cards), BENCH_SEED_OUT: out },
+      stdio: ["ignore", 2, 2],
+    });
+  } finally {
+    fs.rmSync(entry, { force: true });
+  }
+  const seeded = JSON.parse(fs.readFileSync(out, "utf8"));
+  return { doors: seeded.doors, cards: seeded.cards.map((card) => ({ number: card.number, allowedDoors: new Set(card.allowedDoors) })) };
+}
+
+/** Runs the web side of one phase in a worker; `during()` runs in the main thread meanwhile. */
+async function observed(options, during) {
+  const worker = new Worker(new URL("./web-load-worker.mjs", import.meta.url), { workerData: options });
+  const done = new Promise((resolve, reject) => {
+    worker.on("message", (message) => {
+      if (message.export) printExport(options.label, message.export);
+      if (message.done) resolve(message.done);
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`web load worker exited (${code}) before its results`)));
+  });
+  await new Promise((resolve) => worker.once("message", resolve)); // "ready"
+  const cpu = cpuCounter(options.rootPid);
+  worker.postMessage("start");
+  const [web, main] = await Promise.all([done, during()]);
+  await worker.terminate();
+  return { web, main, cpu: cpu() };
+}
+
+/** CPU (% of one core) of the server tree, this benchmark process and the whole machine since the call. */
+function cpuCounter(rootPid) {
+  const treeCpu = () => processTree(rootPid).reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+  const started = performance.now();
+  const [server, bench, machine] = [treeCpu(), process.cpuUsage(), machineBusySeconds()];
+  return () => {
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(bench);
+    const percent = (value) => Math.round((value / seconds) * 100);
+    return {
+      serverPercent: percent(treeCpu() - server),
+      benchPercent: percent((used.user + used.system) / 1e6),
+      machinePercent: machine === null ? null : percent(machineBusySeconds() - machine),
+    };
+  };
+}
+
+function printExport(label, e) {
+  console.info(
+    JSON.stringify({
+      ...label,
+      export: {
+        status: e.status,
+        complete: e.complete,
+        rows: e.rows,
+        seconds: round1(e.seconds),
+        rowsPerSecond: Math.round(e.rowsPerSecond),
+        firstByteMs: e.firstByteMs === null ? null : Math.round(e.firstByteMs),
+        bytes: e.bytes,
+        wireBytes: e.wireBytes,
+        contentEncoding: e.contentEncoding,
+      },
+      server: { peakRssMB: e.peakRssMB, hwmSumMB: e.hwmSumMB },
+    }),
+  );
+}
+
+function swipeFigures(run) {
+  const sorted = run.latencies.sort((a, b) => a - b);
+  return {
+    swipes: { sent: run.total, decided: run.decided, lost: run.lost, overBridgeTimeout: sorted.filter((ms) => ms > BRIDGE_TIMEOUT_MS).length },
+    decisionsMs: { p50: round1(percentile(sorted, 50)), p99: round1(percentile(sorted, 99)), max: round1(sorted.at(-1) ?? NaN) },
+  };
+}
+
+/** Sums the exports of a phase: rows/s over all of them (an unfinished last one included). */
+function exportSummary(exports) {
+  if (exports.length === 0) return null;
+  const rows = exports.reduce((sum, e) => sum + e.rows, 0);
+  const seconds = exports.reduce((sum, e) => sum + e.seconds, 0);
+  return {
+    count: exports.length,
+    completed: exports.filter((e) => e.complete).length,
+    rowsPerSecond: Math.round(rows / seconds),
+    rowsPerExport: Math.max(...exports.map((e) => e.rows)),
+    bytes: Math.max(...exports.map((e) => e.bytes)),
+    wireBytes: Math.max(...exports.map((e) => e.wireBytes)),
+    contentEncoding: [...new Set(exports.map((e) => e.contentEncoding))].join(","),
+    statuses: [...new Set(exports.map((e) => e.status))].join(","),
+  };
+}
+
+/** Until the service answers (it may start after the HTTP server, in whatever process). */
+async function waitForDecisions(bridges, cards, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const probe = await sendSwipes(bridges.slice(0, 1), cards, { rate: 2, seconds: 0.6, drainTimeoutMs: 1500 });
+    if (probe.decided > 0) return;
+  }
+  throw new Error("the access service gave no decision");
+}
+
+async function connectWhenReady(mqttUrl, doors, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await connectBridges(mqttUrl, doors);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+export async function runScenario(scenario, args) {
+  const rows = Number(args.rows);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-access-${scenario}-`));
+  const databaseUrl = `file:${path.join(dir, "app.db")}`;
+  let server = null;
+  let bridges = [];
+  try {
+    progress(`${scenario}: generating ${rows} access-log rows in ${dir}`);
+    await generateAccessLogs({ url: databaseUrl, rows, log: progress });
+    const seeded = scenario === "web" ? await seedDoorsAndCards(dir, databaseUrl, Number(args.doors ?? 20), Number(args.cards ?? 200)) : null;
+
+    const mqttPort = await freePort();
+    server = await startApp({ dataDir: dir, env: { DATABASE_URL: databaseUrl, MQTT_HOST: "127.0.0.1", MQTT_PORT: String(mqttPort), MQTT_TOPIC_PREFIX: PREFIX } });
+    progress(`server ${server.url} (launcher pid ${server.pid}, log ${server.logFile}), MQTT on ${mqttPort}`);
+    const cookie = await signIn(server.url);
+    const base = { rootPid: server.pid, baseUrl: server.url, cookie };
+
+    if (scenario === "export") {
+      const label = { scenario, rows };
+      const { web, cpu } = await observed({ ...base, label, durationMs: null, exportPath: EXPORT_PATH, maxExports: Number(args.repeat) }, async () => null);
+      const summary = exportSummary(web.exports);
+      const pick = (key) => median(web.exports.map((e) => e[key]));
+      console.info(JSON.stringify({ ...label, summary: { ...summary, medianRowsPerSecond: Math.round(pick("rowsPerSecond")), medianPeakRssMB: pick("peakRssMB"), medianHwmSumMB: pick("hwmSumMB") }, server: web.server, cpu }));
+      return web.exports.every((e) => e.complete) ? 0 : 1;
+    }
+
+    const rate = Number(args.rate ?? 50);
+    const seconds = Number(args.duration ?? 30);
+    const pages = args.pages ? args.pages.split(",") : DEFAULT_PAGES;
+    await waitForPort(mqttPort, 60_000);
+    bridges = await connectWhenReady(`mqtt://127.0.0.1:${mqttPort}`, seeded.doors);
+    await waitForDecisions(bridges, seeded.cards);
+    progress(`warm-up: ${args.warmup} s of swipes, a few page loads`);
+    await sendSwipes(bridges, seeded.cards, { rate, seconds: Number(args.warmup) });
+    await runLoad({ baseUrl: server.url, total: 40, concurrency: 4, makeRequest: (i) => ({ path: pages[i % pages.length], headers: { Cookie: cookie } }) });
+
+    let failed = false;
+    for (const phase of ["alone", "web"]) {
+      progress(`phase ${phase}: ${rate} swipes/s for ${seconds} s${phase === "web" ? `, export + ${args.clients} page clients` : ""}`);
+      const label = { scenario, phase, rows };
+      const busy = phase === "web";
+      const { web, main, cpu } = await observed(
+        { ...base, label, durationMs: seconds * 1000, exportPath: busy ? EXPORT_PATH : null, pageClients: busy ? Number(args.clients) : 0, pages },
+        () => sendSwipes(bridges, seeded.cards, { rate, seconds }),
+      );
+      const line = { ...label, rate, seconds, doors: seeded.doors.length, ...swipeFigures(main) };
+      if (busy) {
+        line.export = exportSummary(web.exports);
+        const p = web.pageLoads;
+        line.pages = { clients: Number(args.clients), count: p.count, p50: p.p50, p95: p.p95, p99: p.p99, max: p.max, perSecond: p.requestsPerSecond, statuses: p.statuses };
+      }
+      line.server = web.server;
+      line.cpu = cpu;
+      console.info(JSON.stringify(line));
+      failed ||= main.lost > 0 || (busy && (web.exports.some((e) => e.status !== 200) || Object.keys(line.pages.statuses).some((s) => s !== "200")));
+    }
+    return failed ? 1 : 0;
+  } finally {
+    await endBridges(bridges, true);
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
