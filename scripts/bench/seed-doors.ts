@@ -8,9 +8,9 @@
 //   BENCH_DOORS (20), BENCH_CARDS (200), BENCH_SEED_OUT (required)
 import fs from "node:fs";
 import path from "node:path";
-import { assignCardToUser, setCardPermission } from "~/models/card.server";
-import { createDoor, issueBridgeCredential } from "~/models/door.server";
+import { assignCardToUser, upsertCardPermission } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
+import { provisionDoor } from "~/services/doors.server";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 
 const doorCount = Number(process.env.BENCH_DOORS ?? 20);
@@ -25,9 +25,8 @@ await migrateDatabase(getDb(), path.resolve("drizzle"));
 const doors: { rowId: string; code: string; password: string }[] = [];
 for (let i = 0; i < doorCount; i++) {
   const code = `puerta-${String(i + 1).padStart(2, "0")}`;
-  const door = await createDoor({ doorId: code, name: `Puerta ${i + 1}`, location: "Benchmark" });
-  const credential = await issueBridgeCredential(door.id);
-  doors.push({ rowId: door.id, code, password: credential!.password });
+  const { door, credential } = await provisionDoor(code, { name: `Puerta ${i + 1}`, location: "Benchmark" });
+  doors.push({ rowId: door.id, code, password: credential.password });
 }
 
 const cards: { number: string; allowedDoors: string[] }[] = [];
@@ -45,7 +44,7 @@ for (let i = 0; i < cardCount; i++) {
   const number = `BE${(i + 1).toString(16).toUpperCase().padStart(6, "0")}`;
   const { card } = await assignCardToUser(userId, { cardNumber: number });
   const allowed = doors.filter((_, d) => (d + i) % 5 === 0);
-  for (const door of allowed) await setCardPermission(card.id, door.rowId, true);
+  for (const door of allowed) await upsertCardPermission(card.id, door.rowId, true);
   cards.push({ number, allowedDoors: allowed.map((door) => door.code) });
 }
 
