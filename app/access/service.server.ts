@@ -30,7 +30,7 @@ import {
   type DecisionMessage,
 } from "./contract";
 import { DoorPublisher } from "./door-publisher.server";
-import { connectAppClient, errorMessage, waitForConnection, withTimeout } from "./mqtt.server";
+import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
 import { recordAccessBatch, type AccessInput, type SwipeDecision } from "./record-batch.server";
 import { UNLOCK_MS } from "./rules";
@@ -119,6 +119,9 @@ class AccessService {
   private stateWrites: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private wasConnected = false;
+  /** Resolves after the first subscription: from then on every swipe and event reaches this service. */
+  private markSubscribed!: () => void;
+  private readonly subscribed = new Promise<void>((resolve) => (this.markSubscribed = resolve));
   private readonly counters = { decisions: 0, events: 0, batches: 0 };
 
   constructor(private readonly options: Resolved) {}
@@ -175,9 +178,11 @@ class AccessService {
     });
     setInProcessChangePublisher(this.publishChange);
 
-    if (!(await waitForConnection(this.client, options.connectTimeoutMs))) {
-      console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
-    }
+    const ready = await Promise.race([
+      this.subscribed.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), options.connectTimeoutMs).unref()),
+    ]);
+    if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
     this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
 
@@ -211,6 +216,11 @@ class AccessService {
       if (error) console.error(`[access] mqtt: subscribe failed: ${error.message}`);
       for (const grant of grants ?? []) {
         if (grant.qos >= 0x80) console.error(`[access] mqtt: the broker refused the subscription to ${grant.topic}`);
+      }
+      if (!error) {
+        // The embedded broker has kept doors out until now (see broker.server.ts).
+        this.broker?.openToDoors();
+        this.markSubscribed();
       }
       // Everything, on every (re)connection: the broker may have lost its retained messages.
       this.publisher.republishAll();
