@@ -12,8 +12,9 @@ import fs from "node:fs";
 import net from "node:net";
 import tls from "node:tls";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
+import { getSensorSecretHash } from "~/models/building-sensor.server";
 import { getBridgeSecretHash } from "~/models/door.server";
-import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic } from "./contract";
+import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic, sensorIdOfUsername, sensorTopic, sensorUsername } from "./contract";
 import { verifyMosquittoPassword } from "./mosquitto-password.server";
 
 /** Outside the doorId alphabet, so no door can ever log in as the app. */
@@ -42,9 +43,13 @@ export type EmbeddedBroker = {
   close(): Promise<void>;
 };
 
-type Identity = { kind: "app" } | { kind: "door"; doorCode: string; secretHash: string };
+type Identity =
+  | { kind: "app" }
+  | { kind: "door"; doorCode: string; secretHash: string }
+  | { kind: "sensor"; sensorId: string };
 
-const accountOf = (identity: Identity) => (identity.kind === "app" ? APP_USERNAME : identity.doorCode);
+const accountOf = (identity: Identity) =>
+  identity.kind === "app" ? APP_USERNAME : identity.kind === "door" ? identity.doorCode : sensorUsername(identity.sensorId);
 
 /**
  * Largest packet a door (or a client not yet logged in) may send: every
@@ -150,7 +155,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return;
     }
     const accept = (identity: Identity) => {
-      if (identity.kind === "door" && !doorsOpen) {
+      if (identity.kind !== "app" && !doorsOpen) {
         // The access service is not subscribed yet: what the door sent now would be acknowledged and lost.
         done(refusal(SERVER_UNAVAILABLE, "the access service is starting"), false);
         return;
@@ -173,14 +178,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       else done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
       return;
     }
-    if (!DOOR_CODE_PATTERN.test(username)) {
+    const sensorId = sensorIdOfUsername(username);
+    if (!sensorId && !DOOR_CODE_PATTERN.test(username)) {
       done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
       return;
     }
-    getBridgeSecretHash(username).then(
+    (sensorId ? getSensorSecretHash(sensorId) : getBridgeSecretHash(username)).then(
       (secretHash) => {
         if (secretHash && verifyMosquittoPassword(secret, secretHash)) {
-          accept({ kind: "door", doorCode: username, secretHash });
+          accept(sensorId ? { kind: "sensor", sensorId } : { kind: "door", doorCode: username, secretHash });
         } else {
           done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
         }
@@ -198,6 +204,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     if (identity?.kind === "door" && mayDoorPublish(options.prefix, identity.doorCode, packet.topic)) {
       // Swipes and events are requests, never state: a retained one would be replayed.
       if (parseDoorTopic(options.prefix, packet.topic)?.kind !== "state") packet.retain = false;
+      return callback(null);
+    }
+    if (identity?.kind === "sensor" && packet.topic === sensorTopic(options.prefix, identity.sensorId)) {
+      packet.retain = false;
       return callback(null);
     }
     // aedes closes the connection of a client that publishes where it may not.
@@ -242,7 +252,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
   aedes.on("clientError", (client, error) => {
     const identity = identities.get(client);
-    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : (client.id ?? "client");
+    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : identity?.kind === "sensor" ? accountOf(identity) : (client.id ?? "client");
     console.warn(`[access] broker: ${who}: ${error.message}`);
   });
 
@@ -250,13 +260,14 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const handle = (socket: net.Socket) => {
     const client = aedes.handle(socket);
     const tracker = new PacketSizeTracker();
+    // Doors, sensors and clients not logged in yet; the app has no limit.
     const limit = () => (identities.get(client)?.kind === "app" ? Infinity : MAX_DOOR_PACKET_BYTES);
     const guard = (chunk: Buffer) => {
       const size = tracker.push(chunk, limit);
       if (size === null) return;
       socket.off("data", guard);
       const identity = identities.get(client);
-      const who = identity?.kind === "door" ? `door ${identity.doorCode}` : `client ${client.id ?? "(not logged in)"}`;
+      const who = identity && identity.kind !== "app" ? accountOf(identity) : `client ${client.id ?? "(not logged in)"}`;
       console.warn(`[access] broker: ${who} sent a packet of ${size} bytes (limit ${MAX_DOOR_PACKET_BYTES}): disconnected`);
       socket.destroy();
     };

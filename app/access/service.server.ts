@@ -11,6 +11,7 @@
 // display and offline lists are door-publisher.server.ts's.
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
+import { insertBuildingReading } from "~/models/building-reading.server";
 import { recordBridgeState } from "~/models/door.server";
 import { randomToken } from "~/utils/crypto.server";
 import { getEnv } from "~/utils/env.server";
@@ -18,12 +19,15 @@ import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker
 import {
   accessChangeSchema,
   bridgeStateSchema,
+  buildingConditionsSchema,
   canonicalCardId,
   changesTopic,
   doorTopic,
   offlineEventSchema,
   parseDoorTopic,
+  parseSensorTopic,
   receiptMessages,
+  sensorTopic,
   swipeIdSchema,
   swipeSchema,
   type AccessChange,
@@ -116,7 +120,8 @@ class AccessService {
   private flushing: Promise<void> | null = null;
   private lastCommitAt = -Infinity;
   private publisher!: DoorPublisher;
-  private stateWrites: Promise<void> = Promise.resolve();
+  /** Bridge states and sensor readings, written one after another (awaited on stop). */
+  private sideWrites: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private wasConnected = false;
   /** Resolves after the first subscription: from then on every swipe and event reaches this service. */
@@ -210,6 +215,7 @@ class AccessService {
       // Unshared: every instance gets the retained states at start.
       `${prefix}/doors/+/state`,
       `${share}${changesTopic(prefix)}`,
+      `${share}${sensorTopic(prefix, "+")}`,
     ];
     this.client.subscribe(filters, { qos: 1 }, (error, grants) => {
       // A refused filter (SUBACK 0x80, e.g. a broker ACL without the app's rights) comes as an error too.
@@ -232,6 +238,11 @@ class AccessService {
       const change = accessChangeSchema.safeParse(parseJson(payload));
       if (change.success) this.publisher.applyChange(change.data);
       else console.warn("[access] ignoring an invalid change notification");
+      return;
+    }
+    const sensorId = parseSensorTopic(this.options.prefix, topic);
+    if (sensorId) {
+      this.receiveConditions(sensorId, payload);
       return;
     }
     const parsed = parseDoorTopic(this.options.prefix, topic);
@@ -292,12 +303,27 @@ class AccessService {
       console.warn(`[access] door ${doorCode}: invalid state ignored`);
       return;
     }
-    this.stateWrites = this.stateWrites
+    this.sideWrites = this.sideWrites
       .then(() => recordBridgeState(doorCode, state.data, { retained }))
       .then(
         () => undefined,
         (error: unknown) => console.error(`[access] door ${doorCode}: could not record its state`, error),
       );
+  }
+
+  /** A building sensor's reading: stored as it comes (the latest is what the portal shows). */
+  private receiveConditions(sensorId: string, payload: Buffer) {
+    const reading = buildingConditionsSchema.safeParse(parseJson(payload));
+    if (!reading.success) {
+      console.warn(`[access] sensor ${sensorId}: invalid reading ignored`);
+      return;
+    }
+    const { temperature, humidity, wifiStatus, at } = reading.data;
+    // A sensor whose clock runs ahead is recorded at arrival time.
+    const recordedAt = new Date(Math.min(Date.parse(at), Date.now()));
+    this.sideWrites = this.sideWrites
+      .then(() => insertBuildingReading({ temperature, humidity, wifiStatus, recordedAt }))
+      .catch((error: unknown) => console.error(`[access] sensor ${sensorId}: could not store its reading`, error));
   }
 
   private enqueue(item: Queued) {
@@ -395,7 +421,7 @@ class AccessService {
     // Swipes already received are recorded and answered before the connection closes.
     await this.flushing;
     await this.publisher.stop();
-    await this.stateWrites;
+    await this.sideWrites;
     try {
       await withTimeout(this.client.endAsync(false), STOP_TIMEOUT_MS, "mqtt disconnect");
     } catch (error) {

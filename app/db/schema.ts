@@ -392,6 +392,17 @@ export const buildingReadings = sqliteTable(
   (t) => [index("building_readings_recorded_idx").on(t.recordedAt)],
 );
 
+// Building sensors publish the building's conditions over MQTT
+// (docs/mqtt.md, "Building sensors"). Each logs in as `sensor.<sensorId>`
+// with its own secret; only the hash is kept, in Mosquitto's format.
+export const buildingSensors = sqliteTable("building_sensors", {
+  id: text("id").primaryKey(),
+  sensorId: text("sensor_id").notNull().unique(),
+  secretHash: text("secret_hash").notNull(),
+  secretIssuedAt: integer("secret_issued_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: createdAt(),
+});
+
 export type User = typeof users.$inferSelect;
 export type Door = typeof doors.$inferSelect;
 export type Card = typeof cards.$inferSelect;
