@@ -33,6 +33,7 @@ import {
   type AccessChange,
   type DecisionMessage,
 } from "./contract";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { DoorPublisher } from "./door-publisher.server";
 import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
@@ -123,6 +124,7 @@ class AccessService {
   /** Bridge states and sensor readings, written one after another (awaited on stop). */
   private sideWrites: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
+  private checkpointer: Checkpointer | null = null;
   private wasConnected = false;
   /** Resolves after the first subscription: from then on every swipe and event reaches this service. */
   private markSubscribed!: () => void;
@@ -188,6 +190,7 @@ class AccessService {
       new Promise<false>((resolve) => setTimeout(() => resolve(false), options.connectTimeoutMs).unref()),
     ]);
     if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
+    this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
     this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
 
@@ -430,6 +433,7 @@ class AccessService {
     }
     await this.flushing;
     await this.broker?.close();
+    await this.checkpointer?.stop();
     console.info("[access] stopped");
   }
 }
