@@ -46,13 +46,13 @@ if (process.send) {
   let service: AccessServiceHandle | null = null;
   stopOnSignals(async () => service?.stop());
   await serveParent(async (options) => {
-    service = await startAccessService(options);
+    service = await startAccessService({ ...options, checkpointThread: true });
     announce();
     return service;
   }, notifyAccessChange);
   process.exit(0);
 } else {
-  const service = await startAccessService();
+  const service = await startAccessService({ checkpointThread: true });
   announce();
   stopOnSignals(() => service.stop());
 }

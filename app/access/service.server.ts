@@ -64,6 +64,12 @@ export type AccessServiceOptions = {
   credentialsDebounceMs?: number;
   /** How long start() waits for the first connection to an external broker. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * WAL checkpoints in a thread of their own (checkpointer.server.ts), so no
+   * commit of a batch pays for one. build/access.js turns it on; in-process
+   * uses (tests, scripts) leave checkpoints to SQLite.
+   */
+  checkpointThread?: boolean;
 };
 
 export type AccessServiceHandle = {
@@ -190,7 +196,7 @@ class AccessService {
       new Promise<false>((resolve) => setTimeout(() => resolve(false), options.connectTimeoutMs).unref()),
     ]);
     if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
-    this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
+    if (options.checkpointThread) this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
     this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
 
