@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     // --scenario web / export
     rows: { type: "string", default: "1000000" },
+    "logs-db": { type: "string" },
     clients: { type: "string", default: "20" },
     pages: { type: "string" },
     repeat: { type: "string", default: "3" },
@@ -57,6 +58,7 @@ if (args.help) {
       "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
+      "       (web, export: --logs-db FILE keeps the generated log in FILE and reuses it in later runs)",
       "BENCH_PORTS=5100-5199 keeps every port in that range; TMPDIR chooses where scratch data goes.",
     ].join("\n"),
   );

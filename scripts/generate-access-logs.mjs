@@ -171,9 +171,9 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
   const times = timestamps(rows, days, now, random);
   const reasonWeights = cumulativeOf(DENIAL_REASONS.map(([, weight]) => weight));
   const insert = `
-    INSERT INTO access_logs (id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id, username,
+    INSERT INTO access_logs (id, event_id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id, username,
                              access_granted, reason, is_anonymous, offline, source, ip_address)
-    SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8,
+    SELECT value->>0, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8,
            value->>9, value->>10, value->>11, value->>12, value->>13, value->>14
     FROM json_each(?)`;
   let denied = 0;

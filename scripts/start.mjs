@@ -1,10 +1,12 @@
 // `npm start`: builds once if there is no build, then serves it with
 // remix-serve. Loading the build migrates the database, creates the first
-// admin and starts the access service (see app/utils/boot.server.ts).
+// admin and forks the access service into its own process (see
+// app/utils/boot.server.ts and app/access/process.server.ts); both stop on
+// SIGINT/SIGTERM.
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 
-if (!fs.existsSync("build/index.js")) {
+if (!fs.existsSync("build/index.js") || !fs.existsSync("build/access.js")) {
   console.info("[start] no build found: building once (npm run build)");
   execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 }

@@ -2,14 +2,19 @@
 // No anonymous clients: each door's bridge logs in with its doorId and its
 // secret (checked against the stored Mosquitto-format hash), the app with an
 // internal account whose password lives only in this process. A door may use
-// only its own topics (contract.ts); the app may do everything.
+// only its own topics (contract.ts); the app may do everything. Doors get in
+// only once the access service's own client has subscribed (openToDoors), so
+// nothing a door sends after a restart is acknowledged and then lost; a door's
+// packets are capped at MAX_DOOR_PACKET_BYTES; a client id belongs to the
+// account that first used it.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import tls from "node:tls";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
+import { getSensorSecretHash } from "~/models/building-sensor.server";
 import { getBridgeSecretHash } from "~/models/door.server";
-import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic } from "./contract";
+import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic, sensorIdOfUsername, sensorTopic, sensorUsername } from "./contract";
 import { verifyMosquittoPassword } from "./mosquitto-password.server";
 
 /** Outside the doorId alphabet, so no door can ever log in as the app. */
@@ -33,15 +38,30 @@ export type EmbeddedBroker = {
   addressOf(doorCode: string): string | null;
   /** Drops the bridges of these doors whose credential changed (rotation) or whose door is gone. */
   revalidateDoors(doorCodes: string[]): Promise<void>;
+  /** Lets doors in: called once the access service's client has subscribed (before, doors get "Server unavailable"). */
+  openToDoors(): void;
   close(): Promise<void>;
 };
 
-type Identity = { kind: "app" } | { kind: "door"; doorCode: string; secretHash: string };
+type Identity =
+  | { kind: "app" }
+  | { kind: "door"; doorCode: string; secretHash: string }
+  | { kind: "sensor"; sensorId: string };
 
-const accountOf = (identity: Identity) => (identity.kind === "app" ? APP_USERNAME : identity.doorCode);
+const accountOf = (identity: Identity) =>
+  identity.kind === "app" ? APP_USERNAME : identity.kind === "door" ? identity.doorCode : sensorUsername(identity.sensorId);
+
+/**
+ * Largest packet a door (or a client not yet logged in) may send: every
+ * message of docs/mqtt.md a door sends is a few hundred bytes. A bigger one
+ * disconnects the sender as soon as its fixed header arrives, before its body
+ * is buffered. The app's own account has no limit (it publishes the offline lists).
+ */
+export const MAX_DOOR_PACKET_BYTES = 4096;
 
 // MQTT 3.1.1 CONNACK return codes.
 const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
 
@@ -69,9 +89,58 @@ function closeServer(server: net.Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * Follows the MQTT framing of a byte stream (fixed header: type byte, then the
+ * remaining length in 1-4 bytes of 7 bits) and tells the size of each packet
+ * as soon as its header is read.
+ */
+export class PacketSizeTracker {
+  private state: "type" | "length" | "body" = "type";
+  private length = 0;
+  private multiplier = 1;
+  private headerBytes = 0;
+  private bodyLeft = 0;
+
+  /** Feeds a chunk; returns the size of the first packet over `limit` whose header it completes, else null. */
+  push(chunk: Buffer, limit: () => number): number | null {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.state === "body") {
+        const skipped = Math.min(this.bodyLeft, chunk.length - i);
+        this.bodyLeft -= skipped;
+        i += skipped;
+        if (this.bodyLeft === 0) this.state = "type";
+        continue;
+      }
+      const byte = chunk[i++]!;
+      if (this.state === "type") {
+        this.state = "length";
+        this.length = 0;
+        this.multiplier = 1;
+        this.headerBytes = 1;
+        continue;
+      }
+      this.length += (byte & 0x7f) * this.multiplier;
+      this.multiplier *= 128;
+      this.headerBytes += 1;
+      if (byte & 0x80 && this.headerBytes < 5) continue;
+      const size = this.headerBytes + this.length;
+      if (size > limit()) return size;
+      this.bodyLeft = this.length;
+      this.state = this.bodyLeft > 0 ? "body" : "type";
+    }
+    return null;
+  }
+}
+
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const identities = new WeakMap<Client, Identity>();
   const doorClients = new Map<string, Set<Client>>();
+  // Client id → the account that first used it: a kept session (clean: false)
+  // and the messages queued for it belong to that account only. Sessions live
+  // in this broker's memory, and so does this map.
+  const clientIdOwners = new Map<string, string>();
+  let doorsOpen = false;
 
   const aedes = await Aedes.createBroker({
     // A bridge that stops reading must not stall deliveries to everyone else.
@@ -86,13 +155,21 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return;
     }
     const accept = (identity: Identity) => {
-      // A client id in use by another account is refused rather than taken over.
-      const holder = connectedClients()[client.id];
-      const held = holder ? identities.get(holder) : undefined;
-      if (held && accountOf(held) !== accountOf(identity)) {
-        done(refusal(IDENTIFIER_REJECTED, `client id ${client.id} is in use`), false);
+      if (identity.kind !== "app" && !doorsOpen) {
+        // The access service is not subscribed yet: what the door sent now would be acknowledged and lost.
+        done(refusal(SERVER_UNAVAILABLE, "the access service is starting"), false);
         return;
       }
+      // A client id used by another account (connected or not: its session is
+      // kept) is refused rather than taken over.
+      const holder = connectedClients()[client.id];
+      const held = holder ? identities.get(holder) : undefined;
+      const owner = clientIdOwners.get(client.id) ?? (held ? accountOf(held) : undefined);
+      if (owner !== undefined && owner !== accountOf(identity)) {
+        done(refusal(IDENTIFIER_REJECTED, `client id ${client.id} belongs to another account`), false);
+        return;
+      }
+      clientIdOwners.set(client.id, accountOf(identity));
       identities.set(client, identity);
       done(null, true);
     };
@@ -101,14 +178,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       else done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
       return;
     }
-    if (!DOOR_CODE_PATTERN.test(username)) {
+    const sensorId = sensorIdOfUsername(username);
+    if (!sensorId && !DOOR_CODE_PATTERN.test(username)) {
       done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
       return;
     }
-    getBridgeSecretHash(username).then(
+    (sensorId ? getSensorSecretHash(sensorId) : getBridgeSecretHash(username)).then(
       (secretHash) => {
         if (secretHash && verifyMosquittoPassword(secret, secretHash)) {
-          accept({ kind: "door", doorCode: username, secretHash });
+          accept(sensorId ? { kind: "sensor", sensorId } : { kind: "door", doorCode: username, secretHash });
         } else {
           done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
         }
@@ -128,6 +206,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       if (parseDoorTopic(options.prefix, packet.topic)?.kind !== "state") packet.retain = false;
       return callback(null);
     }
+    if (identity?.kind === "sensor" && packet.topic === sensorTopic(options.prefix, identity.sensorId)) {
+      packet.retain = false;
+      return callback(null);
+    }
     // aedes closes the connection of a client that publishes where it may not.
     callback(new Error(`not authorised to publish to ${packet.topic}`));
   };
@@ -139,6 +221,15 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       (identity?.kind === "door" && mayDoorSubscribe(options.prefix, identity.doorCode, subscription.topic));
     // null refuses this subscription (SUBACK 0x80) and keeps the connection.
     callback(null, allowed ? subscription : null);
+  };
+
+  // Also checked on every delivery, queued ones included: a door only ever
+  // receives its own topics.
+  aedes.authorizeForward = (client, packet) => {
+    const identity = identities.get(client);
+    if (identity?.kind === "app") return packet;
+    if (identity?.kind === "door" && mayDoorSubscribe(options.prefix, identity.doorCode, packet.topic)) return packet;
+    return undefined;
   };
 
   // aedes finishes a publish synchronously when nothing waits on I/O and then
@@ -161,19 +252,37 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
   aedes.on("clientError", (client, error) => {
     const identity = identities.get(client);
-    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : (client.id ?? "client");
+    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : identity?.kind === "sensor" ? accountOf(identity) : (client.id ?? "client");
     console.warn(`[access] broker: ${who}: ${error.message}`);
   });
 
+  /** aedes reads the socket with read(); a 'data' listener sees each chunk before aedes parses it. */
+  const handle = (socket: net.Socket) => {
+    const client = aedes.handle(socket);
+    const tracker = new PacketSizeTracker();
+    // Doors, sensors and clients not logged in yet; the app has no limit.
+    const limit = () => (identities.get(client)?.kind === "app" ? Infinity : MAX_DOOR_PACKET_BYTES);
+    const guard = (chunk: Buffer) => {
+      const size = tracker.push(chunk, limit);
+      if (size === null) return;
+      socket.off("data", guard);
+      const identity = identities.get(client);
+      const who = identity && identity.kind !== "app" ? accountOf(identity) : `client ${client.id ?? "(not logged in)"}`;
+      console.warn(`[access] broker: ${who} sent a packet of ${size} bytes (limit ${MAX_DOOR_PACKET_BYTES}): disconnected`);
+      socket.destroy();
+    };
+    socket.on("data", guard);
+  };
+
   const servers: net.Server[] = [];
-  const tcp = net.createServer({ noDelay: true }, aedes.handle);
+  const tcp = net.createServer({ noDelay: true }, handle);
   servers.push(tcp);
   const port = await listen(tcp, options.port, options.host);
   let tlsPort: number | null = null;
   if (options.tlsCert && options.tlsKey) {
     const secure = tls.createServer(
       { cert: fs.readFileSync(options.tlsCert), key: fs.readFileSync(options.tlsKey), noDelay: true },
-      aedes.handle,
+      handle,
     );
     servers.push(secure);
     tlsPort = await listen(secure, options.tlsPort ?? 8883, options.host);
@@ -202,6 +311,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           }
         }
       }
+    },
+    openToDoors() {
+      doorsOpen = true;
     },
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));

@@ -137,6 +137,45 @@ export function receiptMessages(ids: Iterable<string>): ReceiptMessage[] {
   return messages;
 }
 
+/** A building sensor's id, as it appears in its topic. */
+export const SENSOR_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+const SENSOR_USERNAME_PREFIX = "sensor.";
+
+/** A sensor logs in as `sensor.<sensorId>`: the dot keeps it apart from every doorId. */
+export function sensorUsername(sensorId: string) {
+  return `${SENSOR_USERNAME_PREFIX}${sensorId}`;
+}
+
+/** The sensor id of a sensor's username, or null for any other username. */
+export function sensorIdOfUsername(username: string): string | null {
+  if (!username.startsWith(SENSOR_USERNAME_PREFIX)) return null;
+  const sensorId = username.slice(SENSOR_USERNAME_PREFIX.length);
+  return SENSOR_ID_PATTERN.test(sensorId) ? sensorId : null;
+}
+
+/** sensor → app, QoS 1: `{prefix}/building/{sensorId}/conditions`. */
+export function sensorTopic(prefix: string, sensorId: string) {
+  return `${prefix}/building/${sensorId}/conditions`;
+}
+
+/** `{prefix}/building/{sensorId}/conditions` → the sensor id; null for any other topic. */
+export function parseSensorTopic(prefix: string, topic: string): string | null {
+  const match = topic.startsWith(`${prefix}/building/`) ? /^([^/]+)\/conditions$/.exec(topic.slice(prefix.length + "/building/".length)) : null;
+  return match && SENSOR_ID_PATTERN.test(match[1]!) ? match[1]! : null;
+}
+
+/** sensor → app: the building's latest conditions. */
+export const buildingConditionsSchema = z.object({
+  /** °C */
+  temperature: z.number().min(-40).max(85),
+  /** relative humidity, % */
+  humidity: z.number().min(0).max(100),
+  /** e.g. "connected", "weak", "disconnected" */
+  wifiStatus: z.string().min(1).max(32),
+  at: isoDate,
+});
+export type BuildingConditionsMessage = z.infer<typeof buildingConditionsSchema>;
+
 /** Internal: what changed, so the access service republishes the affected doors. */
 export const accessChangeSchema = z.object({
   doorIds: z.array(z.string()).max(10_000).optional(),

@@ -31,21 +31,6 @@ export function connectAppClient(options: AppClientOptions): MqttClient {
   return client;
 }
 
-/** MQTT.js connects in the background; this waits for the first connection, or gives up after `ms`. */
-export function waitForConnection(client: MqttClient, ms: number): Promise<boolean> {
-  if (client.connected) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (connected: boolean) => {
-      clearTimeout(timer);
-      client.off("connect", onConnect);
-      resolve(connected);
-    };
-    const onConnect = () => done(true);
-    const timer = setTimeout(() => done(false), ms);
-    client.on("connect", onConnect);
-  });
-}
-
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);

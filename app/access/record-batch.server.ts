@@ -1,12 +1,14 @@
 // Decides a batch of swipes and records it with the batch's offline events,
 // in one write transaction (the access service calls this; it publishes the
 // decisions only after this resolves, i.e. once the rows are committed):
-// one log row per swipe or event (its id is the row's key, so a redelivery
-// never adds a second row), the cards' usage stats, the doors' last access,
+// one log row per swipe or event (keyed by door and id, so a door's
+// redelivery never adds a second row, and another door's id is another row),
+// the cards' usage stats, the doors' last access,
 // pending cards for unknown cards and the deactivation of expired ones. The
 // rules are the pure functions of rules.ts; the reads and writes are the
 // access-log model's.
 import {
+  doorEventKey,
   inAccessTransaction,
   readAccessFacts,
   writeAccessBatch,
@@ -67,11 +69,17 @@ const unique = <T>(values: T[]) => [...new Set(values)];
 export async function recordAccessBatch(items: AccessInput[], now = new Date()): Promise<AccessBatchResult> {
   if (items.length === 0) return { decisions: [], deactivatedCardIds: [] };
   return inAccessTransaction(async (tx) => {
-    const { doors, cards, recorded } = await readAccessFacts(tx, {
+    const { doors, cards, recorded, takenRowIds } = await readAccessFacts(tx, {
       doorCodes: unique(items.map((item) => item.doorCode)),
       cardNumbers: unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : []))),
-      ids: unique(items.map((item) => item.id)),
+      events: items.map((item) => ({ doorCode: item.doorCode, eventId: item.id })),
     });
+    // A new row is keyed by the door's id unless another door's row has it.
+    const newRowId = (eventId: string) => {
+      const rowId = takenRowIds.has(eventId) ? createId() : eventId;
+      takenRowIds.add(rowId);
+      return rowId;
+    };
 
     // Decide in arrival order, on the facts as earlier items of the batch left them.
     const decisions: SwipeDecision[] = [];
@@ -107,7 +115,8 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
 
     for (const item of items) {
       const door = doors.get(item.doorCode) ?? null;
-      const previous = recorded.get(item.id);
+      const key = doorEventKey(item.doorCode, item.id);
+      const previous = recorded.get(key);
 
       if (item.kind === "swipe") {
         const known = item.cardNumber ? cards.get(item.cardNumber) : undefined;
@@ -137,8 +146,10 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
           card.status = "inactive";
           expiredCardIds.add(card.id);
         }
+        const rowId = newRowId(item.id);
         newLogs.push({
-          id: item.id,
+          id: rowId,
+          eventId: item.id,
           timestamp: now.getTime(),
           cardId: card?.id ?? null,
           cardNumber: item.cardNumber ?? item.rawCard.slice(0, RAW_CARD_LENGTH),
@@ -154,7 +165,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
           source: item.source,
           ipAddress: item.ipAddress,
         });
-        recorded.set(item.id, { offline: false, granted: outcome.granted, reason: outcome.reason });
+        recorded.set(key, { rowId, offline: false, granted: outcome.granted, reason: outcome.reason });
         if (card) countUsage(card.id, 1, outcome.granted ? 1 : 0, now.getTime());
         if (door) lastAccessByDoor.set(door.id, now.getTime());
         decisions.push({
@@ -173,14 +184,16 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
       const card = cards.get(item.cardNumber) ?? registerPendingCard(item.cardNumber, false);
       // Events from a clock running ahead are logged at arrival time.
       const at = Math.min(item.at.getTime(), now.getTime());
+      const rowId = previous?.rowId ?? newRowId(item.id);
       if (previous) {
         // The swipe reached the app but its decision did not reach the door in
         // time: the door acted on its offline decision, so the row says that.
-        overriddenLogs.push({ id: item.id, granted: item.granted, reason: item.reason });
+        overriddenLogs.push({ rowId: previous.rowId, granted: item.granted, reason: item.reason });
         countUsage(card.id, 0, Number(item.granted) - Number(previous.granted), at);
       } else {
         newLogs.push({
-          id: item.id,
+          id: rowId,
+          eventId: item.id,
           timestamp: at,
           cardId: card.id,
           cardNumber: item.cardNumber,
@@ -199,7 +212,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
         countUsage(card.id, 1, item.granted ? 1 : 0, at);
         if (door) lastAccessByDoor.set(door.id, Math.max(lastAccessByDoor.get(door.id) ?? 0, at));
       }
-      recorded.set(item.id, { offline: true, granted: item.granted, reason: item.reason });
+      recorded.set(key, { rowId, offline: true, granted: item.granted, reason: item.reason });
     }
 
     await writeAccessBatch(

@@ -11,6 +11,7 @@
 // display and offline lists are door-publisher.server.ts's.
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
+import { insertBuildingReading } from "~/models/building-reading.server";
 import { recordBridgeState } from "~/models/door.server";
 import { randomToken } from "~/utils/crypto.server";
 import { getEnv } from "~/utils/env.server";
@@ -18,19 +19,23 @@ import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker
 import {
   accessChangeSchema,
   bridgeStateSchema,
+  buildingConditionsSchema,
   canonicalCardId,
   changesTopic,
   doorTopic,
   offlineEventSchema,
   parseDoorTopic,
+  parseSensorTopic,
   receiptMessages,
+  sensorTopic,
   swipeIdSchema,
   swipeSchema,
   type AccessChange,
   type DecisionMessage,
 } from "./contract";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { DoorPublisher } from "./door-publisher.server";
-import { connectAppClient, errorMessage, waitForConnection, withTimeout } from "./mqtt.server";
+import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
 import { recordAccessBatch, type AccessInput, type SwipeDecision } from "./record-batch.server";
 import { UNLOCK_MS } from "./rules";
@@ -59,6 +64,12 @@ export type AccessServiceOptions = {
   credentialsDebounceMs?: number;
   /** How long start() waits for the first connection to an external broker. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * WAL checkpoints in a thread of their own (checkpointer.server.ts), so no
+   * commit of a batch pays for one. build/access.js turns it on; in-process
+   * uses (tests, scripts) leave checkpoints to SQLite.
+   */
+  checkpointThread?: boolean;
 };
 
 export type AccessServiceHandle = {
@@ -116,9 +127,14 @@ class AccessService {
   private flushing: Promise<void> | null = null;
   private lastCommitAt = -Infinity;
   private publisher!: DoorPublisher;
-  private stateWrites: Promise<void> = Promise.resolve();
+  /** Bridge states and sensor readings, written one after another (awaited on stop). */
+  private sideWrites: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
+  private checkpointer: Checkpointer | null = null;
   private wasConnected = false;
+  /** Resolves after the first subscription: from then on every swipe and event reaches this service. */
+  private markSubscribed!: () => void;
+  private readonly subscribed = new Promise<void>((resolve) => (this.markSubscribed = resolve));
   private readonly counters = { decisions: 0, events: 0, batches: 0 };
 
   constructor(private readonly options: Resolved) {}
@@ -175,9 +191,12 @@ class AccessService {
     });
     setInProcessChangePublisher(this.publishChange);
 
-    if (!(await waitForConnection(this.client, options.connectTimeoutMs))) {
-      console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
-    }
+    const ready = await Promise.race([
+      this.subscribed.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), options.connectTimeoutMs).unref()),
+    ]);
+    if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
+    if (options.checkpointThread) this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
     this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
 
@@ -205,12 +224,18 @@ class AccessService {
       // Unshared: every instance gets the retained states at start.
       `${prefix}/doors/+/state`,
       `${share}${changesTopic(prefix)}`,
+      `${share}${sensorTopic(prefix, "+")}`,
     ];
     this.client.subscribe(filters, { qos: 1 }, (error, grants) => {
       // A refused filter (SUBACK 0x80, e.g. a broker ACL without the app's rights) comes as an error too.
       if (error) console.error(`[access] mqtt: subscribe failed: ${error.message}`);
       for (const grant of grants ?? []) {
         if (grant.qos >= 0x80) console.error(`[access] mqtt: the broker refused the subscription to ${grant.topic}`);
+      }
+      if (!error) {
+        // The embedded broker has kept doors out until now (see broker.server.ts).
+        this.broker?.openToDoors();
+        this.markSubscribed();
       }
       // Everything, on every (re)connection: the broker may have lost its retained messages.
       this.publisher.republishAll();
@@ -222,6 +247,11 @@ class AccessService {
       const change = accessChangeSchema.safeParse(parseJson(payload));
       if (change.success) this.publisher.applyChange(change.data);
       else console.warn("[access] ignoring an invalid change notification");
+      return;
+    }
+    const sensorId = parseSensorTopic(this.options.prefix, topic);
+    if (sensorId) {
+      this.receiveConditions(sensorId, payload);
       return;
     }
     const parsed = parseDoorTopic(this.options.prefix, topic);
@@ -282,12 +312,27 @@ class AccessService {
       console.warn(`[access] door ${doorCode}: invalid state ignored`);
       return;
     }
-    this.stateWrites = this.stateWrites
+    this.sideWrites = this.sideWrites
       .then(() => recordBridgeState(doorCode, state.data, { retained }))
       .then(
         () => undefined,
         (error: unknown) => console.error(`[access] door ${doorCode}: could not record its state`, error),
       );
+  }
+
+  /** A building sensor's reading: stored as it comes (the latest is what the portal shows). */
+  private receiveConditions(sensorId: string, payload: Buffer) {
+    const reading = buildingConditionsSchema.safeParse(parseJson(payload));
+    if (!reading.success) {
+      console.warn(`[access] sensor ${sensorId}: invalid reading ignored`);
+      return;
+    }
+    const { temperature, humidity, wifiStatus, at } = reading.data;
+    // A sensor whose clock runs ahead is recorded at arrival time.
+    const recordedAt = new Date(Math.min(Date.parse(at), Date.now()));
+    this.sideWrites = this.sideWrites
+      .then(() => insertBuildingReading({ temperature, humidity, wifiStatus, recordedAt }))
+      .catch((error: unknown) => console.error(`[access] sensor ${sensorId}: could not store its reading`, error));
   }
 
   private enqueue(item: Queued) {
@@ -385,7 +430,7 @@ class AccessService {
     // Swipes already received are recorded and answered before the connection closes.
     await this.flushing;
     await this.publisher.stop();
-    await this.stateWrites;
+    await this.sideWrites;
     try {
       await withTimeout(this.client.endAsync(false), STOP_TIMEOUT_MS, "mqtt disconnect");
     } catch (error) {
@@ -394,6 +439,7 @@ class AccessService {
     }
     await this.flushing;
     await this.broker?.close();
+    await this.checkpointer?.stop();
     console.info("[access] stopped");
   }
 }

@@ -275,8 +275,12 @@ export const cardPermissions = sqliteTable(
 export const accessLogs = sqliteTable(
   "access_logs",
   {
-    // The swipe's or offline event's id: makes redelivered events idempotent.
+    // The row's key (GET /api/logs `_id`): the swipe's or offline event's id,
+    // unless another door's row already has that id (then a fresh one).
     id: text("id").primaryKey(),
+    // The swipe's or offline event's id as the door sent it: unique per door
+    // (door_code, event_id), so a door's redelivery finds its own row only.
+    eventId: text("event_id"),
     timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
     cardId: text("card_id").references(() => cards.id, { onDelete: "set null" }),
     cardNumber: text("card_number").notNull(),
@@ -295,6 +299,7 @@ export const accessLogs = sqliteTable(
   // The admin's log screen, API and export read through these
   // (app/models/access-log-query.server.ts explains which query uses which).
   (t) => [
+    uniqueIndex("access_logs_door_event_idx").on(t.doorCode, t.eventId),
     index("access_logs_timestamp_idx").on(t.timestamp),
     index("access_logs_granted_idx").on(t.accessGranted, t.timestamp),
     index("access_logs_door_idx").on(t.doorId, t.timestamp),
@@ -401,6 +406,17 @@ export const buildingReadings = sqliteTable(
   },
   (t) => [index("building_readings_recorded_idx").on(t.recordedAt)],
 );
+
+// Building sensors publish the building's conditions over MQTT
+// (docs/mqtt.md, "Building sensors"). Each logs in as `sensor.<sensorId>`
+// with its own secret; only the hash is kept, in Mosquitto's format.
+export const buildingSensors = sqliteTable("building_sensors", {
+  id: text("id").primaryKey(),
+  sensorId: text("sensor_id").notNull().unique(),
+  secretHash: text("secret_hash").notNull(),
+  secretIssuedAt: integer("secret_issued_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: createdAt(),
+});
 
 export type User = typeof users.$inferSelect;
 export type Door = typeof doors.$inferSelect;

@@ -45,18 +45,27 @@ export type CardFacts = {
   grantedDoorIds: Set<string>;
 };
 
-/** What is already logged under a swipe or event id. */
-export type RecordedAccess = { offline: boolean; granted: boolean; reason: AccessReason };
+/** What a door has already logged under a swipe or event id; `rowId` is that row's key. */
+export type RecordedAccess = { rowId: string; offline: boolean; granted: boolean; reason: AccessReason };
+
+/** Swipe and event ids are unique per door: the key of a door's swipe or event. */
+export function doorEventKey(doorCode: string, eventId: string) {
+  return `${doorCode}\u0000${eventId}`;
+}
 
 /** Lists travel as one JSON parameter, so each statement's text is the same for any batch. */
 const json = (value: unknown) => JSON.stringify(value);
 
-/** The doors (by code), cards (by number) and already-logged ids a batch needs, in one statement. */
+/**
+ * The doors (by code), cards (by number), what each door already logged under
+ * the batch's ids, and which of those ids are row keys already (of any door),
+ * in one statement.
+ */
 export async function readAccessFacts(
   tx: AccessTransaction,
-  { doorCodes, cardNumbers, ids }: { doorCodes: string[]; cardNumbers: string[]; ids: string[] },
+  { doorCodes, cardNumbers, events }: { doorCodes: string[]; cardNumbers: string[]; events: { doorCode: string; eventId: string }[] },
 ) {
-  const [facts] = await tx.all<{ doors: string; cards: string; logs: string }>(sql`
+  const [facts] = await tx.all<{ doors: string; cards: string; logs: string; takenIds: string }>(sql`
     SELECT
       (SELECT json_group_array(json_object(
           'id', id, 'code', door_id, 'name', name, 'status', status,
@@ -73,10 +82,14 @@ export async function readAccessFacts(
         FROM cards c LEFT JOIN users u ON u.id = c.user_id
         WHERE c.card_number IN (SELECT value FROM json_each(${json(cardNumbers)}))
       ) AS cards,
-      (SELECT json_group_array(json_object('id', id, 'offline', offline, 'granted', access_granted, 'reason', reason))
-        FROM access_logs
-        WHERE id IN (SELECT value FROM json_each(${json(ids)}))
-      ) AS logs`);
+      (SELECT json_group_array(json_object('rowId', l.id, 'doorCode', l.door_code, 'eventId', l.event_id,
+                                           'offline', l.offline, 'granted', l.access_granted, 'reason', l.reason))
+        FROM json_each(${json(events)}) AS e
+        JOIN access_logs l ON l.door_code = e.value->>'doorCode' AND l.event_id = e.value->>'eventId'
+      ) AS logs,
+      (SELECT json_group_array(id) FROM access_logs
+        WHERE id IN (SELECT value->>'eventId' FROM json_each(${json(events)}))
+      ) AS takenIds`);
 
   const doors = new Map<string, DoorFacts>();
   for (const door of JSON.parse(facts!.doors) as (Omit<DoorFacts, "useCustomMessages"> & { useCustomMessages: number })[]) {
@@ -111,15 +124,29 @@ export async function readAccessFacts(
     });
   }
 
+  /** By doorEventKey. */
   const recorded = new Map<string, RecordedAccess>();
-  for (const row of JSON.parse(facts!.logs) as { id: string; offline: number; granted: number; reason: AccessReason }[]) {
-    recorded.set(row.id, { offline: Boolean(row.offline), granted: Boolean(row.granted), reason: row.reason });
+  for (const row of JSON.parse(facts!.logs) as {
+    rowId: string;
+    doorCode: string;
+    eventId: string;
+    offline: number;
+    granted: number;
+    reason: AccessReason;
+  }[]) {
+    recorded.set(doorEventKey(row.doorCode, row.eventId), {
+      rowId: row.rowId,
+      offline: Boolean(row.offline),
+      granted: Boolean(row.granted),
+      reason: row.reason,
+    });
   }
-  return { doors, cards, recorded };
+  const takenRowIds = new Set(JSON.parse(facts!.takenIds) as string[]);
+  return { doors, cards, recorded, takenRowIds };
 }
 
-/** A new access_logs row (timestamps in epoch ms). */
-export type NewAccessLogRow = AccessLogRecord & { userId: string | null; source: string | null };
+/** A new access_logs row (timestamps in epoch ms); `eventId` is the id the door sent. */
+export type NewAccessLogRow = AccessLogRecord & { eventId: string; userId: string | null; source: string | null };
 
 export type AccessBatchWrites = {
   /** Unknown cards seen by this batch, registered as pending. */
@@ -127,8 +154,8 @@ export type AccessBatchWrites = {
   /** Active cards found expired, set inactive. */
   expiredCardIds: string[];
   newLogs: NewAccessLogRow[];
-  /** Rows logged online whose door acted on its offline decision instead. */
-  overriddenLogs: { id: string; granted: boolean; reason: AccessReason }[];
+  /** Rows (by row id) logged online whose door acted on its offline decision instead. */
+  overriddenLogs: { rowId: string; granted: boolean; reason: AccessReason }[];
   usage: { cardId: string; attempts: number; successes: number; lastUsed: number }[];
   lastAccess: { doorId: string; at: number }[];
 };
@@ -148,18 +175,20 @@ export async function writeAccessBatch(tx: AccessTransaction, writes: AccessBatc
   }
   if (writes.newLogs.length > 0) {
     // "WHERE true": SQLite needs it to read ON CONFLICT after INSERT … SELECT.
+    // The batch was decided on what the rows said inside this transaction, so
+    // no key can clash; DO NOTHING is the belt to those braces.
     await tx.run(sql`
-      INSERT INTO access_logs (id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id,
+      INSERT INTO access_logs (id, event_id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id,
                                username, access_granted, reason, is_anonymous, offline, source, ip_address)
-      SELECT value->>'id', value->>'timestamp', value->>'cardId', value->>'cardNumber', value->>'doorId',
+      SELECT value->>'id', value->>'eventId', value->>'timestamp', value->>'cardId', value->>'cardNumber', value->>'doorId',
              value->>'doorCode', value->>'doorName', value->>'userId', value->>'username',
              value->>'accessGranted', value->>'reason', value->>'isAnonymous', value->>'offline',
              value->>'source', value->>'ipAddress'
       FROM json_each(${json(writes.newLogs)}) WHERE true
-      ON CONFLICT (id) DO NOTHING`);
+      ON CONFLICT DO NOTHING`);
   }
   for (const log of writes.overriddenLogs) {
-    await tx.update(accessLogs).set({ offline: true, accessGranted: log.granted, reason: log.reason }).where(eq(accessLogs.id, log.id));
+    await tx.update(accessLogs).set({ offline: true, accessGranted: log.granted, reason: log.reason }).where(eq(accessLogs.id, log.rowId));
   }
   if (writes.usage.length > 0) {
     await tx.run(sql`

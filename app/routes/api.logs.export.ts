@@ -8,7 +8,7 @@ import { requireApiAdmin } from "~/utils/auth.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireApiAdmin(request);
   const { export: _format, ...filters } = parseQuery(request, LogExportQuerySchema);
-  return accessLogCsvResponse(filters);
+  return accessLogCsvResponse(filters, { acceptEncoding: request.headers.get("Accept-Encoding") });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@
 // the configuration, migrate, make sure an admin exists, start background work.
 import path from "node:path";
 import { closeAccessNotifier } from "~/access/notify.server";
-import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { startAccessProcess, type AccessProcessHandle } from "~/access/process.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
@@ -56,14 +56,16 @@ export async function boot() {
   void purgeExpired();
   setInterval(() => void purgeExpired(), 10 * 60_000).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
-  // The broker and the door decisions run in this process unless ACCESS_SERVICE=off
-  // (then `npm run start:access` runs them elsewhere).
-  const access = env.ACCESS_SERVICE === "on" ? await startAccessService() : null;
+  // The broker and the door decisions run in a child process of this one
+  // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then
+  // `npm run start:access` runs them elsewhere).
+  const access = env.ACCESS_SERVICE === "on" ? await startAccessProcess() : null;
+  if (access) console.info(`[boot] access service running in its own process (pid ${access.pid()})`);
   stopAccessOnSignals(access);
 }
 
 /** remix-serve closes its HTTP server on these signals; the access service stops beside it. */
-function stopAccessOnSignals(access: AccessServiceHandle | null) {
+function stopAccessOnSignals(access: AccessProcessHandle | null) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       setTimeout(() => process.exit(0), 10_000).unref();

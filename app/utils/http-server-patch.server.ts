@@ -7,6 +7,9 @@
 //   response when the browser posted without JavaScript (see toast.server.ts);
 // - it keeps query strings that carry a guest's email out of remix-serve's
 //   request log (QUIET_QUERY_PATHS);
+// - a long download can wait for the client (responseDrained), since
+//   remix-serve writes each chunk of a streamed body without waiting for the
+//   socket to drain;
 // - it answers 400 to Remix's old data protocol (`?_data=`): this app uses
 //   single fetch (`*.data` URLs), and Remix 2.17 still routes `?_data`
 //   requests to a code path that crashes (500) on a loader returning null.
@@ -28,6 +31,8 @@ export type RequestContext = {
   toasts: Toast[];
   /** The first X-Forwarded-Proto value (trusted only with TRUST_PROXY; see client-ip.server.ts). */
   forwardedProto: string | null;
+  /** The HTTP response being written (absent when code runs outside the server). */
+  response?: ServerResponse;
 };
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -35,6 +40,28 @@ const storage = new AsyncLocalStorage<RequestContext>();
 /** The context of the request being handled; undefined outside the HTTP server (tests, scripts). */
 export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
+}
+
+/** Runs `work` as part of a request (the patch does this for every request the server gets). */
+export function withRequestContext<T>(context: RequestContext, work: () => T): T {
+  return storage.run(context, work);
+}
+
+/**
+ * Resolves once the response can take more bytes: at once unless its socket
+ * buffer is full, else on 'drain' (or when the client has gone).
+ */
+export function responseDrained(response: ServerResponse | undefined): Promise<void> {
+  if (!response || !response.writableNeedDrain || response.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
 }
 
 /** Paths whose query may hold personal data (a guest's email): logged without it. */
@@ -73,7 +100,8 @@ export function patchHttpServer() {
       rendersDocument: rendersDocument(req.url),
       toasts: [],
       forwardedProto: (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase() ?? null,
+      response: args[1] as ServerResponse,
     };
-    return storage.run(context, () => emit.call(this, event, ...args));
+    return withRequestContext(context, () => emit.call(this, event, ...args));
   } as typeof proto.emit;
 }

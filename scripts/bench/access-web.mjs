@@ -20,6 +20,10 @@
 //   (ACCESS_SERVICE=off), with and without gzip, and reads one process's VmHWM.
 //   This one is the admin screen's download from the product as started.)
 //
+// --logs-db FILE reuses the generated log (copied from FILE, made by the first
+// run that names it), so that runs compare on the same rows without generating
+// them again.
+//
 // stdout carries JSON lines only: one per export, one per phase (web) or a
 // summary (export); progress goes to stderr. Server memory is the summed
 // RSS of the server's process tree (lib/proc.mjs): peakRssMB sampled every
@@ -29,6 +33,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { createClient } from "@libsql/client";
 import { generateAccessLogs } from "../generate-access-logs.mjs";
 import { connectBridges, endBridges, percentile, PREFIX, sendSwipes } from "../lib/bridges.mjs";
 import { cpuSeconds, machineBusySeconds, processTree } from "../lib/proc.mjs";
@@ -171,6 +176,30 @@ async function connectWhenReady(mqttUrl, doors, timeoutMs = 60_000) {
   }
 }
 
+/**
+ * The generated log, or a copy of `cache` (made by an earlier run with the
+ * same --logs-db): generating a million rows takes minutes on a busy machine,
+ * and a side-by-side comparison wants the same rows for both runs. A newer
+ * app migrates the copy when it starts.
+ */
+async function prepareLogs(databaseUrl, rows, cache) {
+  const file = databaseUrl.slice("file:".length);
+  if (cache && fs.existsSync(cache)) {
+    progress(`copying the access log from ${cache}`);
+    fs.copyFileSync(cache, file);
+    return;
+  }
+  progress(`generating ${rows} access-log rows in ${path.dirname(file)}`);
+  await generateAccessLogs({ url: databaseUrl, rows, log: progress });
+  if (cache) {
+    const client = createClient({ url: databaseUrl });
+    await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    client.close();
+    fs.copyFileSync(file, cache);
+    progress(`kept a copy in ${cache} for --logs-db`);
+  }
+}
+
 export async function runScenario(scenario, args) {
   const rows = Number(args.rows);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-access-${scenario}-`));
@@ -178,8 +207,7 @@ export async function runScenario(scenario, args) {
   let server = null;
   let bridges = [];
   try {
-    progress(`${scenario}: generating ${rows} access-log rows in ${dir}`);
-    await generateAccessLogs({ url: databaseUrl, rows, log: progress });
+    await prepareLogs(databaseUrl, rows, args["logs-db"]);
     const seeded = scenario === "web" ? await seedDoorsAndCards(dir, databaseUrl, Number(args.doors ?? 20), Number(args.cards ?? 200)) : null;
 
     const mqttPort = await freePort();

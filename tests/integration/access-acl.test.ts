@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedBroker } from "~/access/broker.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { issueApiToken } from "~/models/api-token.server";
@@ -60,6 +61,37 @@ describe("authentication", () => {
     ).rejects.toThrow(/Identifier rejected/i);
     expect(b.client.connected).toBe(true);
     await b.end();
+  });
+});
+
+describe("sessions and start-up", () => {
+  it("refuses a door reusing another door's client id while that door is away (its kept session), and queues nothing across doors", async () => {
+    const clientId = `kept-${randomUUID().slice(0, 8)}`;
+    const b = await FakeBridge.connect(url, "door-b", doorB.password, { clientId, clean: false, subscribe: false });
+    await b.client.subscribeAsync("coliving/doors/door-b/decision", { qos: 1 });
+    await b.end();
+    // Door A tries to take over B's session, which holds B's decisions while B is away.
+    await expect(connectRaw({ username: "door-a", password: doorA.password, clientId, clean: false })).rejects.toThrow(/Identifier rejected/i);
+    // B gets its own session back.
+    const back = await FakeBridge.connect(url, "door-b", doorB.password, { clientId, clean: false, subscribe: false });
+    expect(back.client.connected).toBe(true);
+    await back.end();
+  });
+
+  it("lets doors in only once the access service is subscribed", async () => {
+    const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: 0, prefix: "coliving", appPassword: randomUUID() });
+    try {
+      const brokerUrl = `mqtt://127.0.0.1:${broker.port}`;
+      const door = () =>
+        mqtt.connectAsync(brokerUrl, { username: "door-a", password: doorA.password, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 3000 });
+      await expect(door()).rejects.toThrow(/Server unavailable/i);
+      broker.openToDoors();
+      const admitted = await door();
+      expect(admitted.connected).toBe(true);
+      await admitted.endAsync(true);
+    } finally {
+      await broker.close();
+    }
   });
 });
 

@@ -21,6 +21,7 @@ import { randomToken } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
 import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { maxPacketSize } from "../../scripts/mosquitto-passwords.mjs";
 import { startMosquitto, type RunningMosquitto } from "../setup/mosquitto";
 
 const APP_USERNAME = "coliving.app";
@@ -80,6 +81,31 @@ describe("the exported password and ACL files", () => {
     expect(acl).toContain("pattern write coliving/doors/%u/swipe");
     expect(acl).toContain("pattern read coliving/doors/%u/credentials");
     expect(acl).toContain("pattern read coliving/doors/%u/receipt");
+  });
+
+  it("the generated configuration caps packets at a size that fits the offline lists of the cards there are", async () => {
+    const config = path.join(dir, "coliving.conf");
+    execFileSync(
+      process.execPath,
+      ["scripts/mosquitto-passwords.mjs", "--passwords", passwordFile, "--acl", aclFile, "--config", config, "--app-username", APP_USERNAME],
+      { env: { ...process.env, MQTT_PASSWORD: appPassword }, stdio: "pipe" },
+    );
+    const text = fs.readFileSync(config, "utf8");
+    const [cardCount] = (await getDb().all<{ n: number }>(sql`SELECT count(*) AS n FROM cards`)).map((row) => Number(row.n));
+    expect(text).toContain(`max_packet_size ${maxPacketSize(cardCount!)}`);
+    expect(text).toContain(`password_file ${passwordFile}`);
+    expect(text).toContain(`acl_file ${aclFile}`);
+    expect(maxPacketSize(100_000)).toBeGreaterThan(100_000 * 90);
+  });
+});
+
+describe("packet size on Mosquitto", () => {
+  it("disconnects a door that publishes 1 MB", async () => {
+    const door = await mqtt.connectAsync(mosquitto.url, { username: "mq-a", password: doorA.password, protocolVersion: 5, reconnectPeriod: 0 });
+    const closed = new Promise<void>((resolve) => door.once("close", () => resolve()));
+    door.publish("coliving/doors/mq-a/swipe", Buffer.alloc(1024 * 1024, "x"), { qos: 1 });
+    await closed;
+    await door.endAsync(true);
   });
 });
 

@@ -249,6 +249,61 @@ describe("idempotency", () => {
   });
 });
 
+describe("swipe and event ids are per door", () => {
+  it("another door's swipe with the same id is decided on its own and gets its own row; each door's replay answers from its own row", async () => {
+    const side = await createTestDoorWithBridge("side-ids");
+    const sideBridge = await FakeBridge.connect(url, "side-ids", side.password);
+    try {
+      await createTestCard("1D0A0001", [front.door.id]);
+      const id = randomUUID();
+      const onFront = await bridge.swipe("1D0A0001", { id });
+      expect(onFront.granted).toBe(true);
+      // Door B reuses the id for a card nobody registered.
+      const onSide = await sideBridge.swipe("1D0B0001", { id });
+      expect(onSide).toMatchObject({ id, granted: false, reason: "unknown_card" });
+      const rows = await getDb().select().from(accessLogs).where(eq(accessLogs.eventId, id));
+      expect(rows.map((row) => [row.doorCode, row.cardNumber, row.accessGranted]).sort()).toEqual([
+        ["front", "1D0A0001", true],
+        ["side-ids", "1D0B0001", false],
+      ]);
+      // Row keys stay unique; the first door's row keeps the id it was sent.
+      expect(new Set(rows.map((row) => row.id)).size).toBe(2);
+      expect(await getAccessLog(id)).toMatchObject({ doorCode: "front", accessGranted: true });
+      // Replays are answered from each door's own row, and add nothing.
+      expect(await bridge.swipe("1D0A0001", { id })).toMatchObject({ granted: true, reason: "granted" });
+      expect(await sideBridge.swipe("1D0B0001", { id })).toMatchObject({ granted: false, reason: "unknown_card" });
+      expect(await getDb().select().from(accessLogs).where(eq(accessLogs.eventId, id))).toHaveLength(2);
+      expect(await getCardByNumber("1D0A0001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
+    } finally {
+      await sideBridge.end();
+    }
+  });
+
+  it("another door's offline event with the same id is its own row and never changes the first door's row or counters", async () => {
+    const side = await createTestDoorWithBridge("side-events");
+    const sideBridge = await FakeBridge.connect(url, "side-events", side.password);
+    try {
+      await createTestCard("1E0A0001", [front.door.id, side.door.id]);
+      const decided = await bridge.swipe("1E0A0001");
+      expect(decided.granted).toBe(true);
+      const at = new Date(Date.now() - 60_000).toISOString();
+      await sideBridge.publishJson("events", { id: decided.id, card: "1E0A0001", at, granted: false, reason: "offline_deny", offline: true });
+      // Decided after the event (one queue, arrival order).
+      await sideBridge.swipe("1E0A00FF");
+      expect(await getAccessLog(decided.id)).toMatchObject({ doorCode: "front", offline: false, accessGranted: true, reason: "granted" });
+      const [sideRow] = await getDb()
+        .select()
+        .from(accessLogs)
+        .where(sql`${accessLogs.eventId} = ${decided.id} AND ${accessLogs.doorCode} = 'side-events'`);
+      expect(sideRow).toMatchObject({ offline: true, accessGranted: false, reason: "offline_deny" });
+      expect(sideRow!.id).not.toBe(decided.id);
+      expect(await getCardByNumber("1E0A0001")).toMatchObject({ totalAccessAttempts: 2, successfulAccesses: 1 });
+    } finally {
+      await sideBridge.end();
+    }
+  });
+});
+
 describe("retained topics", () => {
   it("display: published at start and republished after a change", async () => {
     const late = await FakeBridge.connect(url, "front", front.password);

@@ -1,5 +1,8 @@
 // The CSV export: the rows, the BOM, the dated file name, and that the body is
 // a stream read batch by batch (the cells and dates are tested beside their code).
+import { EventEmitter } from "node:events";
+import type { ServerResponse } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_BATCH_SIZE } from "~/models/access-log-query.server";
 import { issueApiToken } from "~/models/api-token.server";
@@ -8,6 +11,7 @@ import * as apiExport from "~/routes/api.logs.export";
 import { accessLogCsvResponse, CSV_HEADERS } from "~/services/access-log-export.server";
 import { todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
+import { withRequestContext } from "~/utils/http-server-patch.server";
 import { callRoute, jsonRequest } from "../setup/route";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
 
@@ -64,6 +68,25 @@ function parseCsv(text: string) {
     }
   }
   return rows;
+}
+
+/**
+ * Counts the database reads of the access log while `work` runs (the export's
+ * batches): `reads()` tells how many so far; `reset()` starts again.
+ */
+async function countingLogReads(work: (counter: { reads: () => number; reset: () => void }) => Promise<void>) {
+  const client = getDb().$client;
+  const original = client.execute.bind(client);
+  let reads = 0;
+  client.execute = ((statement: { sql: string }) => {
+    if (statement.sql.includes("FROM access_logs")) reads++;
+    return original(statement as never);
+  }) as typeof client.execute;
+  try {
+    await work({ reads: () => reads, reset: () => (reads = 0) });
+  } finally {
+    client.execute = original;
+  }
 }
 
 describe("the export", () => {
@@ -124,27 +147,71 @@ describe("the export", () => {
   });
 
   it("reads the log only as fast as the download is read, and stops when it is cancelled", async () => {
-    const client = getDb().$client;
-    const original = client.execute.bind(client);
-    let reads = 0;
-    client.execute = ((statement: { sql: string }) => {
-      if (statement.sql.includes("FROM access_logs")) reads++;
-      return original(statement as never);
-    }) as typeof client.execute;
-    try {
+    await countingLogReads(async ({ reads }) => {
       const reader = accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" }).body!.getReader();
       await reader.read(); // the header
       await reader.read(); // the first 250 rows
       await eventLoopTurns();
       // At most one batch read ahead of the reader, of the 18 the rows need.
-      expect(reads).toBeLessThanOrEqual(2);
+      expect(reads()).toBeLessThanOrEqual(2);
       await reader.cancel();
       await eventLoopTurns();
-      expect(reads).toBeLessThanOrEqual(2);
+      expect(reads()).toBeLessThanOrEqual(2);
       expect((await reader.read()).done).toBe(true);
-    } finally {
-      client.execute = original;
+    });
+  });
+});
+
+describe("compression and backpressure", () => {
+  let bulkDoor: Awaited<ReturnType<typeof createTestDoor>>;
+  const filters = () => ({ status: "all" as const, doorId: bulkDoor.id, dateRange: "24h" as const, search: "" });
+  beforeAll(async () => {
+    bulkDoor = await createTestDoor({ code: `gzip-${hexPrefix()}`, name: "Trastero", location: "Sótano" });
+    const start = Date.now() - 3_600_000;
+    await insertLogs(Array.from({ length: 1000 }, (_, i) => ({ at: start + i * 100, cardNumber: "C0FFEE", door: bulkDoor })));
+  });
+
+  it("is gzip-compressed in the stream when the client accepts gzip, and decompresses to the same CSV", async () => {
+    const plain = accessLogCsvResponse(filters(), { acceptEncoding: null });
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    const plainBytes = Buffer.from(await plain.arrayBuffer());
+
+    const compressed = accessLogCsvResponse(filters(), { acceptEncoding: "gzip, deflate, br" });
+    expect(compressed.headers.get("Content-Encoding")).toBe("gzip");
+    expect(compressed.headers.get("Vary")).toBe("Accept-Encoding");
+    // The server's own compression must leave it alone.
+    expect(compressed.headers.get("Cache-Control")).toBe("no-store, no-transform");
+    const wire = Buffer.from(await compressed.arrayBuffer());
+    expect(wire.length).toBeLessThan(plainBytes.length / 5);
+    expect(gunzipSync(wire).equals(plainBytes)).toBe(true);
+    expect(plainBytes.toString("utf8").split("\r\n").length - 1).toBe(1001);
+  });
+
+  it("is sent as is to a client that does not accept gzip", async () => {
+    for (const acceptEncoding of [null, "identity", "gzip;q=0, identity", "br"]) {
+      expect(accessLogCsvResponse(filters(), { acceptEncoding }).headers.get("Content-Encoding")).toBeNull();
     }
+  });
+
+  it("reads no rows while the HTTP response cannot take more bytes, gzip or not, and all of them once it drains", async () => {
+    await countingLogReads(async ({ reads, reset }) => {
+      for (const acceptEncoding of ["gzip", null]) {
+        reset();
+        // A response whose socket buffer is full, as http.ServerResponse says it.
+        const response = Object.assign(new EventEmitter(), { writableNeedDrain: true, destroyed: false });
+        const context = { rendersDocument: false, toasts: [], forwardedProto: null, response: response as unknown as ServerResponse };
+        const body = withRequestContext(context, () => accessLogCsvResponse(filters(), { acceptEncoding })).body!;
+        const read = new Response(body).arrayBuffer();
+        await eventLoopTurns(8);
+        expect(reads()).toBe(0);
+        response.writableNeedDrain = false;
+        response.emit("drain");
+        const bytes = Buffer.from(await read);
+        const text = (acceptEncoding ? gunzipSync(bytes) : bytes).toString("utf8");
+        expect(text.split("\r\n").length - 1).toBe(1001);
+        expect(reads()).toBeGreaterThanOrEqual(4);
+      }
+    });
   });
 });
 
@@ -178,6 +245,21 @@ describe("export routes", () => {
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="registros-accesos-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = parseCsv((await readAll(response)).text.slice(1));
     expect(rows.slice(1).map((cells) => [cells[1], cells[4]])).toEqual([[card, "Denegado"]]);
+  });
+
+  it("GET /api/logs/export and /admin/logs/export send gzip to a client that accepts it", async () => {
+    const viaApi = await callRoute(
+      apiExport.loader,
+      jsonRequest(`/api/logs/export?export=csv&search=${card}`, { headers: { Authorization: `Bearer ${adminToken}`, "Accept-Encoding": "gzip" } }),
+    );
+    expect(viaApi.headers.get("Content-Encoding")).toBe("gzip");
+    expect(parseCsv(gunzipSync(Buffer.from(await viaApi.arrayBuffer())).toString("utf8").slice(1))).toHaveLength(3);
+    const viaPage = await callRoute(
+      pageExport.loader,
+      new Request(`http://localhost/admin/logs/export?search=${card}&dateRange=7d`, { headers: { Cookie: adminCookie, "Accept-Encoding": "gzip" } }),
+    );
+    expect(viaPage.headers.get("Content-Encoding")).toBe("gzip");
+    expect(parseCsv(gunzipSync(Buffer.from(await viaPage.arrayBuffer())).toString("utf8").slice(1))).toHaveLength(3);
   });
 
   it("GET /api/logs/export answers 401 without a token, 403 to a resident and 400 to another format", async () => {

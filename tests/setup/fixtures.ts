@@ -125,8 +125,10 @@ export type LogSeed = {
 export async function insertLogs(seeds: LogSeed[]) {
   const rows = seeds.map((seed) => {
     const granted = seed.granted ?? true;
+    const id = randomUUID();
     return {
-      id: randomUUID(),
+      id,
+      eventId: id,
       timestamp: new Date(seed.at),
       cardId: seed.cardId ?? null,
       cardNumber: seed.cardNumber,

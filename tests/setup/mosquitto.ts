@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { maxPacketSize } from "../../scripts/mosquitto-passwords.mjs";
 
 export const MOSQUITTO = "/usr/sbin/mosquitto";
 
@@ -62,6 +63,7 @@ export async function startMosquitto(options: { passwordFile: string; aclFile: s
       `acl_file ${options.aclFile}`,
       "set_tcp_nodelay true",
       "max_queued_messages 10000",
+      `max_packet_size ${maxPacketSize(0)}`,
       "persistence false",
       // Run as whoever runs the tests (as root Mosquitto would switch to the
       // `mosquitto` user, who cannot read the temp files).

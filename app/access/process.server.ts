@@ -1,0 +1,187 @@
+// The access service in its own process, started and stopped by the web
+// process (app/utils/boot.server.ts, ACCESS_SERVICE=on): @libsql/client runs
+// every query of a `file:` database synchronously on the calling thread, so a
+// heavy admin query or a million-row export in the web process would delay
+// every door's decision if both shared one event loop. Each process opens its
+// own connection (WAL: the web reads while the service writes).
+//
+// The child is the same entry as `npm run start:access` (build/access.js,
+// app/access/main.server.ts), forked with an IPC channel:
+//   parent → child  {type: "start", options}   the service's options
+//                   {type: "change", change}    notifyAccessChange from the web side
+//                   {type: "stop"}              graceful stop (swipes answered, broker closed)
+//   child → parent  {type: "ready", mqttPort, mqttTlsPort}
+// The child stops by itself when the channel closes (the web process died),
+// and the parent starts a new child when one dies unexpectedly.
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import type { AccessChange } from "./contract";
+import { errorMessage } from "./mqtt.server";
+import { setInProcessChangePublisher } from "./notify.server";
+import type { AccessServiceHandle, AccessServiceOptions } from "./service.server";
+
+export type ParentMessage =
+  | { type: "start"; options: AccessServiceOptions }
+  | { type: "change"; change: AccessChange }
+  | { type: "stop" };
+export type ChildMessage = { type: "ready"; mqttPort: number | null; mqttTlsPort: number | null };
+
+export type AccessProcessOptions = {
+  /** The bundled entry; default build/access.js (scripts/build.mjs writes it). */
+  entry?: string;
+  /** Passed to startAccessService in the child. */
+  service?: AccessServiceOptions;
+  /** How long the first start may take (migrations, broker, first connection). Default 60 s. */
+  startTimeoutMs?: number;
+};
+
+export type AccessProcessHandle = {
+  /** The embedded broker's ports (kept across restarts of the child); null on an external broker. */
+  mqttPort: number | null;
+  mqttTlsPort: number | null;
+  /** The running child's pid (a new one after a restart). */
+  pid(): number | undefined;
+  /** Resolves once the current child (a restarted one included) is ready. */
+  whenReady(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+const STOP_TIMEOUT_MS = 10_000;
+const RESTART_MIN_MS = 500;
+const RESTART_MAX_MS = 30_000;
+/** A child that ran this long before dying restarts after the shortest delay again. */
+const STABLE_AFTER_MS = 60_000;
+
+export function defaultAccessEntry() {
+  return path.resolve("build", "access.js");
+}
+
+/** Forks the access service and resolves once it decides swipes. */
+export async function startAccessProcess(options: AccessProcessOptions = {}): Promise<AccessProcessHandle> {
+  const entry = options.entry ?? defaultAccessEntry();
+  const serviceOptions: AccessServiceOptions = { ...options.service };
+  let child: ChildProcess | null = null;
+  let stopping = false;
+  let restartDelay = RESTART_MIN_MS;
+  let restartTimer: NodeJS.Timeout | null = null;
+  let ready: Promise<void> = Promise.resolve();
+  const handle: AccessProcessHandle = {
+    mqttPort: null,
+    mqttTlsPort: null,
+    pid: () => child?.pid,
+    whenReady: () => ready,
+    stop,
+  };
+
+  function launch(): Promise<void> {
+    const started = Date.now();
+    const current = fork(entry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
+    child = current;
+    ready = new Promise<void>((resolve, reject) => {
+      const onMessage = (message: ChildMessage) => {
+        if (message?.type !== "ready") return;
+        current.off("exit", onEarlyExit);
+        handle.mqttPort = message.mqttPort;
+        handle.mqttTlsPort = message.mqttTlsPort;
+        // A restarted child listens where the first one did (bridges know that port).
+        if (message.mqttPort !== null) serviceOptions.port = message.mqttPort;
+        if (message.mqttTlsPort !== null) serviceOptions.tlsPort = message.mqttTlsPort;
+        resolve();
+      };
+      const onEarlyExit = (code: number | null, signal: string | null) =>
+        reject(new Error(`the access service exited before it was ready (${signal ?? `code ${code}`})`));
+      current.on("message", onMessage);
+      current.once("exit", onEarlyExit);
+    });
+    current.once("exit", (code, signal) => {
+      if (child === current) child = null;
+      if (stopping) return;
+      const ranFor = Date.now() - started;
+      if (ranFor > STABLE_AFTER_MS) restartDelay = RESTART_MIN_MS;
+      console.error(`[access] the access service process exited (${signal ?? `code ${code}`}); starting it again in ${restartDelay} ms`);
+      restartTimer = setTimeout(() => {
+        restartTimer = null;
+        launch().catch((error: unknown) => console.error(`[access] restart failed: ${errorMessage(error)}`));
+      }, restartDelay);
+      restartDelay = Math.min(restartDelay * 2, RESTART_MAX_MS);
+    });
+    send(current, { type: "start", options: serviceOptions });
+    return ready;
+  }
+
+  async function publishChange(change: AccessChange) {
+    if (!child) throw new Error("the access service process is not running");
+    await send(child, { type: "change", change });
+  }
+
+  async function stop() {
+    if (stopping) return;
+    stopping = true;
+    setInProcessChangePublisher(null, publishChange);
+    if (restartTimer) clearTimeout(restartTimer);
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => current.once("exit", () => resolve()));
+    await send(current, { type: "stop" }).catch(() => void current.kill("SIGTERM"));
+    const timer = setTimeout(() => current.kill("SIGKILL"), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  const timeoutMs = options.startTimeoutMs ?? 60_000;
+  try {
+    await withDeadline(launch(), timeoutMs, `the access service did not start within ${timeoutMs} ms`);
+  } catch (error) {
+    stopping = true;
+    (child as ChildProcess | null)?.kill("SIGKILL");
+    throw error;
+  }
+  // From now on notifyAccessChange in this process reaches the service through the channel.
+  setInProcessChangePublisher(publishChange);
+  return handle;
+}
+
+function send(child: ChildProcess, message: ParentMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!child.connected) return reject(new Error("the access service process is not connected"));
+    child.send(message, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+  ]);
+}
+
+/**
+ * The child's side: waits for the parent's options, starts the service with
+ * them, reports ready, forwards change notifications, and stops on "stop" or
+ * when the parent goes away. Returns once the service has stopped.
+ */
+export async function serveParent(start: (options: AccessServiceOptions) => Promise<AccessServiceHandle>, notify: (change: AccessChange) => Promise<void>) {
+  const parent = process as NodeJS.Process & { send: NonNullable<NodeJS.Process["send"]> };
+  const options = await new Promise<AccessServiceOptions>((resolve) => {
+    const onStart = (message: ParentMessage) => {
+      if (message?.type !== "start") return;
+      process.off("message", onStart);
+      resolve(message.options);
+    };
+    process.on("message", onStart);
+  });
+  const service = await start(options);
+  let stopped: Promise<void> | null = null;
+  const stop = () => (stopped ??= service.stop());
+  process.on("message", (message: ParentMessage) => {
+    if (message?.type === "change") void notify(message.change);
+    else if (message?.type === "stop") void stop().then(() => process.disconnect?.());
+  });
+  // The web process is gone (even by kill -9): finish what was received, then leave.
+  process.once("disconnect", () => void stop());
+  const ready: ChildMessage = { type: "ready", mqttPort: service.mqttPort, mqttTlsPort: service.mqttTlsPort };
+  parent.send(ready);
+  await new Promise<void>((resolve) => process.once("disconnect", () => resolve()));
+  await stop();
+}

@@ -1,0 +1,120 @@
+// A building sensor on the embedded broker: its own credential and topic,
+// each valid reading stored; nobody else may publish as it.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import mqtt from "mqtt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { buildingReadings } from "~/db/schema";
+import { provisionBuildingSensor } from "~/services/building-sensors.server";
+import { getDb } from "~/utils/db.server";
+import { FakeBridge } from "../setup/access";
+import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+
+let service: AccessServiceHandle;
+let url: string;
+
+beforeAll(async () => {
+  service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 });
+  url = `mqtt://127.0.0.1:${service.mqttPort}`;
+});
+
+afterAll(async () => {
+  await service?.stop();
+});
+
+const connect = (username: string, password: string) =>
+  mqtt.connectAsync(url, { username, password, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 3000 });
+
+const readingsAt = (temperature: number) => getDb().select().from(buildingReadings).where(eq(buildingReadings.temperature, temperature));
+
+describe("building sensors", () => {
+  it("a sensor publishes its conditions and the reading is stored", async () => {
+    const credential = await provisionBuildingSensor("salon");
+    expect(credential.username).toBe("sensor.salon");
+    const sensor = await connect(credential.username, credential.password);
+    const at = new Date(Date.now() - 5000);
+    await sensor.publishAsync(
+      "coliving/building/salon/conditions",
+      JSON.stringify({ temperature: 21.5, humidity: 48, wifiStatus: "connected", at: at.toISOString() }),
+      { qos: 1 },
+    );
+    const [stored] = await eventually(async () => {
+      const rows = await readingsAt(21.5);
+      return rows.length ? rows : null;
+    });
+    expect(stored).toMatchObject({ temperature: 21.5, humidity: 48, wifiStatus: "connected", recordedAt: at });
+    await sensor.endAsync();
+  });
+
+  it("ignores a reading that does not fit the contract, and stores the next valid one", async () => {
+    const credential = await provisionBuildingSensor("cocina");
+    const sensor = await connect(credential.username, credential.password);
+    const topic = "coliving/building/cocina/conditions";
+    await sensor.publishAsync(topic, JSON.stringify({ temperature: 999, humidity: 40, wifiStatus: "connected", at: new Date().toISOString() }), { qos: 1 });
+    await sensor.publishAsync(topic, JSON.stringify({ temperature: 19.25, humidity: 55, wifiStatus: "weak", at: new Date().toISOString() }), { qos: 1 });
+    await eventually(async () => (await readingsAt(19.25)).length === 1);
+    expect(await readingsAt(999)).toEqual([]);
+    await sensor.endAsync();
+  });
+
+  it("another account may not publish to a sensor's topic: it is disconnected and nothing is stored", async () => {
+    const salon = await provisionBuildingSensor("salon-2");
+    const other = await provisionBuildingSensor("terraza");
+    const door = await createTestDoorWithBridge("sensor-door");
+    await createTestCard("5E500001", [door.door.id]);
+    const forged = { temperature: 30.75, humidity: 10, wifiStatus: "connected", at: new Date().toISOString() };
+
+    for (const [username, password] of [
+      [other.username, other.password],
+      ["sensor-door", door.password],
+    ] as const) {
+      const intruder = await connect(username, password);
+      const closed = new Promise<void>((resolve) => intruder.once("close", () => resolve()));
+      intruder.publish(`coliving/building/salon-2/conditions`, JSON.stringify(forged), { qos: 1 });
+      await closed;
+      await intruder.endAsync(true);
+    }
+    // A sensor subscribes to nothing (not even its own topic).
+    const listener = await connect(salon.username, salon.password);
+    await expect(listener.subscribeAsync("coliving/building/salon-2/conditions", { qos: 1 })).rejects.toThrow(/Subscribe error/);
+    // Published after the forgeries (the service handles messages in order): once it is stored, they would be too.
+    await listener.publishAsync("coliving/building/salon-2/conditions", JSON.stringify({ ...forged, temperature: 30.5 }), { qos: 1 });
+    await eventually(async () => (await readingsAt(30.5)).length === 1);
+    expect(await readingsAt(30.75)).toEqual([]);
+    await listener.endAsync();
+    // The door still works.
+    const bridge = await FakeBridge.connect(url, "sensor-door", door.password);
+    expect((await bridge.swipe("5E500001")).granted).toBe(true);
+    await bridge.end();
+  });
+
+  it("a wrong secret, or the old one after a new credential, is refused", async () => {
+    const first = await provisionBuildingSensor("pasillo");
+    const second = await provisionBuildingSensor("pasillo");
+    await expect(connect("sensor.pasillo", first.password)).rejects.toThrow(/Bad username or password/i);
+    const sensor = await connect("sensor.pasillo", second.password);
+    await sensor.endAsync();
+  });
+
+  it("the generated Mosquitto files give each sensor its own account and only its own topic", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coliving-sensor-acl-"));
+    try {
+      execFileSync(
+        process.execPath,
+        ["scripts/mosquitto-passwords.mjs", "--passwords", path.join(dir, "passwords"), "--acl", path.join(dir, "acl"), "--app-username", "coliving.app"],
+        { env: { ...process.env, MQTT_PASSWORD: "app-secret" }, stdio: "pipe" },
+      );
+      const passwords = fs.readFileSync(path.join(dir, "passwords"), "utf8");
+      expect(passwords).toMatch(/^sensor\.salon:\$7\$101\$/m);
+      const acl = fs.readFileSync(path.join(dir, "acl"), "utf8");
+      expect(acl).toContain("user sensor.salon\ntopic write coliving/building/salon/conditions\n");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
