@@ -1,0 +1,2 @@
+ALTER TABLE `notifications` ADD `dedupe_key` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `notifications_dedupe_key_unique` ON `notifications` (`dedupe_key`) WHERE "notifications"."dedupe_key" IS NOT NULL;
