@@ -14,9 +14,10 @@ import {
   type CardFacts,
   type NewAccessLogRow,
 } from "~/models/access-log.server";
+import { readBookingWindows } from "~/models/facility-booking.server";
 import { createId } from "~/utils/crypto.server";
 import type { AccessReason } from "./reasons";
-import { decideAccess, decisionDisplay } from "./rules";
+import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "./rules";
 
 /** Longest text kept from a card id that could not be read. */
 const RAW_CARD_LENGTH = 64;
@@ -71,6 +72,14 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
       doorCodes: unique(items.map((item) => item.doorCode)),
       cardNumbers: unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : []))),
       ids: unique(items.map((item) => item.id)),
+    });
+    // Facility bookings that open these doors to these cards' holders.
+    const bookingWindows = await readBookingWindows(tx, {
+      cardNumbers: [...cards.keys()],
+      doorCodes: [...doors.keys()],
+      from: now.getTime() - RECENT_WINDOW_MS,
+      to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
+      leadMs: BOOKING_WINDOW_LEAD_MS,
     });
 
     // Decide in arrival order, on the facts as earlier items of the batch left them.
@@ -129,6 +138,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
           card: known ?? null,
           holder: known?.holder ?? null,
           permissionGranted: Boolean(door && known?.grantedDoorIds.has(door.id)),
+          bookingWindows: door && known ? bookingWindows.get(`${known.id}|${door.id}`) : undefined,
           now,
         });
         let card = known;

@@ -28,6 +28,11 @@ export const DoorSchema = z.object({
   ),
   description: z.string().trim().max(500, "Máximo 500 caracteres").optional(),
   status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }).default("active"),
+  // The facility the door leads to (its bookings open it); empty or null: none.
+  facilityId: z
+    .union([z.string().trim().max(64, "La instalación no es válida"), z.null()])
+    .transform((value) => (value === "" ? null : value))
+    .optional(),
 });
 
 export const DoorMessagesSchema = z.object({

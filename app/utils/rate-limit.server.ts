@@ -11,6 +11,8 @@ export const RATE_LIMITS = {
   login: { limit: 10, windowMs: 15 * 60_000 },
   publicForm: { limit: 10, windowMs: 10 * 60_000 },
   reservationLookup: { limit: 20, windowMs: 15 * 60_000 },
+  // Wrong current passwords when changing one's own (per user).
+  passwordChange: { limit: 10, windowMs: 15 * 60_000 },
 } as const;
 export type RateLimitRule = keyof typeof RATE_LIMITS;
 
