@@ -30,7 +30,7 @@ async function bearer(userId: string) {
 function multipart(token: string, fields: Record<string, string>, files: { name: string; bytes: Uint8Array; type?: string }[]) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const file of files) form.append("photos", new Blob([file.bytes], { type: file.type ?? "image/png" }), file.name);
+  for (const file of files) form.append("photos", new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "image/png" }), file.name);
   return new Request("http://localhost/api/user-portal/incidents", { method: "POST", headers: { Authorization: token }, body: form });
 }
 
