@@ -16,7 +16,6 @@
 //
 // Needs `npm run build` first. Targets: p95 ≤ 150 ms for any filter; export
 // ≥ 100,000 rows/s with peak RSS ≤ 200 MB.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -26,6 +25,7 @@ import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateAccessLogs } from "./generate-access-logs.mjs";
 import { runLoad } from "./lib/load.mjs";
+import { startBuiltServer } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -70,13 +70,9 @@ async function pickFilterValues() {
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  return startBuiltServer({
+    port: PORT,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: BASE_URL,
       DATA_DIR: dir,
       DATABASE_URL: `file:${databaseFile}`,
       ACCESS_SERVICE: "off",
@@ -84,16 +80,7 @@ async function startServer() {
       ADMIN_PASSWORD,
       SESSION_SECRET: "bench-admin-session-secret-long-enough",
     },
-    stdio: ["ignore", "ignore", "inherit"],
   });
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${BASE_URL}/healthz`)).ok) return child;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error("server did not start");
 }
 
 async function signIn() {

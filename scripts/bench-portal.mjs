@@ -14,7 +14,6 @@
 //        [--port=4796] [--mqtt-port=4896]
 //
 // Needs `npm run build` first.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +21,7 @@ import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { runLoad } from "./lib/load.mjs";
 import { runTs } from "./lib/run-ts.mjs";
+import { startBuiltServer } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -52,20 +52,6 @@ console.info(`[bench] seeding ${RESIDENTS} residents in ${dir}`);
 const { seedPortal } = await runTs("scripts/bench/portal-seed.ts");
 const { sessions, facilities } = await seedPortal({ residents: RESIDENTS });
 
-async function startServer() {
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: { ...process.env, ...env, PORT: args.port, HOST: "127.0.0.1", ACCESS_SERVICE: "on", MQTT_HOST: "127.0.0.1", MQTT_PORT: args["mqtt-port"], ADMIN_PASSWORD: "bench-admin-password" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${BASE_URL}/healthz`)).ok) return child;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error("server did not start");
-}
 
 /** Day `offset` days from today in Europe/Madrid, "YYYY-MM-DD". */
 function day(offset) {
@@ -88,7 +74,10 @@ function slot(i) {
   };
 }
 
-const server = await startServer();
+const server = await startBuiltServer({
+  port: args.port,
+  env: { ...env, ACCESS_SERVICE: "on", MQTT_HOST: "127.0.0.1", MQTT_PORT: args["mqtt-port"], ADMIN_PASSWORD: "bench-admin-password" },
+});
 try {
   const pageRequest = (i) => ({ path: "/portal", headers: { Cookie: sessions[i % sessions.length].cookie } });
   await runLoad({ baseUrl: BASE_URL, total: 50, concurrency: 5, makeRequest: pageRequest });

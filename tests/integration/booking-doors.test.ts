@@ -12,7 +12,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
 import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
 import { countOccurrences, MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
-import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { assignCardToUser } from "~/models/card.server";
 import { getDoorById } from "~/models/door.server";
@@ -21,30 +20,14 @@ import { BOOKING_WINDOW_LEAD_MS, OFFLINE_WINDOW_HORIZON_MS } from "~/access/rule
 import { listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { cancelResidentBooking, createResidentBooking } from "~/services/facility-bookings.server";
+import { quietLogger, rdm6300Frame, RestartableAccessService } from "../setup/door-chain";
 import { bookingRequest, createTestDoor, createTestFacility, createTestResident, eventually, hexPrefix, minutesFromNow } from "../setup/fixtures";
 
 const ports = new MockSerialPorts();
-const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
-let service: AccessServiceHandle | null = null;
-let brokerPort = 0;
 const bridges = new Set<BridgeHandle>();
 let doorCount = 0;
 
-function rdm6300Frame(tagHex: string, version = "01") {
-  const bytes = Buffer.from(version + tagHex, "hex");
-  const checksum = bytes.reduce((x, b) => x ^ b, 0);
-  return Buffer.concat([Buffer.from([0x02]), Buffer.from((version + tagHex + checksum.toString(16).padStart(2, "0")).toUpperCase(), "ascii"), Buffer.from([0x03])]);
-}
-
-async function startService() {
-  service = await startAccessService({ host: "127.0.0.1", port: brokerPort, refreshIntervalMs: 60_000, credentialsDebounceMs: 20 });
-  brokerPort = service.mqttPort!;
-}
-
-async function stopService() {
-  await service?.stop();
-  service = null;
-}
+const access = new RestartableAccessService();
 
 /** A door linked to a facility of its own, with its bridge on mock serial ports. */
 async function gymDoor() {
@@ -58,7 +41,7 @@ async function gymDoor() {
   const bridge = await startBridge(
     {
       doorId: door.code,
-      mqtt: { url: `mqtt://127.0.0.1:${brokerPort}`, password: credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
+      mqtt: { url: `mqtt://127.0.0.1:${access.port}`, password: credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
       reader: { driver: "rdm6300", port: paths.reader },
       display: { driver: "serlcd", port: paths.lcd },
       lock: { driver: "lcus1", port: paths.relay },
@@ -106,7 +89,7 @@ async function settledList(bridge: BridgeHandle, doorId: string) {
   });
 }
 
-beforeAll(startService);
+beforeAll(() => access.start());
 afterEach(async () => {
   await Promise.all(
     [...bridges].map(async (bridge) => {
@@ -114,9 +97,9 @@ afterEach(async () => {
       await bridge.stop();
     }),
   );
-  if (!service) await startService();
+  if (!access.running) await access.start();
 });
-afterAll(stopService);
+afterAll(() => access.stop());
 
 describe("a booking's window at the linked door", () => {
   it("opens the door online inside the window and refuses outside it, saying why in the log", async () => {
@@ -168,7 +151,7 @@ describe("a booking's window at the linked door", () => {
     await book(outside.resident, gym.facility.id, minutesFromNow(240));
     await nextList(gym.bridge, version);
 
-    await stopService();
+    await access.stop();
     await waitFor(() => !gym.bridge.status().connected, "the bridge to notice the app is gone");
     const offlineGrant = await gym.bridge.swipe(inside.card.cardNumber);
     expect(offlineGrant).toMatchObject({ granted: true, reason: "booking_window", offline: true });
@@ -177,7 +160,7 @@ describe("a booking's window at the linked door", () => {
     expect(countOccurrences(ports.written(gym.paths.relay), LCUS1_OPEN)).toBe(1);
 
     // Back online: the door's events reach the log with their reasons.
-    await startService();
+    await access.start();
     await waitFor(() => gym.bridge.status().pendingEvents === 0, "the offline events to be receipted", 8000);
     expect(await getAccessLog(offlineGrant!.id)).toMatchObject({ offline: true, accessGranted: true, reason: "booking_window" });
     expect(await getAccessLog(offlineDenial!.id)).toMatchObject({ offline: true, accessGranted: false, reason: "outside_booking_window" });
@@ -188,7 +171,7 @@ describe("a booking's window at the linked door", () => {
     const cancelled = await cancelResidentBooking(inside.resident, insideBooking._id);
     expect(cancelled.ok).toBe(true);
     await nextList(gym.bridge, version);
-    await stopService();
+    await access.stop();
     await waitFor(() => !gym.bridge.status().connected, "the bridge to notice again");
     const afterCancel = await gym.bridge.swipe(inside.spare.cardNumber);
     expect(afterCancel).toMatchObject({ granted: false, offline: true });
