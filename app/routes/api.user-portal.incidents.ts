@@ -22,6 +22,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return apiSuccess(reported.incident, 201);
   }
   const { formData, photos, problem } = await readPhotoForm(request);
+  // A body too large to read has no fields to check.
+  if (problem && !problem.field) refuseApi(problem);
   const fields = Object.fromEntries([...formData].filter(([, value]) => typeof value === "string" && value.trim() !== ""));
   const input = parseOrFail(ResidentIncidentSchema, fields);
   if (problem) refuseApi(problem);

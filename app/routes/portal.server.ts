@@ -112,6 +112,8 @@ export async function portalAction(request: Request, user: User) {
   const { formData, photos, problem } = isMultipart(request)
     ? await readPhotoForm(request)
     : { formData: await request.formData(), photos: [], problem: null };
+  // Only the report form is multipart: a body too large to read is its refusal.
+  if (problem && !problem.field) return refusedForm(problem, { intent: "report-incident", toastTitle: PORTAL_FAILURES.reportIncident });
   const intent = String(formData.get("intent") ?? "");
   const done = (toast: Toast) => redirectWithToast(PORTAL_URL, toast);
   /** A form whose fields did not parse: the messages beside the fields, and the SPEC's failure toast. */

@@ -5,6 +5,7 @@
 // sent without JavaScript keeps what was typed). The bytes' type is checked
 // by the service.
 import {
+  MaxPartSizeExceededError,
   unstable_composeUploadHandlers as composeUploadHandlers,
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
@@ -21,6 +22,10 @@ const MAX_BODY_BYTES = MAX_INCIDENT_PHOTOS * MAX_PHOTO_BYTES + 1024 * 1024;
 const MAX_TEXT_PART_BYTES = 64 * 1024;
 const TOO_LARGE = "La solicitud es demasiado grande";
 
+/**
+ * `problem`: a photo that breaks a rule (its `field` is the file input; the
+ * other fields were read), or a body too large to read (no `field`, no fields).
+ */
 export type PhotoForm = { formData: FormData; photos: UploadedPhoto[]; problem: Refusal | null };
 
 export function isMultipart(request: Request) {
@@ -30,7 +35,7 @@ export function isMultipart(request: Request) {
 /** The form's fields, the photos of its `field` file input, and the first rule they broke (if any). */
 export async function readPhotoForm(request: Request, field = "photos"): Promise<PhotoForm> {
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) return { formData: new FormData(), photos: [], problem: refuse(413, TOO_LARGE, { field }) };
+  if (length > MAX_BODY_BYTES) return { formData: new FormData(), photos: [], problem: refuse(413, TOO_LARGE) };
 
   const photos: UploadedPhoto[] = [];
   let problem: Refusal | null = null;
@@ -57,7 +62,7 @@ export async function readPhotoForm(request: Request, field = "photos"): Promise
     formData.delete(field);
     return { formData, photos, problem };
   } catch (error) {
-    if ((error as Error)?.name === "MaxPartSizeExceededError") return { formData: new FormData(), photos: [], problem: refuse(413, TOO_LARGE) };
+    if (error instanceof MaxPartSizeExceededError) return { formData: new FormData(), photos: [], problem: refuse(413, TOO_LARGE) };
     throw error;
   }
 }

@@ -167,6 +167,12 @@ describe("actions", () => {
     expect(reply.result.error.photos).toEqual(["falsa.png: Solo se admiten fotos JPEG, PNG o WebP"]);
     expect(reply.result.initialValue).toMatchObject({ title: "Falsa foto", location: "Cocina" });
     expect(await toastOf(refused)).toMatchObject({ type: "error", title: "No se pudo enviar el reporte" });
+    const tooLarge = new FormData();
+    tooLarge.append("intent", "report-incident");
+    tooLarge.append("description", "x".repeat(70 * 1024));
+    const unread = await post(ana.cookie, tooLarge, "?modal=reportar");
+    expect(unread.status).toBe(413);
+    expect(await toastOf(unread)).toMatchObject({ type: "error", title: "No se pudo enviar el reporte", description: "La solicitud es demasiado grande" });
     const titles = (await getDb().$client.execute({ sql: "SELECT title FROM incidents WHERE reported_by_id = ?", args: [ana.user.id] })).rows.map((r) => r.title);
     expect(titles).toEqual(["Mancha de humedad"]);
   });

@@ -118,6 +118,22 @@ describe("reporting", () => {
     expect(storedPhotos()).toHaveLength(before);
   });
 
+  it("refuses an oversized text field and a body over the limit without reading it", async () => {
+    const resident = await createTestResident();
+    const token = await bearer(resident.id);
+    const title = `Enorme ${resident.id}`;
+    const huge = await callRoute(incidentsApi.action, multipart(token, { ...FIELDS, title, description: "x".repeat(70 * 1024) }, []));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ success: false, error: { message: "La solicitud es demasiado grande" } });
+    const declared = new Request("http://localhost/api/user-portal/incidents", {
+      method: "POST",
+      headers: { Authorization: token, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(27 * 1024 * 1024) },
+      body: "--x--",
+    });
+    expect((await callRoute(incidentsApi.action, declared)).status).toBe(413);
+    expect(await countIncidentsTitled(title)).toBe(0);
+  });
+
   it("refuses missing fields in Spanish", async () => {
     const resident = await createTestResident();
     const response = await callRoute(
