@@ -16,6 +16,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { ToastProvider } from "~/components/toaster";
+import { countUnread } from "~/services/notifications.server";
 import stylesUrl from "~/styles/app.css";
 import { getOptionalUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
@@ -37,9 +38,11 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, theme, { toasts, headers }] = await Promise.all([getOptionalUser(request), getTheme(request), takeToasts(request)]);
+  // The 'Mi Portal' button shows the signed-in user's unread notifications.
+  const unreadNotifications = user ? await countUnread(user.id) : 0;
   return data(
     {
-      user: user ? { username: user.username, role: user.role } : null,
+      user: user ? { username: user.username, role: user.role, unreadNotifications } : null,
       theme,
       toasts,
       buildingName: getEnv().BUILDING_NAME,

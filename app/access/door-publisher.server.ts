@@ -9,9 +9,10 @@ import type { MqttClient } from "mqtt";
 import type { Door } from "~/db/schema";
 import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
+import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
 import { doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "./contract";
-import { doorDisplayTexts } from "./rules";
+import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "./rules";
 
 export type DoorPublisherOptions = {
   client: MqttClient;
@@ -112,7 +113,12 @@ export class DoorPublisher {
       }
     }
     await this.options.revalidateDoors(doorCodes);
-    const related = [...(await listDoorIdsForCards(change.cardIds ?? [])), ...(await listDoorIdsForUsers(change.userIds ?? []))];
+    const related = [
+      ...(await listDoorIdsForCards(change.cardIds ?? [])),
+      ...(await listDoorIdsForUsers(change.userIds ?? [])),
+      ...(await listBookingDoorIdsForCards(change.cardIds ?? [])),
+      ...(await listBookingDoorIdsForUsers(change.userIds ?? [])),
+    ];
     this.scheduleCredentials([...rows.map((door) => door.id), ...related]);
   }
 
@@ -153,7 +159,19 @@ export class DoorPublisher {
     const now = new Date();
     // A door in maintenance or emergency grants nobody, offline included.
     const granted = door.status === "active" ? await listGrantedCardsForDoor(door.id, now) : [];
-    const fingerprint = granted.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}`).join(",");
+    // Cards this door lets in only during their holders' facility bookings, with those windows.
+    const windowed =
+      door.status === "active" && door.facilityId
+        ? await listBookingWindowCardsForDoor(door.id, {
+            from: now.getTime(),
+            to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
+            leadMs: BOOKING_WINDOW_LEAD_MS,
+          })
+        : [];
+    const fingerprint = [
+      ...granted.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}`),
+      ...windowed.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}:${card.windows.map((w) => `${w.from}-${w.to}`).join("+")}`),
+    ].join(",");
     const previous = this.published.get(door.id);
     if (!force && previous?.doorCode === door.code && previous.credentials === fingerprint) return;
     const salt = crypto.randomBytes(16).toString("hex");
@@ -161,10 +179,17 @@ export class DoorPublisher {
       version: await nextCredentialsVersion(door.id),
       generatedAt: now.toISOString(),
       salt,
-      cards: granted.map((card) => ({
-        h: sha256(`${salt}${card.cardNumber}`),
-        exp: card.expiresAt?.toISOString() ?? null,
-      })),
+      cards: [
+        ...granted.map((card) => ({
+          h: sha256(`${salt}${card.cardNumber}`),
+          exp: card.expiresAt?.toISOString() ?? null,
+        })),
+        ...windowed.map((card) => ({
+          h: sha256(`${salt}${card.cardNumber}`),
+          exp: card.expiresAt?.toISOString() ?? null,
+          win: card.windows.map((w): [string, string] => [new Date(w.from).toISOString(), new Date(w.to).toISOString()]),
+        })),
+      ],
     };
     await this.publishRetained(doorTopic(this.options.prefix, door.code, "credentials"), JSON.stringify(message));
     this.remember(door, { credentials: fingerprint });

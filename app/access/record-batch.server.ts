@@ -16,9 +16,10 @@ import {
   type CardFacts,
   type NewAccessLogRow,
 } from "~/models/access-log.server";
+import { readBookingWindows } from "~/models/facility-booking.server";
 import { createId } from "~/utils/crypto.server";
 import type { AccessReason } from "./reasons";
-import { decideAccess, decisionDisplay } from "./rules";
+import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "./rules";
 
 /** Longest text kept from a card id that could not be read. */
 const RAW_CARD_LENGTH = 64;
@@ -81,6 +82,15 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
       return rowId;
     };
 
+    // Facility bookings that open these doors to these cards' holders.
+    const bookingWindows = await readBookingWindows(tx, {
+      cardNumbers: [...cards.keys()],
+      doorCodes: [...doors.keys()],
+      from: now.getTime() - RECENT_WINDOW_MS,
+      to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
+      leadMs: BOOKING_WINDOW_LEAD_MS,
+    });
+
     // Decide in arrival order, on the facts as earlier items of the batch left them.
     const decisions: SwipeDecision[] = [];
     const newCards: AccessBatchWrites["newCards"] = [];
@@ -138,6 +148,7 @@ export async function recordAccessBatch(items: AccessInput[], now = new Date()):
           card: known ?? null,
           holder: known?.holder ?? null,
           permissionGranted: Boolean(door && known?.grantedDoorIds.has(door.id)),
+          bookingWindows: door && known ? bookingWindows.get(`${known.id}|${door.id}`) : undefined,
           now,
         });
         let card = known;

@@ -77,6 +77,30 @@ describe("decideAccess, rule by rule", () => {
 
   it("denies without a granted permission for this door", () => {
     expect(decideAccess(facts({ permissionGranted: false })).reason).toBe("no_permission");
+    expect(decideAccess(facts({ permissionGranted: false, bookingWindows: [] })).reason).toBe("no_permission");
+  });
+
+  it("without a standing permission, grants inside a booking window and denies outside every one", () => {
+    const t = now.getTime();
+    const inside = decideAccess(facts({ permissionGranted: false, bookingWindows: [{ from: t - 60_000, to: t + 60_000 }] }));
+    expect(inside).toEqual({ granted: true, reason: "booking_window", createPendingCard: false, deactivateCard: false });
+    // [from, to): the window's start is in, its end is out.
+    expect(decideAccess(facts({ permissionGranted: false, bookingWindows: [{ from: t, to: t + 1 }] })).reason).toBe("booking_window");
+    const windows = [
+      { from: t - 7200_000, to: t },
+      { from: t + 1, to: t + 3600_000 },
+    ];
+    expect(decideAccess(facts({ permissionGranted: false, bookingWindows: windows }))).toMatchObject({
+      granted: false,
+      reason: "outside_booking_window",
+    });
+    // A standing permission needs no window; the card's own rules still come first.
+    expect(decideAccess(facts({ bookingWindows: windows })).reason).toBe("granted");
+    const expired = { status: "active" as const, expiresAt: new Date(t - 1) };
+    expect(decideAccess(facts({ card: expired, permissionGranted: false, bookingWindows: [{ from: t - 1, to: t + 1 }] })).reason).toBe("card_expired");
+    expect(
+      decideAccess(facts({ holder: { status: "inactive", firstName: null }, permissionGranted: false, bookingWindows: [{ from: t - 1, to: t + 1 }] })).reason,
+    ).toBe("user_inactive");
   });
 
   it("applies the card's status before its expiry, and the expiry before the holder", () => {

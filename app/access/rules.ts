@@ -32,6 +32,11 @@ export type AccessFacts = {
   holder: HolderFacts | null;
   /** A granted permission of this card for this door exists. */
   permissionGranted: boolean;
+  /**
+   * The windows [from, to) (epoch ms) in which the holder's facility
+   * bookings open this door; empty or absent when they have none.
+   */
+  bookingWindows?: { from: number; to: number }[];
   now: Date;
 };
 
@@ -47,6 +52,17 @@ export type AccessOutcome = {
 /** How long a granted swipe keeps the lock open. */
 export const UNLOCK_MS = 3000;
 
+/** A facility booking opens its doors this long before it starts (and until it ends). */
+export const BOOKING_WINDOW_LEAD_MS = 15 * 60_000;
+/** Booking windows a door's offline list carries: those that start within this long. */
+export const OFFLINE_WINDOW_HORIZON_MS = 7 * 24 * 3600_000;
+/**
+ * A swipe outside every window is `outside_booking_window` (not
+ * `no_permission`) when the holder has a booking of the door's facility that
+ * ended less than this long ago or starts within OFFLINE_WINDOW_HORIZON_MS.
+ */
+export const RECENT_WINDOW_MS = 24 * 3600_000;
+
 export const DISPLAY_LINE_LENGTH = 16;
 export const STATUS_TEXT_LENGTH = 10;
 
@@ -56,6 +72,10 @@ const DEFAULT_STATUS_TEXT: Record<DoorStatus, string> = {
   emergency: "CLOSED",
 };
 const DEFAULT_WELCOME = "WELCOME";
+
+function grant(reason: "granted" | "booking_window"): AccessOutcome {
+  return { granted: true, reason, createPendingCard: false, deactivateCard: false };
+}
 
 function deny(reason: AccessReason, effects: Partial<AccessOutcome> = {}): AccessOutcome {
   return { granted: false, reason, createPendingCard: false, deactivateCard: false, ...effects };
@@ -76,8 +96,15 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
     return deny("card_expired", { deactivateCard: true });
   }
   if (holder && holder.status !== "active") return deny("user_inactive");
-  if (!facts.permissionGranted) return deny("no_permission");
-  return { granted: true, reason: "granted", createPendingCard: false, deactivateCard: false };
+  if (!facts.permissionGranted) {
+    // No standing permission: the holder's facility bookings may open the door.
+    const windows = facts.bookingWindows ?? [];
+    if (windows.length === 0) return deny("no_permission");
+    const now = facts.now.getTime();
+    if (windows.some((window) => window.from <= now && now < window.to)) return grant("booking_window");
+    return deny("outside_booking_window");
+  }
+  return grant("granted");
 }
 
 /** Cuts text to `length` characters (code points, so "ñ" counts as one). */

@@ -331,7 +331,9 @@ class AccessService {
     // A sensor whose clock runs ahead is recorded at arrival time.
     const recordedAt = new Date(Math.min(Date.parse(at), Date.now()));
     this.sideWrites = this.sideWrites
-      .then(() => insertBuildingReading({ temperature, humidity, wifiStatus, recordedAt }))
+      .then(async () => {
+        await insertBuildingReading({ temperature, humidity, wifiStatus, recordedAt });
+      })
       .catch((error: unknown) => console.error(`[access] sensor ${sensorId}: could not store its reading`, error));
   }
 

@@ -4,7 +4,7 @@ import { Logo } from "./logo";
 import { ThemeSwitch } from "./theme-switch";
 import type { ThemePreference } from "~/utils/theme";
 
-type HeaderUser = { username: string; role: "user" | "admin" } | null;
+type HeaderUser = { username: string; role: "user" | "admin"; unreadNotifications: number } | null;
 
 /**
  * Below 768 px the navigation and account buttons fold behind "Menú" (a
@@ -40,8 +40,17 @@ export function SiteHeader({ user, buildingName, theme }: { user: HeaderUser; bu
             {user ? (
               <>
                 <span data-testid="welcome">Bienvenido, {user.username}</span>
-                <a className="button button-secondary button-small" href="/portal">
+                <a
+                  className="button button-secondary button-small"
+                  href="/portal"
+                  aria-label={user.unreadNotifications > 0 ? `Mi Portal, ${unreadLabel(user.unreadNotifications)}` : undefined}
+                >
                   Mi Portal
+                  {user.unreadNotifications > 0 ? (
+                    <span className="count-badge" aria-hidden="true" data-testid="unread-count">
+                      {user.unreadNotifications > 99 ? "99+" : user.unreadNotifications}
+                    </span>
+                  ) : null}
                 </a>
                 {user.role === "admin" ? (
                   <a className="button button-secondary button-small" href="/admin">
@@ -65,4 +74,8 @@ export function SiteHeader({ user, buildingName, theme }: { user: HeaderUser; bu
       </div>
     </header>
   );
+}
+
+export function unreadLabel(count: number) {
+  return count === 1 ? "1 notificación sin leer" : `${count} notificaciones sin leer`;
 }

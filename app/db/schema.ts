@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import {
   index,
   integer,
+  type AnySQLiteColumn,
   primaryKey,
   real,
   sqliteTable,
@@ -212,12 +213,16 @@ export const doors = sqliteTable(
     bridgeSecretIssuedAt: integer("bridge_secret_issued_at", { mode: "timestamp_ms" }),
     // Version of the offline credentials list last published for this door.
     credentialsVersion: integer("credentials_version").notNull().default(0),
+    // The facility this door leads to: residents' confirmed bookings of it
+    // open the door during the booking (docs/mqtt.md, "booking windows").
+    facilityId: text("facility_id").references((): AnySQLiteColumn => facilities.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("doors_door_id_unique").on(t.code),
     index("doors_status_idx").on(t.status),
+    index("doors_facility_idx").on(t.facilityId),
   ],
 );
 
@@ -390,9 +395,15 @@ export const notifications = sqliteTable(
     title: text("title").notNull(),
     message: text("message").notNull(),
     read: integer("read", { mode: "boolean" }).notNull().default(false),
+    // Set for notifications that must be sent once (e.g. a card's expiry
+    // warning: "card-expiry:<cardId>:<expiresAt>"); null for the others.
+    dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
   },
-  (t) => [index("notifications_user_idx").on(t.userId, t.read, t.createdAt)],
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.read, t.createdAt),
+    uniqueIndex("notifications_dedupe_key_unique").on(t.dedupeKey).where(sql`${t.dedupeKey} IS NOT NULL`),
+  ],
 );
 
 export const buildingReadings = sqliteTable(
@@ -425,3 +436,6 @@ export type AccessLog = typeof accessLogs.$inferSelect;
 export type Incident = typeof incidents.$inferSelect;
 export type AnonymousReservation = typeof anonymousReservations.$inferSelect;
 export type Consultation = typeof consultations.$inferSelect;
+export type Facility = typeof facilities.$inferSelect;
+export type FacilityBooking = typeof facilityBookings.$inferSelect;
+export type BuildingReading = typeof buildingReadings.$inferSelect;

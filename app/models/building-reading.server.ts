@@ -1,19 +1,37 @@
-// The building's conditions as its sensors report them (temperature,
-// humidity, WiFi status); the access service stores each valid reading.
-import { buildingReadings } from "~/db/schema";
+// What the building's sensor last measured (temperature, humidity, WiFi),
+// written by the access service as the sensor publishes it over MQTT
+// (docs/mqtt.md) and read by the residents' portal. Readings older than 30
+// days are purged at boot's periodic purge.
+import { desc, lt } from "drizzle-orm";
+import { buildingReadings, type BuildingReading } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 
-export async function insertBuildingReading({
-  temperature,
-  humidity,
-  wifiStatus,
-  recordedAt,
-}: {
+export type { BuildingReading };
+
+export type NewBuildingReading = {
   temperature: number;
   humidity: number;
   wifiStatus: string;
   recordedAt: Date;
-}) {
-  await getDb().insert(buildingReadings).values({ id: createId(), temperature, humidity, wifiStatus, recordedAt });
+};
+
+export async function insertBuildingReading(reading: NewBuildingReading) {
+  const [row] = await getDb()
+    .insert(buildingReadings)
+    .values({ id: createId(), ...reading })
+    .returning();
+  return row!;
+}
+
+/** The most recent reading (by the time it was measured), or undefined when there is none. */
+export async function getLatestBuildingReading() {
+  const [row] = await getDb().select().from(buildingReadings).orderBy(desc(buildingReadings.recordedAt)).limit(1);
+  return row;
+}
+
+/** Deletes the readings measured before `date`; answers how many. */
+export async function purgeBuildingReadingsOlderThan(date: Date) {
+  const deleted = await getDb().delete(buildingReadings).where(lt(buildingReadings.recordedAt, date)).returning({ id: buildingReadings.id });
+  return deleted.length;
 }

@@ -315,3 +315,12 @@ export async function deactivateExpiredCards(now = new Date()): Promise<string[]
     .returning({ id: cards.id });
   return rows.map((row) => row.id);
 }
+
+/** Active cards held by someone that expire within (from, to]: the expiry warnings' candidates. */
+export async function listHeldCardsExpiringBetween(from: Date, to: Date) {
+  return getDb()
+    .select({ id: cards.id, userId: cards.userId, cardNumber: cards.cardNumber, alias: cards.alias, expiresAt: cards.expiresAt })
+    .from(cards)
+    .where(and(eq(cards.status, "active"), sql`${cards.userId} IS NOT NULL`, gt(cards.expiresAt, from), lte(cards.expiresAt, to)))
+    .orderBy(asc(cards.expiresAt));
+}

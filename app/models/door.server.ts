@@ -30,7 +30,7 @@ export async function doorExists(id: string) {
   return Boolean(row);
 }
 
-export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status">>;
+export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status" | "facilityId">>;
 
 /** Inserts the door; a code already taken throws a unique violation on doors.door_id. */
 export async function insertDoor(input: NewDoor) {
@@ -42,7 +42,7 @@ export async function insertDoor(input: NewDoor) {
 }
 
 export type DoorFields = Partial<
-  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage">
+  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage" | "facilityId">
 >;
 
 /** The updated door, or null when there is none with that id. */

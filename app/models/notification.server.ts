@@ -7,14 +7,17 @@ import { getDb } from "~/utils/db.server";
 
 export type Notification = typeof notifications.$inferSelect;
 
-export type NewNotification = { type: string; title: string; message: string };
+/** `dedupeKey`: a notification that must exist once; a second one with the same key is not stored. */
+export type NewNotification = { type: string; title: string; message: string; dedupeKey?: string | null };
 
+/** The stored notification; null when one with the same dedupe key exists already. */
 export async function insertNotification(userId: string, input: NewNotification, now = new Date()) {
   const [row] = await getDb()
     .insert(notifications)
-    .values({ id: createId(), userId, ...input, createdAt: now })
+    .values({ id: createId(), userId, ...input, dedupeKey: input.dedupeKey ?? null, createdAt: now })
+    .onConflictDoNothing()
     .returning();
-  return row!;
+  return row ?? null;
 }
 
 export async function listNotificationsOfUser(userId: string, limit = 50) {

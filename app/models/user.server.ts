@@ -74,3 +74,24 @@ export async function updateUserStatus(id: string, status: User["status"]) {
   const [user] = await getDb().update(users).set({ status, updatedAt: new Date() }).where(eq(users.id, id)).returning();
   return user ?? null;
 }
+
+export type ProfileFields = Pick<User, "firstName" | "lastName" | "email" | "phone">;
+
+/** The updated user; a taken email throws a unique violation on users_email_unique. */
+export async function updateUserProfile(id: string, fields: ProfileFields) {
+  const [user] = await getDb()
+    .update(users)
+    .set({ ...fields, email: fields.email.toLowerCase(), updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return user ?? null;
+}
+
+export async function updateUserPassword(id: string, password: string) {
+  const [user] = await getDb()
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning({ id: users.id });
+  return Boolean(user);
+}

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/door";
 import * as doors from "~/services/doors.server";
+import { listFacilityCatalogue } from "~/services/facility-bookings.server";
 import type { User } from "~/services/users.server";
 import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
 import { throwRefusal } from "~/utils/refusal.server";
@@ -16,10 +17,11 @@ export type DoorModal = (typeof DOOR_MODALS)[number];
 export async function loadDashboard(request: Request) {
   const url = new URL(request.url);
   const modalName = url.searchParams.get("modal");
-  const { doors: doorList, stats, hourly } = await doors.getDoorsOverview();
+  const [{ doors: doorList, stats, hourly }, facilities] = await Promise.all([doors.getDoorsOverview(), listFacilityCatalogue()]);
   return {
     stats,
     doors: doorList,
+    facilities,
     activity: hourly,
     modal: {
       name: (DOOR_MODALS as readonly string[]).includes(modalName ?? "") ? (modalName as DoorModal) : null,
@@ -39,7 +41,9 @@ export async function dashboardAction(request: Request, admin: User) {
     case "update-door": {
       const submission = parseWithZod(formData, { schema: DoorSchema });
       if (submission.status !== "success") return invalidForm(intent, submission);
-      const saved = intent === "create-door" ? await doors.createDoor(submission.value) : await doors.updateDoor(doorId, submission.value);
+      // The form always sends the facility: an empty choice unlinks the door.
+      const input = { ...submission.value, facilityId: submission.value.facilityId ?? null };
+      const saved = intent === "create-door" ? await doors.createDoor(input) : await doors.updateDoor(doorId, input);
       if (!saved.ok) return refusedForm(saved, { intent, submission });
       return done(intent === "create-door" ? "Puerta creada" : "Puerta actualizada");
     }

@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { stats, doors, activity, modal } = useLoaderData<typeof loader>();
+  const { stats, doors, facilities, activity, modal } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const door = modal.doorId ? (doors.find((d) => d.id === modal.doorId) ?? null) : null;
   const credential = actionData && "credential" in actionData ? actionData.credential : null;
@@ -68,12 +68,12 @@ export default function Dashboard() {
         {doors.length === 0 ? <p className="muted">No hay puertas registradas.</p> : null}
         <div className="door-grid">
           {doors.map((item) => (
-            <DoorCard key={item.id} door={item} />
+            <DoorCard key={item.id} door={item} facilities={facilities} />
           ))}
         </div>
       </section>
-      {modal.name === "new" ? <DoorFormModal door={null} lastResult={resultFor(actionData, "create-door")} /> : null}
-      {door && modal.name === "edit" ? <DoorFormModal door={door} lastResult={resultFor(actionData, "update-door")} /> : null}
+      {modal.name === "new" ? <DoorFormModal door={null} facilities={facilities} lastResult={resultFor(actionData, "create-door")} /> : null}
+      {door && modal.name === "edit" ? <DoorFormModal door={door} facilities={facilities} lastResult={resultFor(actionData, "update-door")} /> : null}
       {door && modal.name === "messages" ? <MessagesModal door={door} lastResult={resultFor(actionData, "set-messages")} /> : null}
       {door && modal.name === "incident" ? <IncidentModal door={door} lastResult={resultFor(actionData, "report-incident")} /> : null}
       {door && modal.name === "delete" ? <DeleteModal door={door} /> : null}

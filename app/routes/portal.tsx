@@ -1,34 +1,86 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { resultFor } from "~/components/forms";
+import { CancelBookingModal, NewBookingModal, NotFoundModal } from "~/components/portal/booking-modals";
+import { CancelIncidentModal, EditIncidentModal, ReportIncidentModal } from "~/components/portal/incident-modals";
+import { BookingsCard, BuildingCard, IncidentsCard, NotificationsCard } from "~/components/portal/portal-cards";
+import { PasswordModal, ProfileModal } from "~/components/portal/profile-modals";
 import { requireUser } from "~/utils/auth.server";
-import { getEnv } from "~/utils/env.server";
 import { pageMeta } from "~/utils/meta";
+import { loadPortal, portalAction } from "./portal.server";
 
 export const meta = pageMeta("Mi Portal");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return {
-    firstName: user.firstName ?? user.username,
-    unitNumber: user.unitNumber,
-    buildingName: user.buildingName ?? getEnv().BUILDING_NAME,
-  };
+  return loadPortal(request, user);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
-  throw new Response("Acción no disponible", { status: 400 });
+  const user = await requireUser(request);
+  return portalAction(request, user);
 }
 
 export default function Portal() {
-  const { firstName, unitNumber, buildingName } = useLoaderData<typeof loader>();
+  const { profile, now, bookingDates, facilities, bookings, incidents, notifications, building, modal } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const firstName = profile.firstName || profile.username;
   return (
-    <PagePlaceholder title={`Bienvenido, ${firstName}`}>
-      {unitNumber ? `Unidad ${unitNumber} · ` : ""}
-      {buildingName}
-    </PagePlaceholder>
+    <>
+      <header className="portal-header">
+        <div>
+          <h1>Bienvenido, {firstName}</h1>
+          <p className="muted" data-testid="portal-unit">
+            {profile.unitNumber ? `Unidad ${profile.unitNumber} · ` : ""}
+            {profile.buildingName}
+          </p>
+        </div>
+        <div className="actions">
+          <Link to="?modal=reservar" className="button" preventScrollReset>
+            Reservar
+          </Link>
+          <Link to="?modal=reportar" className="button" preventScrollReset>
+            Reportar
+          </Link>
+          <Link to="?modal=perfil" className="button button-secondary" preventScrollReset>
+            Mi Perfil
+          </Link>
+        </div>
+      </header>
+      <div className="portal-grid">
+        <BookingsCard bookings={bookings} />
+        <IncidentsCard incidents={incidents} />
+        <NotificationsCard notifications={notifications} now={now} />
+        <BuildingCard building={building} />
+      </div>
+
+      {modal.name === "reservar" ? <NewBookingModal facilities={facilities} dates={bookingDates} lastResult={resultFor(actionData, "create-booking")} /> : null}
+      {modal.name === "cancelar-reserva" ? (
+        modal.booking ? (
+          <CancelBookingModal booking={modal.booking} lastResult={resultFor(actionData, "cancel-booking")} />
+        ) : (
+          <NotFoundModal title="Cancelar reserva" message="Reserva no encontrada" />
+        )
+      ) : null}
+      {modal.name === "reportar" ? <ReportIncidentModal lastResult={resultFor(actionData, "report-incident")} /> : null}
+      {modal.name === "editar-incidencia" ? (
+        modal.incident ? (
+          <EditIncidentModal incident={modal.incident} lastResult={resultFor(actionData, "edit-incident")} />
+        ) : (
+          <NotFoundModal title="Editar Incidencia" message="Incidencia no encontrada" />
+        )
+      ) : null}
+      {modal.name === "cancelar-incidencia" ? (
+        modal.incident ? (
+          <CancelIncidentModal incident={modal.incident} lastResult={resultFor(actionData, "cancel-incident")} />
+        ) : (
+          <NotFoundModal title="Cancelar incidencia" message="Incidencia no encontrada" />
+        )
+      ) : null}
+      {modal.name === "perfil" ? <ProfileModal profile={profile} lastResult={resultFor(actionData, "update-profile")} /> : null}
+      {modal.name === "contrasena" ? <PasswordModal lastResult={resultFor(actionData, "change-password")} /> : null}
+    </>
   );
 }
 

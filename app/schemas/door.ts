@@ -28,6 +28,11 @@ const doorFields = {
   ),
   description: optionalText(500),
   status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }),
+  // The facility the door leads to (its bookings open it); empty or null: none.
+  facilityId: z
+    .union([z.string().trim().max(64, "La instalación no es válida"), z.null()])
+    .transform((value) => (value === "" ? null : value))
+    .optional(),
 };
 
 /** The door form and POST /api/doors: a new door is active unless told otherwise. */

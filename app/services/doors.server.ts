@@ -6,6 +6,7 @@ import { generateBridgeSecret, mosquittoPasswordHash } from "~/access/mosquitto-
 import { notifyAccessChange } from "~/access/notify.server";
 import { getAccessActivity, type HourlyActivity } from "~/models/access-log-query.server";
 import * as doorModel from "~/models/door.server";
+import { facilityExists } from "~/models/facility-booking.server";
 import type { Door, DoorFields } from "~/models/door.server";
 import { createDoorIncident } from "~/models/incident.server";
 import type { User } from "~/models/user.server";
@@ -37,6 +38,7 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     lastAccess: door.lastAccessAt?.toISOString() ?? null,
     lastAccessAt: door.lastAccessAt?.toISOString() ?? null,
     hardware: door.hardware ?? null,
+    facilityId: door.facilityId,
     bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
     createdAt: door.createdAt.toISOString(),
     updatedAt: door.updatedAt.toISOString(),
@@ -93,8 +95,11 @@ function toDoorFields({ doorId, ...fields }: Partial<DoorInput>): DoorFields {
   return { ...fields, ...(doorId === undefined ? {} : { code: doorId }) };
 }
 
+const UNKNOWN_FACILITY = refuse(400, "La instalación no existe", { field: "facilityId" });
+
 export async function createDoor(input: DoorInput): Promise<Result<{ door: Door }>> {
   const { doorId, ...fields } = input;
+  if (fields.facilityId && !(await facilityExists(fields.facilityId))) return UNKNOWN_FACILITY;
   try {
     return await saved(await doorModel.insertDoor({ ...fields, code: doorId }));
   } catch (error) {
@@ -104,6 +109,7 @@ export async function createDoor(input: DoorInput): Promise<Result<{ door: Door 
 
 /** Changes the fields given, only those. A new code renames the bridge's MQTT account: it must be reconfigured. */
 export async function updateDoor(id: string, input: Partial<DoorInput>): Promise<Result<{ door: Door }>> {
+  if (input.facilityId && !(await facilityExists(input.facilityId))) return UNKNOWN_FACILITY;
   try {
     return await saved(await doorModel.updateDoor(id, toDoorFields(input)));
   } catch (error) {

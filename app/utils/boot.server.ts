@@ -4,10 +4,12 @@ import path from "node:path";
 import { closeAccessNotifier } from "~/access/notify.server";
 import { startAccessProcess, type AccessProcessHandle } from "~/access/process.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
+import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
+import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { randomToken } from "./crypto.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
@@ -35,16 +37,25 @@ export async function ensureAdmin() {
   }
 }
 
-/** Rows that only matter for a while: rate-limit windows, sessions, API tokens, anti-spam questions. */
+/** How long the building sensor's readings are kept. */
+export const BUILDING_READING_RETENTION_MS = 30 * 24 * 3600_000;
+
+/** Rows that only matter for a while: rate-limit windows, sessions, API tokens, anti-spam questions, old sensor readings. */
 export async function purgeExpired(now = Date.now()) {
   await Promise.all([
     purgeExpiredRateLimits(now),
     purgeExpiredSessions(new Date(now)),
     purgeExpiredApiTokens(now),
     purgeExpiredCaptchas(now),
-  ]).catch((error) =>
-    console.error("[boot] purge failed", error),
-  );
+    purgeBuildingReadingsOlderThan(new Date(now - BUILDING_READING_RETENTION_MS)),
+  ]).catch((error) => console.error("[boot] purge failed", error));
+}
+
+/** Work that runs every few minutes in every web process (each job is safe to run concurrently). */
+export async function runPeriodicJobs(now = new Date()) {
+  await purgeExpired(now.getTime());
+  // SPEC §9: residents hear of a card expiring within 7 days, once per card and expiry.
+  await sendCardExpiryWarnings(now).catch((error) => console.error("[boot] card expiry warnings failed", error));
 }
 
 export async function boot() {
@@ -53,8 +64,8 @@ export async function boot() {
   getSessionSecret();
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   await ensureAdmin();
-  void purgeExpired();
-  setInterval(() => void purgeExpired(), 10 * 60_000).unref();
+  void runPeriodicJobs();
+  setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in a child process of this one
   // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then

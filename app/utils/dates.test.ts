@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { madridDateTimeFormatter } from "./dates";
+import { formatTimeRange, madridDateTimeFormatter, madridInstant, notificationAge } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -24,5 +24,28 @@ describe("dates", () => {
     expect(format(Date.UTC(2026, 2, 29, 1, 0, 0))).toBe("29/03/2026 03:00:00");
     expect(format(Date.UTC(2026, 9, 25, 0, 30, 0))).toBe("25/10/2026 02:30:00");
     expect(format(Date.UTC(2026, 9, 25, 1, 30, 0))).toBe("25/10/2026 02:30:00");
+  });
+
+  it("turn a day and a wall-clock time in the building into the instant, across summer time", () => {
+    expect(madridInstant("2026-01-15", "10:30")?.toISOString()).toBe("2026-01-15T09:30:00.000Z");
+    expect(madridInstant("2026-07-15", "10:30")?.toISOString()).toBe("2026-07-15T08:30:00.000Z");
+    expect(madridInstant("2026-03-29", "01:59")?.toISOString()).toBe("2026-03-29T00:59:00.000Z");
+    expect(madridInstant("2026-03-29", "02:30")).toBeNull();
+    expect(madridInstant("2026-03-29", "03:00")?.toISOString()).toBe("2026-03-29T01:00:00.000Z");
+    expect(madridInstant("2026-12-31", "23:45")?.toISOString()).toBe("2026-12-31T22:45:00.000Z");
+  });
+
+  it("show a span on one day with one date, and across midnight with both", () => {
+    expect(formatTimeRange(Date.UTC(2026, 0, 15, 9), Date.UTC(2026, 0, 15, 11))).toBe("15/01/2026, 10:00–12:00");
+    expect(formatTimeRange(Date.UTC(2026, 0, 15, 21), Date.UTC(2026, 0, 16, 1))).toBe("15/01/2026, 22:00 – 16/01/2026, 02:00");
+  });
+
+  it("tell a notification's age as the SPEC says", () => {
+    const now = Date.UTC(2026, 4, 10, 12);
+    expect(notificationAge(now - 59 * 60_000, now)).toBe("Hace unos minutos");
+    expect(notificationAge(now - 60 * 60_000, now)).toBe("Hace 1 hora");
+    expect(notificationAge(now - 5.5 * 3600_000, now)).toBe("Hace 5 horas");
+    expect(notificationAge(now - 23.9 * 3600_000, now)).toBe("Hace 23 horas");
+    expect(notificationAge(now - 24 * 3600_000, now)).toBe("09/05/2026");
   });
 });

@@ -94,3 +94,58 @@ const hourFormat = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour:
 export function formatHour(value: Date | string | number) {
   return hourFormat.format(new Date(value));
 }
+
+const timeFormat = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** "14:05" in the building. */
+export function formatTime(value: Date | string | number) {
+  return timeFormat.format(new Date(value));
+}
+
+const wallClockFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+/** How far Madrid's clock is ahead of UTC at this instant, in ms. */
+function madridOffsetMs(epochMs: number) {
+  const part = Object.fromEntries(wallClockFormat.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
+  const wall = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+  return wall - Math.floor(epochMs / 1000) * 1000;
+}
+
+/**
+ * The instant a clock in the building shows `day` ("2026-12-24") at `time`
+ * ("10:30"); null for a time the clock skips when summer time starts.
+ */
+export function madridInstant(day: string, time: string): Date | null {
+  const [year, month, date] = day.split("-").map(Number);
+  const [hour, minute] = time.split(":").map(Number);
+  const wall = Date.UTC(year!, month! - 1, date!, hour!, minute!);
+  let instant = wall - madridOffsetMs(wall);
+  instant = wall - madridOffsetMs(instant);
+  return instant + madridOffsetMs(instant) === wall ? new Date(instant) : null;
+}
+
+/** A span of time in the building: "24/12/2026, 10:00–12:00", or both dates when it crosses midnight. */
+export function formatTimeRange(start: Date | string | number, end: Date | string | number) {
+  const sameDay = formatDate(start) === formatDate(end);
+  return sameDay ? `${formatDate(start)}, ${formatTime(start)}–${formatTime(end)}` : `${formatDateTime(start)} – ${formatDateTime(end)}`;
+}
+
+/** SPEC §9 notification age: "Hace unos minutos" under an hour, "Hace N horas" under a day, else the date. */
+export function notificationAge(createdAt: Date | string | number, now: Date | string | number = new Date()) {
+  const elapsed = new Date(now).getTime() - new Date(createdAt).getTime();
+  if (elapsed < HOUR_MS) return "Hace unos minutos";
+  if (elapsed < 24 * HOUR_MS) {
+    const hours = Math.floor(elapsed / HOUR_MS);
+    return hours === 1 ? "Hace 1 hora" : `Hace ${hours} horas`;
+  }
+  return formatDate(createdAt);
+}

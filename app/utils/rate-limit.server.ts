@@ -24,6 +24,8 @@ export const RATE_LIMITS = {
   reservationLookup: { limit: 20, windowMs: 15 * MINUTE },
   /** New anti-spam questions asked for through the JSON API, per address. */
   captchaCreation: { limit: 60, windowMs: 10 * MINUTE },
+  /** Wrong current passwords when changing one's own (per user). */
+  passwordChange: { limit: 10, windowMs: 15 * MINUTE },
 } as const;
 export type RateLimitRule = keyof typeof RATE_LIMITS;
 

@@ -11,36 +11,18 @@ import type { Logger } from "../../bridge/src/logger";
 import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
 import { TestBroker } from "../../bridge/src/test-support/broker";
 import { countOccurrences, MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
-import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { countAccessLogs, getAccessLog } from "~/models/access-log.server";
 import { registerCard } from "~/models/card.server";
 import { removeCardPermission, setCardPermission } from "~/services/cards.server";
 import { provisionDoor, setDoorMessages } from "~/services/doors.server";
+import { quietLogger, rdm6300Frame, RestartableAccessService } from "../setup/door-chain";
 import { eventually } from "../setup/fixtures";
 
 const ports = new MockSerialPorts();
-const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
-let service: AccessServiceHandle | null = null;
-let brokerPort = 0;
 const bridges = new Set<BridgeHandle>();
 let doorCount = 0;
 
-/** An RDM6300 frame for a 4-byte tag: STX, version + tag as ASCII hex, XOR checksum, ETX. */
-function rdm6300Frame(tagHex: string, version = "01") {
-  const bytes = Buffer.from(version + tagHex, "hex");
-  const checksum = bytes.reduce((x, b) => x ^ b, 0);
-  return Buffer.concat([Buffer.from([0x02]), Buffer.from((version + tagHex + checksum.toString(16).padStart(2, "0")).toUpperCase(), "ascii"), Buffer.from([0x03])]);
-}
-
-async function startService() {
-  service = await startAccessService({ host: "127.0.0.1", port: brokerPort, refreshIntervalMs: 60_000, credentialsDebounceMs: 20 });
-  brokerPort = service.mqttPort!;
-}
-
-async function stopService() {
-  await service?.stop();
-  service = null;
-}
+const access = new RestartableAccessService();
 
 async function newDoor() {
   doorCount += 1;
@@ -56,7 +38,7 @@ async function startDoorBridge(door: TestDoor, overrides: Partial<BridgeConfigIn
   const bridge = await startBridge(
     {
       doorId: door.door.code,
-      mqtt: { url: `mqtt://127.0.0.1:${brokerPort}`, password: door.credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
+      mqtt: { url: `mqtt://127.0.0.1:${access.port}`, password: door.credential.password, reconnectMinMs: 50, reconnectMaxMs: 200 },
       reader: { driver: "rdm6300", port: door.paths.reader },
       display: { driver: "serlcd", port: door.paths.lcd },
       lock: { driver: "lcus1", port: door.paths.relay },
@@ -84,12 +66,12 @@ async function activeCard(door: TestDoor, cardNumber: string) {
 
 const opens = (door: TestDoor) => countOccurrences(ports.written(door.paths.relay), LCUS1_OPEN);
 
-beforeAll(startService);
+beforeAll(() => access.start());
 afterEach(async () => {
   await Promise.all([...bridges].map(stopBridge));
-  if (!service) await startService();
+  if (!access.running) await access.start();
 });
-afterAll(stopService);
+afterAll(() => access.stop());
 
 describe("bridge and access service", () => {
   it("opens the lock for a permitted card and shows the decision; a denied card opens nothing", async () => {
@@ -123,7 +105,7 @@ describe("bridge and access service", () => {
     await waitFor(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) > 0, "the offline list");
     const logsBefore = await countAccessLogs();
 
-    await stopService();
+    await access.stop();
     await waitFor(() => !bridge.status().connected, "the bridge to notice");
     ports.emit(door.paths.reader, rdm6300Frame("A1B2C3D4"));
     await waitFor(() => opens(door) === 1, "an offline grant");
@@ -134,7 +116,7 @@ describe("bridge and access service", () => {
     bridge = await startDoorBridge(door);
     expect(bridge.status().pendingEvents).toBe(2);
 
-    await startService();
+    await access.start();
     await waitFor(() => bridge.status().pendingEvents === 0, "the queue to drain", 8000);
     await eventually(async () => (await countAccessLogs()) >= logsBefore + 2, 3000);
     expect(await countAccessLogs()).toBe(logsBefore + 2);
@@ -148,7 +130,7 @@ describe("bridge and access service", () => {
     await waitFor(() => bridge.status().connected, "bridge to connect");
 
     // The app goes down; the door decides three swipes by itself (unknown cards: denied).
-    await stopService();
+    await access.stop();
     await waitFor(() => !bridge.status().connected, "the bridge to notice");
     const outcomes = [await bridge.swipe("B0B0B001"), await bridge.swipe("B0B0B002"), await bridge.swipe("B0B0B003")];
     expect(outcomes.map((outcome) => outcome?.offline)).toEqual([true, true, true]);
@@ -157,7 +139,7 @@ describe("bridge and access service", () => {
 
     // A broker comes back on the same port without the app (as after a restart, before the
     // app's client has subscribed): the broker acknowledges every event, and nobody reads them.
-    const bare = await TestBroker.create(brokerPort);
+    const bare = await TestBroker.create(access.port);
     try {
       await waitFor(() => ids.every((id) => logLines.includes(`offline event ${id} sent`)), "the events sent to a broker without the app");
       expect(bridge.status().pendingEvents).toBe(3);
@@ -167,7 +149,7 @@ describe("bridge and access service", () => {
     await waitFor(() => !bridge.status().connected, "the bridge to lose the bare broker");
 
     // The app is back: the bridge sends its queue again, and drops each event on its receipt.
-    await startService();
+    await access.start();
     await waitFor(() => bridge.status().pendingEvents === 0, "the receipts", 8000);
     for (const id of ids) {
       expect(await getAccessLog(id)).toMatchObject({ offline: true, doorCode: door.door.code, accessGranted: false, reason: "unknown_card" });
@@ -184,7 +166,7 @@ describe("bridge and access service", () => {
     await removeCardPermission(card.id, door.door.id);
     await waitFor(() => (bridge.status().credentialsVersion ?? 0) > versionWithCard, "the updated list");
 
-    await stopService();
+    await access.stop();
     await waitFor(() => !bridge.status().connected, "the bridge to notice");
     ports.emit(door.paths.reader, rdm6300Frame("CAFE0001"));
     await waitFor(() => bridge.status().pendingEvents === 1, "the offline decision");

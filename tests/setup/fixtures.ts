@@ -5,11 +5,13 @@
 // each other's rows.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AccessReason } from "~/access/reasons";
-import { accessLogs, type Door, type User } from "~/db/schema";
+import { accessLogs, facilities, type Door, type User } from "~/db/schema";
 import { assignCardToUser, registerCard, type NewCard } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
 import { setCardPermission } from "~/services/cards.server";
 import { createDoor, provisionDoor } from "~/services/doors.server";
+import type { BookingInput } from "~/schemas/facility-booking";
+import { formatTime, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { sessionCookieFor } from "~/utils/auth.server";
 import type { Toast } from "~/utils/toast";
@@ -21,7 +23,9 @@ export function hexPrefix(bytes = 3) {
 
 const unique = () => randomUUID().slice(0, 8);
 
-export async function createTestUser(fields: Partial<Pick<User, "role" | "status" | "firstName" | "lastName" | "username">> & { password?: string } = {}) {
+export async function createTestUser(
+  fields: Partial<Pick<User, "role" | "status" | "firstName" | "lastName" | "username" | "unitNumber" | "buildingName">> & { password?: string } = {},
+) {
   const username = fields.username ?? `user-${unique()}`;
   return createUser({
     username,
@@ -31,7 +35,35 @@ export async function createTestUser(fields: Partial<Pick<User, "role" | "status
     status: fields.status ?? "active",
     firstName: "firstName" in fields ? fields.firstName : "Marta",
     lastName: fields.lastName ?? null,
+    unitNumber: fields.unitNumber ?? null,
+    buildingName: fields.buildingName ?? null,
   });
+}
+
+/** A resident (role user) with a unit, as the admin's users screen creates them. */
+export async function createTestResident(fields: Parameters<typeof createTestUser>[0] = {}) {
+  return createTestUser({ unitNumber: `${Math.floor(Math.random() * 9) + 1}${String.fromCharCode(65 + Math.floor(Math.random() * 6))}`, ...fields });
+}
+
+/** A facility of its own for a test (the catalogue is shared), so its bookings never meet another test's. */
+export async function createTestFacility(type: BookingInput["facilityType"] = "meeting-room", name = `Sala de pruebas ${unique()}`) {
+  const [facility] = await getDb().insert(facilities).values({ id: `test-${randomUUID()}`, type, name, sortOrder: 100 }).returning();
+  return facility!;
+}
+
+/**
+ * A booking request for `facilityId` starting `hoursAhead` hours from now
+ * (whole minutes, in the building's time), as the form and the API send it.
+ */
+export function bookingRequest(facilityId: string, facilityType: BookingInput["facilityType"], startsAt: Date, duration: BookingInput["duration"] = 1, notes?: string): BookingInput {
+  const day = todayInMadrid(startsAt);
+  const time = formatTime(startsAt);
+  return { facilityType, facilityId, date: day, startTime: time, duration, notes };
+}
+
+/** A whole minute at least `minutes` from now (bookings start on whole minutes). */
+export function minutesFromNow(minutes: number, now = Date.now()) {
+  return new Date(Math.ceil((now + minutes * 60_000) / 60_000) * 60_000);
 }
 
 /** A door (through the doors service); its code is fresh unless given. */
@@ -148,3 +180,14 @@ export async function insertLogs(seeds: LogSeed[]) {
   for (let i = 0; i < rows.length; i += 500) await getDb().insert(accessLogs).values(rows.slice(i, i + 500));
   return rows.map((row) => row.id);
 }
+
+/** Smallest real images of each accepted type (1×1 pixel), and their first bytes. */
+export const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+export const TINY_JPEG = Buffer.from(
+  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=",
+  "base64",
+);
+export const TINY_WEBP = Buffer.from("UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA", "base64");

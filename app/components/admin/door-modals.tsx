@@ -16,6 +16,7 @@ import {
   URGENCY_LABELS,
 } from "~/schemas/door";
 import type { DoorJson } from "~/services/doors.server";
+import type { FacilityJson } from "~/services/facility-bookings.server";
 import { formatDateTime } from "~/utils/dates";
 import { useHydrated } from "~/utils/use-hydrated";
 import { LcdPreview } from "./lcd-preview";
@@ -23,8 +24,9 @@ import { RouteModal } from "./route-modal";
 
 type DoorView = DoorJson;
 
-export function DoorCard({ door }: { door: DoorView }) {
+export function DoorCard({ door, facilities }: { door: DoorView; facilities: FacilityJson[] }) {
   const texts = doorDisplayTexts(door);
+  const facility = door.facilityId ? facilities.find((candidate) => candidate._id === door.facilityId) : undefined;
   return (
     <article className="card door-card" aria-labelledby={`door-${door.id}`} data-testid="door-card">
       <h3 id={`door-${door.id}`}>{door.name}</h3>
@@ -46,6 +48,12 @@ export function DoorCard({ door }: { door: DoorView }) {
         <dd>{door.recentActivity}</dd>
         <dt>Mensajes</dt>
         <dd>{door.useCustomMessages ? "Personalizados" : "Predeterminados"}</dd>
+        {facility ? (
+          <>
+            <dt>Instalación</dt>
+            <dd data-testid="door-facility">{facility.name}</dd>
+          </>
+        ) : null}
       </dl>
       <LcdPreview welcome={texts.welcome} status={texts.status} />
       <div className="actions" style={{ marginTop: ".75rem" }}>
@@ -69,13 +77,28 @@ export function DoorCard({ door }: { door: DoorView }) {
   );
 }
 
-export function DoorFormModal({ door, lastResult }: { door: DoorView | null; lastResult?: SubmissionResult<string[]> }) {
+export function DoorFormModal({
+  door,
+  facilities,
+  lastResult,
+}: {
+  door: DoorView | null;
+  facilities: FacilityJson[];
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const intent = door ? "update-door" : "create-door";
   const [form, fields] = useForm({
     id: `door-form-${door?.id ?? "new"}`,
     lastResult,
     defaultValue: door
-      ? { name: door.name, location: door.location, doorId: door.doorId, description: door.description ?? "", status: door.status }
+      ? {
+          name: door.name,
+          location: door.location,
+          doorId: door.doorId,
+          description: door.description ?? "",
+          status: door.status,
+          facilityId: door.facilityId ?? "",
+        }
       : { status: "active" },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -95,6 +118,16 @@ export function DoorFormModal({ door, lastResult }: { door: DoorView | null; las
           meta={fields.status}
           options={DOOR_STATUSES.map((value) => ({ value, label: DOOR_STATUS_LABELS[value] }))}
         />
+        <SelectField
+          label="Instalación (opcional)"
+          meta={fields.facilityId}
+          placeholder="Ninguna"
+          options={facilities.map((facility) => ({ value: facility._id, label: `${facility.name} (${facility.typeLabel})` }))}
+          aria-describedby={[`${fields.facilityId.id}-hint`, fields.facilityId.errors ? fields.facilityId.errorId : ""].join(" ").trim()}
+        />
+        <p id={`${fields.facilityId.id}-hint`} className="muted" style={{ marginTop: "-.5rem" }}>
+          Las reservas confirmadas de esta instalación abren la puerta a las tarjetas del residente desde 15 minutos antes hasta el final.
+        </p>
         <SubmitButton intent={intent} label={door ? "Guardar Cambios" : "Añadir Puerta"} busyLabel="Guardando..." />
       </Form>
     </RouteModal>

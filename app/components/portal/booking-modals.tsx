@@ -1,0 +1,163 @@
+// The portal's booking modals (URL state): a new booking and the
+// confirmation of a cancellation. Plain forms that work without JavaScript;
+// with it, the facility list follows the chosen type.
+import { getFormProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { useState } from "react";
+import { RouteModal } from "~/components/admin/route-modal";
+import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { FACILITY_TYPES } from "~/db/schema-enums";
+import {
+  BOOKING_DURATION_LABELS,
+  BOOKING_DURATIONS,
+  BookingSchema,
+  FACILITY_TYPE_LABELS,
+  type FacilityType,
+} from "~/schemas/facility-booking";
+import type { BookingJson, FacilityJson } from "~/services/facility-bookings.server";
+import { formatTimeRange } from "~/utils/dates";
+import { useHydrated } from "~/utils/use-hydrated";
+
+const CLOSE_TO = "/portal";
+
+export function NewBookingModal({
+  facilities,
+  dates,
+  lastResult,
+}: {
+  facilities: FacilityJson[];
+  dates: { min: string; max: string };
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const [form, fields] = useForm({
+    id: "new-booking",
+    lastResult,
+    defaultValue: { duration: "1" },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BookingSchema }),
+  });
+  return (
+    <RouteModal title="Nueva Reserva" closeTo={CLOSE_TO}>
+      <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+        <FormAlert id={form.errorId} title="No se pudo crear la reserva" errors={form.errors} />
+        <FacilityFields typeField={fields.facilityType} facilityField={fields.facilityId} facilities={facilities} />
+        <div className="field-row">
+          <InputField label="Fecha" meta={fields.date} type="date" min={dates.min} max={dates.max} />
+          <InputField label="Hora de inicio" meta={fields.startTime} type="time" step={300} />
+        </div>
+        <SelectField
+          label="Duración"
+          meta={fields.duration}
+          options={BOOKING_DURATIONS.map((value) => ({ value, label: BOOKING_DURATION_LABELS[value] }))}
+        />
+        <TextareaField label="Notas (opcional)" meta={fields.notes} rows={2} />
+        <SubmitButton intent="create-booking" label="Reservar" busyLabel="Reservando..." />
+      </Form>
+    </RouteModal>
+  );
+}
+
+/**
+ * The facility's type, then the facility. With JavaScript the second list
+ * holds the chosen type's facilities and stays disabled until a type is
+ * chosen; without it, it lists every facility grouped by type (the server
+ * checks that both agree).
+ */
+function FacilityFields({
+  typeField,
+  facilityField,
+  facilities,
+}: {
+  typeField: FieldMetadata<string, Record<string, unknown>, string[]>;
+  facilityField: FieldMetadata<string, Record<string, unknown>, string[]>;
+  facilities: FacilityJson[];
+}) {
+  const hydrated = useHydrated();
+  const [type, setType] = useState<string>(String(typeField.initialValue ?? ""));
+  const { defaultValue: facilityDefault, ...facilityProps } = getSelectProps(facilityField);
+  const typeProps = getSelectProps(typeField);
+  const ofType = facilities.filter((facility) => facility.type === type);
+  return (
+    <div className="field-row">
+      <div className="field">
+        <label htmlFor={typeField.id}>Tipo de instalación</label>
+        <select {...typeProps} key={typeField.key} onChange={(event) => setType(event.currentTarget.value)}>
+          <option value="">Selecciona un tipo</option>
+          {FACILITY_TYPES.map((value) => (
+            <option key={value} value={value}>
+              {FACILITY_TYPE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={typeField.errorId} errors={typeField.errors} />
+      </div>
+      <div className="field">
+        <label htmlFor={facilityField.id}>Instalación</label>
+        {hydrated ? (
+          <select
+            {...facilityProps}
+            // A new type starts a new choice.
+            key={`${facilityField.key}-${type}`}
+            defaultValue={ofType.some((facility) => facility._id === facilityDefault) ? facilityDefault : ""}
+            disabled={!type}
+          >
+            <option value="">{type ? "Selecciona una instalación" : "Elige primero el tipo"}</option>
+            {ofType.map((facility) => (
+              <option key={facility._id} value={facility._id}>
+                {facilityLabel(facility)}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <select {...facilityProps} defaultValue={facilityDefault}>
+            <option value="">Selecciona una instalación</option>
+            {FACILITY_TYPES.map((value: FacilityType) => (
+              <optgroup key={value} label={FACILITY_TYPE_LABELS[value]}>
+                {facilities
+                  .filter((facility) => facility.type === value)
+                  .map((facility) => (
+                    <option key={facility._id} value={facility._id}>
+                      {facilityLabel(facility)}
+                    </option>
+                  ))}
+              </optgroup>
+            ))}
+          </select>
+        )}
+        <ErrorList id={facilityField.errorId} errors={facilityField.errors} />
+      </div>
+    </div>
+  );
+}
+
+function facilityLabel(facility: FacilityJson) {
+  return facility.capacity ? `${facility.name} (${facility.capacity} personas)` : facility.name;
+}
+
+export function CancelBookingModal({ booking, lastResult }: { booking: BookingJson; lastResult?: SubmissionResult<string[]> }) {
+  const errors = lastResult?.error?.[""] ?? null;
+  return (
+    <RouteModal title="Cancelar reserva" closeTo={CLOSE_TO}>
+      <FormAlert title="No se pudo cancelar la reserva" errors={errors} />
+      <p>¿Seguro que quieres cancelar esta reserva?</p>
+      <p>
+        <strong>{booking.facilityName}</strong>, {formatTimeRange(booking.startTime, booking.endTime)}.
+      </p>
+      <Form method="post" className="modal-actions" preventScrollReset>
+        <input type="hidden" name="id" value={booking._id} />
+        <SubmitButton intent="cancel-booking" label="Sí, cancelar reserva" busyLabel="Cancelando..." className="button button-danger" />
+      </Form>
+    </RouteModal>
+  );
+}
+
+/** The modal's booking or incident is not the resident's (or no longer exists). */
+export function NotFoundModal({ title, message }: { title: string; message: string }) {
+  return (
+    <RouteModal title={title} closeTo={CLOSE_TO}>
+      <p>{message}</p>
+    </RouteModal>
+  );
+}

@@ -1,0 +1,81 @@
+// The resident's profile (SPEC §3 User profile) and password, as URL-state
+// modals of the portal.
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "@remix-run/react";
+import { RouteModal } from "~/components/admin/route-modal";
+import { FormAlert, InputField, SubmitButton } from "~/components/forms";
+import { MIN_PASSWORD_LENGTH, PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
+import type { ProfileJson } from "~/services/profile.server";
+
+const CLOSE_TO = "/portal";
+
+export function ProfileModal({ profile, lastResult }: { profile: ProfileJson; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "profile",
+    lastResult,
+    defaultValue: {
+      firstName: profile.firstName ?? "",
+      lastName: profile.lastName ?? "",
+      email: profile.email,
+      phone: profile.phone ?? "",
+    },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+  });
+  return (
+    <RouteModal title="Mi Perfil" closeTo={CLOSE_TO}>
+      <dl className="details">
+        <dt>Usuario</dt>
+        <dd>{profile.username}</dd>
+        <dt>Unidad</dt>
+        <dd>{profile.unitNumber ?? "No especificado"}</dd>
+        <dt>Edificio</dt>
+        <dd>{profile.buildingName}</dd>
+      </dl>
+      <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+        <FormAlert id={form.errorId} title="No se pudo actualizar el perfil" errors={form.errors} />
+        <div className="field-row">
+          <InputField label="Nombre" meta={fields.firstName} autoComplete="given-name" />
+          <InputField label="Apellidos (opcional)" meta={fields.lastName} autoComplete="family-name" />
+        </div>
+        <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
+        <InputField label="Teléfono (opcional)" meta={fields.phone} type="tel" autoComplete="tel" />
+        <div className="modal-actions">
+          <Link className="button button-secondary" to="?modal=contrasena" preventScrollReset>
+            Cambiar contraseña
+          </Link>
+          <SubmitButton intent="update-profile" label="Guardar Perfil" busyLabel="Guardando..." />
+        </div>
+      </Form>
+    </RouteModal>
+  );
+}
+
+export function PasswordModal({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "password",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordFormSchema }),
+  });
+  return (
+    <RouteModal title="Cambiar contraseña" closeTo={CLOSE_TO}>
+      <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+        <FormAlert id={form.errorId} title="No se pudo cambiar la contraseña" errors={form.errors} />
+        <InputField label="Contraseña actual" meta={fields.currentPassword} type="password" autoComplete="current-password" />
+        <InputField
+          label="Nueva contraseña"
+          meta={fields.newPassword}
+          type="password"
+          autoComplete="new-password"
+          hint={`Al menos ${MIN_PASSWORD_LENGTH} caracteres.`}
+        />
+        <InputField label="Repite la nueva contraseña" meta={fields.confirmPassword} type="password" autoComplete="new-password" />
+        <SubmitButton intent="change-password" label="Cambiar contraseña" busyLabel="Guardando..." />
+      </Form>
+    </RouteModal>
+  );
+}

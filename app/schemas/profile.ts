@@ -1,0 +1,35 @@
+// A user's own profile and password (SPEC §3 User profile), for the portal's
+// forms and the JSON API.
+import { z } from "zod";
+import { email, optionalText, phone, requiredText } from "./fields";
+
+/** An empty value means "not given", as a form without JavaScript sends it. */
+const emptyAsUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+export const ProfileSchema = z.object({
+  firstName: requiredText("El nombre es requerido", 80),
+  lastName: optionalText(80),
+  email: email({ required: "El email es requerido", invalid: "El email no es válido" }),
+  phone: z.preprocess(emptyAsUndefined, phone({ required: "El teléfono es requerido", invalid: "El teléfono no es válido" }).optional()),
+});
+
+export type ProfileInput = z.output<typeof ProfileSchema>;
+
+/** The password rule of every form that sets one. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const PASSWORD_TOO_SHORT = `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres`;
+
+export const PasswordChangeSchema = z.object({
+  currentPassword: z.string({ error: "La contraseña actual es requerida" }).min(1, "La contraseña actual es requerida").max(200),
+  newPassword: z.string({ error: PASSWORD_TOO_SHORT }).min(MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT).max(200, "Máximo 200 caracteres"),
+});
+
+export type PasswordChangeInput = z.output<typeof PasswordChangeSchema>;
+
+/** The portal's form also asks for the new password twice. */
+export const PasswordFormSchema = PasswordChangeSchema.extend({
+  confirmPassword: z.string({ error: "Repite la nueva contraseña" }).min(1, "Repite la nueva contraseña"),
+}).refine((value) => value.newPassword === value.confirmPassword, {
+  message: "Las contraseñas no coinciden",
+  path: ["confirmPassword"],
+});

@@ -1,0 +1,72 @@
+// A resident's incident report (SPEC §3 Resident incident, §5 Resident
+// incident form): fields, labels and the photo limits, shared by the
+// browser (conform), the page's action and the JSON API. Photos are checked
+// again on the server by their bytes (app/services/resident-incidents.server.ts).
+import { z } from "zod";
+import { INCIDENT_CATEGORIES, INCIDENT_STATUSES, INCIDENT_URGENCIES } from "~/db/schema-enums";
+import { requiredText } from "./fields";
+
+export type IncidentCategory = (typeof INCIDENT_CATEGORIES)[number];
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+export type IncidentPriority = (typeof INCIDENT_URGENCIES)[number];
+
+export const INCIDENT_CATEGORY_LABELS: Record<IncidentCategory, string> = {
+  plumbing: "Fontanería",
+  electrical: "Electricidad",
+  hvac: "Climatización",
+  structural: "Estructural",
+  cleaning: "Limpieza",
+  security: "Seguridad",
+  other: "Otro",
+};
+
+export const INCIDENT_PRIORITY_LABELS: Record<IncidentPriority, string> = {
+  low: "Baja",
+  medium: "Media",
+  high: "Alta",
+  critical: "Crítica",
+};
+
+export const INCIDENT_STATUS_LABELS: Record<IncidentStatus, string> = {
+  open: "Abierta",
+  "in-progress": "En Progreso",
+  resolved: "Resuelta",
+  closed: "Cerrada",
+  cancelled: "Cancelada",
+};
+
+export const MAX_INCIDENT_PHOTOS = 5;
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+/** What the file picker offers; the server decides by the file's bytes. */
+export const PHOTO_ACCEPT = "image/jpeg,image/png,image/webp";
+
+export const PHOTO_MESSAGES = {
+  tooMany: `Puedes adjuntar como máximo ${MAX_INCIDENT_PHOTOS} fotos`,
+  tooLarge: "Cada foto puede ocupar como máximo 5 MB",
+  notAnImage: "Solo se admiten fotos JPEG, PNG o WebP",
+} as const;
+
+export const ResidentIncidentSchema = z.object({
+  title: requiredText("El título es requerido", 200),
+  category: z.enum(INCIDENT_CATEGORIES, { error: "La categoría es requerida" }),
+  location: requiredText("La ubicación es requerida", 200),
+  description: requiredText("La descripción es requerida", 2000),
+  priority: z.enum(INCIDENT_URGENCIES, { error: "La prioridad no es válida" }).default("medium"),
+});
+
+export type ResidentIncidentInput = z.output<typeof ResidentIncidentSchema>;
+
+const PHOTO_TYPES = new Set(PHOTO_ACCEPT.split(","));
+
+/**
+ * The report form in the browser: the fields and the photos chosen, checked
+ * before they are sent (count, size, declared type).
+ */
+export const ResidentIncidentFormSchema = ResidentIncidentSchema.extend({
+  photos: z
+    .array(z.custom<File>((value) => typeof File !== "undefined" && value instanceof File))
+    .max(MAX_INCIDENT_PHOTOS, PHOTO_MESSAGES.tooMany)
+    .refine((files) => files.every((file) => file.size <= MAX_PHOTO_BYTES), PHOTO_MESSAGES.tooLarge)
+    .refine((files) => files.every((file) => PHOTO_TYPES.has(file.type)), PHOTO_MESSAGES.notAnImage)
+    .optional(),
+});

@@ -1,0 +1,149 @@
+// Residents' bookings of shared facilities, for the portal and its JSON
+// API, and the admin's cancellation. The database refuses overlapping
+// confirmed bookings (app/models/facility-booking.server.ts); a refused one
+// is answered with the slot already taken. A booking of a facility linked to
+// a door opens that door to the resident's cards during the booking, so
+// every booking change is announced to the access service.
+import { notifyAccessChange } from "~/access/notify.server";
+import * as bookingModel from "~/models/facility-booking.server";
+import type { BookingWithFacility, Facility } from "~/models/facility-booking.server";
+import type { User } from "~/models/user.server";
+import { FACILITY_TYPE_LABELS, MAX_BOOKING_DAYS_AHEAD, type BookingInput, type BookingStatus } from "~/schemas/facility-booking";
+import { addDays, formatTimeRange, madridInstant, todayInMadrid } from "~/utils/dates";
+import { refuse, type Result } from "~/utils/refusal.server";
+import { notifyUser } from "./notifications.server";
+
+export const BOOKING_NOT_FOUND = "Reserva no encontrada";
+
+const HOUR_MS = 3600_000;
+
+/** SPEC §3 facility, as the booking form and the API list them. */
+export function toFacilityJson(facility: Facility) {
+  return {
+    _id: facility.id,
+    type: facility.type,
+    typeLabel: FACILITY_TYPE_LABELS[facility.type],
+    name: facility.name,
+    capacity: facility.capacity,
+  };
+}
+export type FacilityJson = ReturnType<typeof toFacilityJson>;
+
+export async function listFacilityCatalogue() {
+  return (await bookingModel.listFacilities()).map(toFacilityJson);
+}
+
+/** SPEC §4: a confirmed booking that is over shows as completed. */
+function shownStatus(booking: BookingWithFacility, now: Date): BookingStatus {
+  if (booking.status === "confirmed" && booking.endsAt.getTime() <= now.getTime()) return "completed";
+  return booking.status;
+}
+
+/** SPEC §3 resident booking (_id, facilityName, startTime, status, …), as the portal and the API see it. */
+export function toBookingJson(booking: BookingWithFacility, now = new Date()) {
+  const status = shownStatus(booking, now);
+  return {
+    _id: booking.id,
+    facilityId: booking.facilityId,
+    facilityName: booking.facilityName,
+    facilityType: booking.facilityType,
+    startTime: booking.startsAt.toISOString(),
+    endTime: booking.endsAt.toISOString(),
+    duration: booking.durationHours,
+    notes: booking.notes,
+    status,
+    cancellable: status !== "cancelled" && status !== "completed",
+    createdAt: booking.createdAt.toISOString(),
+  };
+}
+export type BookingJson = ReturnType<typeof toBookingJson>;
+
+export async function listResidentBookings(user: Pick<User, "id">, now = new Date()) {
+  return (await bookingModel.listBookingsOfUser(user.id, now)).map((booking) => toBookingJson(booking, now));
+}
+
+/** The resident's booking with this id (for the cancel confirmation); 404 when it is not theirs. */
+export async function getResidentBooking(user: Pick<User, "id">, bookingId: string, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
+  const booking = await bookingModel.getBookingOfUser(user.id, bookingId);
+  return booking ? { ok: true, booking: toBookingJson(booking, now) } : refuse(404, BOOKING_NOT_FOUND);
+}
+
+async function announceFacility(facilityId: string) {
+  const doorIds = await bookingModel.listDoorIdsForFacility(facilityId);
+  if (doorIds.length > 0) await notifyAccessChange({ doorIds });
+}
+
+/**
+ * Books the facility for the resident: the facility must be of the chosen
+ * type, the day between today and 90 days ahead (in Europe/Madrid), the start
+ * still to come; a slot overlapping a confirmed booking is refused naming it.
+ */
+export async function createResidentBooking(
+  user: Pick<User, "id">,
+  input: BookingInput,
+  now = new Date(),
+): Promise<Result<{ booking: BookingJson }>> {
+  const facility = await bookingModel.getFacility(input.facilityId);
+  if (!facility) return refuse(400, "La instalación no existe", { field: "facilityId" });
+  if (facility.type !== input.facilityType) return refuse(400, "La instalación no corresponde al tipo elegido", { field: "facilityId" });
+  const today = todayInMadrid(now);
+  if (input.date < today) return refuse(400, "La fecha no puede ser anterior a hoy", { field: "date" });
+  if (input.date > addDays(today, MAX_BOOKING_DAYS_AHEAD)) {
+    return refuse(400, `Solo se puede reservar con un máximo de ${MAX_BOOKING_DAYS_AHEAD} días de antelación`, { field: "date" });
+  }
+  const startsAt = madridInstant(input.date, input.startTime);
+  if (!startsAt) return refuse(400, "Esa hora no existe ese día por el cambio al horario de verano", { field: "startTime" });
+  if (startsAt.getTime() <= now.getTime()) return refuse(400, "La hora de inicio ya ha pasado", { field: "startTime" });
+  const endsAt = new Date(startsAt.getTime() + input.duration * HOUR_MS);
+
+  const inserted = await bookingModel.insertBooking({
+    userId: user.id,
+    facilityId: facility.id,
+    startsAt,
+    endsAt,
+    durationHours: input.duration,
+    notes: input.notes || null,
+  });
+  if (!inserted.ok) {
+    const taken = await bookingModel.findOverlappingBooking(facility.id, startsAt, endsAt);
+    const slot = taken ? ` de ${formatTimeRange(taken.startsAt, taken.endsAt)}` : "";
+    return refuse(409, `${facility.name} ya está reservada${slot}. Elige otro horario.`);
+  }
+  await announceFacility(facility.id);
+  return {
+    ok: true,
+    booking: toBookingJson({ ...inserted.booking, facilityName: facility.name, facilityType: facility.type }, now),
+  };
+}
+
+/** Why a cancellation was refused, once the booking is known to be the caller's (or, for admins, to exist). */
+function notCancellable(booking: BookingWithFacility, now: Date) {
+  if (booking.status === "cancelled") return refuse(409, "La reserva ya está cancelada");
+  if (booking.endsAt.getTime() <= now.getTime()) return refuse(409, "No se puede cancelar una reserva que ya ha terminado");
+  return refuse(409, "No se pudo cancelar la reserva");
+}
+
+/** SPEC §4: the resident cancels their booking unless it is cancelled already (or over). */
+export async function cancelResidentBooking(user: Pick<User, "id">, bookingId: string, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
+  const cancelled = await bookingModel.cancelBooking(bookingId, { userId: user.id, now });
+  const booking = await bookingModel.getBookingOfUser(user.id, bookingId);
+  if (!booking) return refuse(404, BOOKING_NOT_FOUND);
+  if (!cancelled) return notCancellable(booking, now);
+  await announceFacility(booking.facilityId);
+  return { ok: true, booking: toBookingJson(booking, now) };
+}
+
+/** An admin cancels a resident's booking; the resident is notified. */
+export async function cancelBookingByAdmin(bookingId: string, _admin: Pick<User, "id">, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
+  const cancelled = await bookingModel.cancelBooking(bookingId, { userId: null, now });
+  const booking = await bookingModel.getBookingById(bookingId);
+  if (!booking) return refuse(404, BOOKING_NOT_FOUND);
+  if (!cancelled) return notCancellable(booking, now);
+  await notifyUser(booking.userId, {
+    type: "booking",
+    title: "Reserva cancelada",
+    message: `La administración ha cancelado tu reserva de ${booking.facilityName} (${formatTimeRange(booking.startsAt, booking.endsAt)}).`,
+  });
+  await announceFacility(booking.facilityId);
+  return { ok: true, booking: toBookingJson(booking, now) };
+}

@@ -1,0 +1,135 @@
+// Residents' incidents (SPEC §3 Resident incident), for the portal and its
+// JSON API. They are stored in the one incident store (ADR 0002), so the
+// admins see them with the others. A resident edits or cancels an incident
+// only while it is open. Photos: at most 5, 5 MB each, JPEG, PNG or WebP by
+// their bytes; stored under the data directory with random names and served
+// only to their reporter and to admins. A refused photo stores nothing.
+import * as incidentModel from "~/models/incident.server";
+import type { Incident } from "~/models/incident.server";
+import { deletePhotoFiles, detectPhotoType, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
+import type { User } from "~/models/user.server";
+import {
+  MAX_INCIDENT_PHOTOS,
+  MAX_PHOTO_BYTES,
+  PHOTO_MESSAGES,
+  type IncidentCategory,
+  type ResidentIncidentInput,
+} from "~/schemas/resident-incident";
+import type { UploadedPhoto } from "~/utils/photo-upload.server";
+import { refuse, type Result } from "~/utils/refusal.server";
+
+export const INCIDENT_NOT_FOUND = "Incidencia no encontrada";
+export const PHOTO_NOT_FOUND = "Foto no encontrada";
+
+export function photoUrl(incidentId: string, name: string) {
+  return `/api/user-portal/incidents/${encodeURIComponent(incidentId)}/photos/${name}`;
+}
+
+/** SPEC §3 resident incident (also read as type, doorName, urgency), as the portal and the API see it. */
+export function toResidentIncidentJson(incident: Incident) {
+  return {
+    _id: incident.id,
+    title: incident.title,
+    category: incident.category as IncidentCategory | null,
+    location: incident.location,
+    description: incident.description,
+    priority: incident.urgency,
+    status: incident.status,
+    photos: (incident.photos ?? []).map((name) => photoUrl(incident.id, name)),
+    editable: incident.status === "open",
+    createdAt: incident.reportedAt.toISOString(),
+    type: incident.type,
+    doorName: incident.doorName,
+    urgency: incident.urgency,
+  };
+}
+export type ResidentIncidentJson = ReturnType<typeof toResidentIncidentJson>;
+
+export async function listResidentIncidents(user: Pick<User, "id">) {
+  return (await incidentModel.listIncidentsOfReporter(user.id)).map(toResidentIncidentJson);
+}
+
+/** The resident's incident with this id; 404 when they did not report it. */
+export async function getResidentIncident(user: Pick<User, "id">, id: string): Promise<Result<{ incident: ResidentIncidentJson }>> {
+  const incident = await incidentModel.getIncidentOfReporter(user.id, id);
+  return incident ? { ok: true, incident: toResidentIncidentJson(incident) } : refuse(404, INCIDENT_NOT_FOUND);
+}
+
+/** The photos' types by their bytes, or the refusal of the first that breaks a rule. */
+function checkPhotos(photos: UploadedPhoto[]): Result<{ typed: { bytes: Uint8Array; type: PhotoType }[] }> {
+  if (photos.length > MAX_INCIDENT_PHOTOS) return refuse(413, PHOTO_MESSAGES.tooMany, { field: "photos" });
+  const typed: { bytes: Uint8Array; type: PhotoType }[] = [];
+  for (const photo of photos) {
+    if (photo.bytes.length > MAX_PHOTO_BYTES) return refuse(413, `${photo.filename}: ${PHOTO_MESSAGES.tooLarge}`, { field: "photos" });
+    const type = detectPhotoType(photo.bytes);
+    if (!type) return refuse(415, `${photo.filename}: ${PHOTO_MESSAGES.notAnImage}`, { field: "photos" });
+    typed.push({ bytes: photo.bytes, type });
+  }
+  return { ok: true, typed };
+}
+
+type Reporter = Pick<User, "id" | "username" | "firstName" | "lastName" | "unitNumber">;
+
+/** Stores the report and its photos, all or nothing. */
+export async function reportResidentIncident(
+  user: Reporter,
+  input: ResidentIncidentInput,
+  photos: UploadedPhoto[] = [],
+): Promise<Result<{ incident: ResidentIncidentJson }>> {
+  const checked = checkPhotos(photos);
+  if (!checked.ok) return checked;
+  const names = await savePhotoFiles(checked.typed);
+  try {
+    const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
+    const incident = await incidentModel.createResidentIncident({
+      reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber },
+      ...input,
+      photos: names,
+    });
+    return { ok: true, incident: toResidentIncidentJson(incident) };
+  } catch (error) {
+    await deletePhotoFiles(names);
+    throw error;
+  }
+}
+
+/** Refusal for an incident the resident may not change: not theirs (404) or no longer open (409). */
+async function notChangeable(user: Pick<User, "id">, id: string, verb: "editar" | "cancelar") {
+  const incident = await incidentModel.getIncidentOfReporter(user.id, id);
+  if (!incident) return refuse(404, INCIDENT_NOT_FOUND);
+  return refuse(409, `Solo se pueden ${verb} incidencias abiertas`);
+}
+
+export async function editResidentIncident(
+  user: Pick<User, "id">,
+  id: string,
+  input: ResidentIncidentInput,
+): Promise<Result<{ incident: ResidentIncidentJson }>> {
+  const updated = await incidentModel.updateOpenIncidentOfReporter(user.id, id, {
+    title: input.title,
+    category: input.category,
+    location: input.location,
+    description: input.description,
+    urgency: input.priority,
+  });
+  if (!updated) return notChangeable(user, id, "editar");
+  return { ok: true, incident: toResidentIncidentJson(updated) };
+}
+
+export async function cancelResidentIncident(user: Pick<User, "id">, id: string): Promise<Result<{ incident: ResidentIncidentJson }>> {
+  const cancelled = await incidentModel.cancelOpenIncidentOfReporter(user.id, id);
+  if (!cancelled) return notChangeable(user, id, "cancelar");
+  return { ok: true, incident: toResidentIncidentJson(cancelled) };
+}
+
+/** A photo of an incident, for its reporter or an admin; 404 for anyone else. */
+export async function getIncidentPhoto(
+  viewer: Pick<User, "id" | "role">,
+  incidentId: string,
+  name: string,
+): Promise<Result<{ bytes: Buffer; contentType: string }>> {
+  const visible = await incidentModel.incidentHasPhoto(incidentId, name, viewer.role === "admin" ? null : viewer.id);
+  const file = visible ? await readPhotoFile(name) : null;
+  if (!file) return refuse(404, PHOTO_NOT_FOUND);
+  return { ok: true, ...file };
+}
