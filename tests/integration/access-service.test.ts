@@ -118,6 +118,8 @@ describe("every deny reason", () => {
     const { user } = await createTestCard("AB000001", [front.door.id], { userStatus: "active" });
     expect((await bridge.swipe("AB000001")).granted).toBe(true);
     await changeUserStatus(user!.id, "suspended");
+    expect((await bridge.swipe("AB000001")).reason).toBe("user_suspended");
+    await changeUserStatus(user!.id, "inactive");
     expect((await bridge.swipe("AB000001")).reason).toBe("user_inactive");
   });
 
