@@ -71,7 +71,17 @@ export function timeOfDay(invalid: string) {
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, invalid);
 }
 
+const PHONE_PATTERN = /^[+()\d][\d\s().+-]*$/;
+
 /** A phone number as people write it: digits, spaces, + - ( ) and dots. */
 export function phone({ required, invalid }: { required: string; invalid: string }) {
-  return requiredText(required, 30).pipe(z.string().regex(/^[+()\d][\d\s().+-]*$/, invalid));
+  return requiredText(required, 30).pipe(z.string().regex(PHONE_PATTERN, invalid));
+}
+
+/** The same, optional: empty means not given (undefined). */
+export function optionalPhone(invalid: string) {
+  return text(30)
+    .refine((value) => value === "" || PHONE_PATTERN.test(value), invalid)
+    .transform((value) => value || undefined)
+    .optional();
 }
