@@ -1,22 +1,198 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Pagination } from "~/components/admin/pagination";
+import {
+  AssignCardModal,
+  DeleteUserModal,
+  EditUserCardModal,
+  UnassignCardModal,
+  UserDetailModal,
+  UserFormModal,
+  UserNotFoundModal,
+  UserStatusBadge,
+  UserStatusModal,
+} from "~/components/admin/user-modals";
+import { UserSearchForm, useListLoading } from "~/components/admin/user-search";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { resultFor } from "~/components/forms";
+import { USER_ROLE_LABELS } from "~/schemas/user";
+import type { UserJson } from "~/services/users.server";
 import { requireAdmin } from "~/utils/auth.server";
+import { withSearchParams } from "~/utils/page-url";
+import { loadUsersPage, usersAction, type AssignActionData } from "./admin.users.server";
 
 export const meta: MetaFunction = () => [{ title: "Gestión de Usuarios · Administración" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  return null;
+  const admin = await requireAdmin(request);
+  return loadUsersPage(request, admin);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
-  throw new Response("Acción no disponible", { status: 400 });
+  const admin = await requireAdmin(request);
+  return usersAction(request, admin);
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Gestión de Usuarios" />;
+/** The current page URL with some parameters changed (null removes one). */
+function withParams(search: string, changes: Record<string, string | null>) {
+  return withSearchParams("/admin/users", search, changes);
+}
+
+export default function UsersPage() {
+  const { search: query, users, pagination, modal, today, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AssignActionData | undefined;
+  const { search } = useLocation();
+  const loading = useListLoading();
+  const nowDate = new Date(now);
+  const listUrl = withParams(search, { modal: null, user: null, card: null });
+  const detailUrl = (userId: string) => withParams(search, { modal: "detail", user: userId, card: null });
+  const detail = modal.detail;
+  const card = detail && modal.cardId ? detail.cards.find((c) => c._id === modal.cardId) : undefined;
+  const needsCard = modal.name === "edit-card" || modal.name === "unassign";
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Gestión de Usuarios</h1>
+        <Link to={withParams(search, { modal: "new", user: null, card: null })} className="button" preventScrollReset>
+          Crear Usuario
+        </Link>
+      </div>
+      <UserSearchForm search={query} />
+
+      <p className="muted" role="status" data-testid="user-count">
+        {loading ? "Cargando usuarios..." : pagination.total === 1 ? "1 usuario" : `${pagination.total} usuarios`}
+      </p>
+      {users.length === 0 ? (
+        <p>No hay usuarios encontrados.</p>
+      ) : (
+        <div className="table-wrap" aria-busy={loading}>
+          <table className="data users-table">
+            <caption className="visually-hidden">Usuarios</caption>
+            <thead>
+              <tr>
+                <th scope="col">Usuario</th>
+                <th scope="col">Nombre</th>
+                <th scope="col">Email</th>
+                <th scope="col">Rol</th>
+                <th scope="col">Estado</th>
+                <th scope="col">Tarjetas</th>
+                <th scope="col">Acciones</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <UserRow key={user._id} user={user} linkTo={(name) => withParams(search, { modal: name, user: user._id, card: null })} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={pagination.page} pages={pagination.pages} always />
+
+      {modal.name === "new" ? <UserFormModal user={null} closeTo={listUrl} lastResult={resultFor(actionData, "create-user")} /> : null}
+      {modal.name && modal.name !== "new" && (!detail || (needsCard && !card)) ? <UserNotFoundModal closeTo={listUrl} /> : null}
+      {detail && modal.name === "edit" ? (
+        <UserFormModal key={detail.user._id} user={detail.user} closeTo={listUrl} lastResult={resultFor(actionData, "update-user")} />
+      ) : null}
+      {detail && modal.name === "detail" ? (
+        <UserDetailModal
+          detail={detail}
+          now={nowDate}
+          closeTo={listUrl}
+          linkTo={(name, cardId) => withParams(search, { modal: name, user: detail.user._id, card: cardId ?? null })}
+        />
+      ) : null}
+      {detail && (modal.name === "inactivate" || modal.name === "activate") ? (
+        <UserStatusModal
+          user={detail.user}
+          change={modal.name}
+          closeTo={listUrl}
+          lastResult={resultFor(actionData, modal.name === "inactivate" ? "inactivate-user" : "activate-user")}
+        />
+      ) : null}
+      {detail && modal.deletion && modal.name === "delete" ? (
+        <DeleteUserModal user={detail.user} deletion={modal.deletion} closeTo={listUrl} lastResult={resultFor(actionData, "delete-user")} />
+      ) : null}
+      {detail && modal.cardOptions && modal.name === "assign" ? (
+        <AssignCardModal
+          user={detail.user}
+          groups={modal.cardOptions}
+          today={today}
+          closeTo={detailUrl(detail.user._id)}
+          lastResult={resultFor(actionData, "assign-card")}
+          reassign={actionData?.intent === "assign-card" ? actionData.reassign : undefined}
+        />
+      ) : null}
+      {detail && card && modal.name === "edit-card" ? (
+        <EditUserCardModal
+          key={card._id}
+          user={detail.user}
+          card={card}
+          today={today}
+          closeTo={detailUrl(detail.user._id)}
+          lastResult={resultFor(actionData, "update-card")}
+        />
+      ) : null}
+      {detail && card && modal.name === "unassign" ? (
+        <UnassignCardModal user={detail.user} card={card} closeTo={detailUrl(detail.user._id)} lastResult={resultFor(actionData, "unassign-card")} />
+      ) : null}
+    </>
+  );
+}
+
+type RowModal = "detail" | "edit" | "inactivate" | "activate" | "delete";
+
+function UserRow({ user, linkTo }: { user: UserJson; linkTo: (modal: RowModal) => string }) {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
+  const isAdmin = user.role === "admin";
+  const who = user.username;
+  return (
+    <tr data-testid="user-row" data-username={user.username}>
+      <td>{user.username}</td>
+      <td>{name || <span className="muted">No especificado</span>}</td>
+      <td>{user.email}</td>
+      <td>{USER_ROLE_LABELS[user.role]}</td>
+      <td>
+        <UserStatusBadge status={user.status} />
+      </td>
+      <td>{user.activeCardCount === 1 ? "1 activa" : `${user.activeCardCount} activas`}</td>
+      <td>
+        <div className="actions">
+          <Link to={linkTo("detail")} className="button button-secondary button-small" aria-label={`Ver ${who}`} preventScrollReset>
+            Ver
+          </Link>
+          <Link to={linkTo("edit")} className="button button-secondary button-small" aria-label={`Editar ${who}`} preventScrollReset>
+            Editar
+          </Link>
+          {user.status === "active" ? (
+            isAdmin ? (
+              <button type="button" className="button button-secondary button-small" disabled title="No se puede inactivar a un administrador" aria-label={`Inactivar ${who}`}>
+                Inactivar
+              </button>
+            ) : (
+              <Link to={linkTo("inactivate")} className="button button-secondary button-small" aria-label={`Inactivar ${who}`} preventScrollReset>
+                Inactivar
+              </Link>
+            )
+          ) : (
+            <Link to={linkTo("activate")} className="button button-small" aria-label={`Activar ${who}`} preventScrollReset>
+              Activar
+            </Link>
+          )}
+          {isAdmin ? (
+            <button type="button" className="button button-danger button-small" disabled title="No se puede eliminar a un administrador" aria-label={`Eliminar ${who}`}>
+              Eliminar
+            </button>
+          ) : (
+            <Link to={linkTo("delete")} className="button button-danger button-small" aria-label={`Eliminar ${who}`} preventScrollReset>
+              Eliminar
+            </Link>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
 }
 
 export function ErrorBoundary() {
