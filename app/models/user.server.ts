@@ -108,8 +108,12 @@ function userSearchWhere(search: string | undefined): SQL | undefined {
   );
 }
 
-/** How many active cards the user holds (the list's "N activas"). */
-const activeCardCount = sql<number>`(SELECT count(*) FROM ${cards} WHERE ${cards.userId} = ${users.id} AND ${cards.status} = 'active')`.mapWith(Number);
+/**
+ * How many active cards the user holds (the list's "N activas"). Written out
+ * with table names: drizzle leaves columns unqualified in a one-table query,
+ * which inside this subquery would mean the cards' own columns.
+ */
+const activeCardCount = sql<number>`(SELECT count(*) FROM "cards" WHERE "cards"."user_id" = "users"."id" AND "cards"."status" = 'active')`.mapWith(Number);
 
 export type UserListOptions = { search?: string; limit: number; offset: number };
 export type UserWithCardCount = User & { activeCardCount: number };

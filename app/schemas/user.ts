@@ -79,9 +79,12 @@ const status = z
   .enum(USER_STATUSES, { error: "El estado debe ser active (Activo), inactive (Inactivo) o suspended (Suspendido)" })
   .default("active");
 
-const profileFields = {
+const identityFields = {
   username,
   email: email({ required: EMAIL_REQUIRED, invalid: "El email no es válido" }),
+};
+
+const profileFields = {
   firstName: orNull(optionalText(100)),
   lastName: orNull(optionalText(100)),
   department: orNull(optionalText(100)),
@@ -104,13 +107,14 @@ function passwordUnlikeName(value: PasswordCheck, context: z.RefinementCtx) {
 }
 
 /** 'Crear Usuario' and POST /api/users. */
-export const UserCreateSchema = z.object({ ...profileFields, password }).superRefine(passwordUnlikeName);
+export const UserCreateSchema = z.object({ ...identityFields, password, ...profileFields }).superRefine(passwordUnlikeName);
 
 /** 'Editar' and PUT /api/users/{id}: an empty or missing password keeps the current one. */
 export const UserUpdateSchema = z
   .object({
-    ...profileFields,
+    ...identityFields,
     password: z.preprocess((value) => (value === "" || value === null ? undefined : value), password.optional()),
+    ...profileFields,
   })
   .superRefine(passwordUnlikeName);
 
