@@ -52,13 +52,13 @@ export default function UsersPage() {
 
   return (
     <>
-      <div className="page-header">
-        <h1>Gestión de Usuarios</h1>
+      <h1>Gestión de Usuarios</h1>
+      <div className="admin-toolbar">
+        <UserSearchForm search={query} />
         <Link to={withParams(search, { modal: "new", user: null, card: null })} className="button" preventScrollReset>
           Crear Usuario
         </Link>
       </div>
-      <UserSearchForm search={query} />
 
       <p className="muted" role="status" data-testid="user-count">
         {loading ? "Cargando usuarios..." : pagination.total === 1 ? "1 usuario" : `${pagination.total} usuarios`}

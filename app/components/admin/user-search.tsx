@@ -25,7 +25,7 @@ export function UserSearchForm({ search }: { search: string }) {
   }, [search]);
 
   return (
-    <Form method="get" role="search" aria-label="Buscar usuarios" className="admin-toolbar" preventScrollReset>
+    <Form method="get" role="search" aria-label="Buscar usuarios" className="user-search" preventScrollReset>
       <div className="field">
         <label htmlFor="user-search">Buscar</label>
         <input
