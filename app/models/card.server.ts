@@ -346,6 +346,20 @@ export async function assignCardToUser(userId: string, assignment: CardAssignmen
   return result;
 }
 
+/**
+ * How many active cards each of these users holds (users without one are
+ * left out). Looked up by holder only, so it reads the holder index.
+ */
+export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await getDb()
+    .select({ userId: cards.userId, active: sql<number>`sum(${cards.status} = 'active')`.mapWith(Number) })
+    .from(cards)
+    .where(inArray(cards.userId, userIds))
+    .groupBy(cards.userId);
+  return new Map(rows.map((row) => [row.userId!, row.active]));
+}
+
 /** Door row ids on which these cards have a permission (granted or not). */
 export async function listDoorIdsForCards(cardIds: string[]): Promise<string[]> {
   if (cardIds.length === 0) return [];

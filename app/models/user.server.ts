@@ -1,4 +1,4 @@
-import { and, asc, count, eq, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, eq, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { cards, facilityBookings, notifications, users, type User } from "~/db/schema";
 import { createId, hashPassword, verifyPassword } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
@@ -108,36 +108,22 @@ function userSearchWhere(search: string | undefined): SQL | undefined {
   );
 }
 
-/**
- * How many active cards the user holds (the list's "N activas"). Written out
- * with table names: drizzle leaves columns unqualified in a one-table query,
- * which inside this subquery would mean the cards' own columns.
- */
-const activeCardCount = sql<number>`(SELECT count(*) FROM "cards" WHERE "cards"."user_id" = "users"."id" AND "cards"."status" = 'active')`.mapWith(Number);
-
 export type UserListOptions = { search?: string; limit: number; offset: number };
-export type UserWithCardCount = User & { activeCardCount: number };
 
-/** Users by username (case ignored), with their active card count. */
-export async function listUsers({ search, limit, offset }: UserListOptions): Promise<UserWithCardCount[]> {
-  const rows = await getDb()
-    .select({ user: users, activeCardCount })
+/** Users by username, case ignored (the order of the unique index on lower(username)). */
+export async function listUsers({ search, limit, offset }: UserListOptions): Promise<User[]> {
+  return getDb()
+    .select()
     .from(users)
     .where(userSearchWhere(search))
-    .orderBy(sql`lower(${users.username})`, asc(users.id))
+    .orderBy(sql`lower(${users.username})`)
     .limit(limit)
     .offset(offset);
-  return rows.map((row) => ({ ...row.user, activeCardCount: row.activeCardCount }));
 }
 
 export async function countUsers({ search }: Pick<UserListOptions, "search"> = {}) {
   const [row] = await getDb().select({ total: count() }).from(users).where(userSearchWhere(search));
   return row?.total ?? 0;
-}
-
-export async function getUserWithCardCount(id: string): Promise<UserWithCardCount | null> {
-  const [row] = await getDb().select({ user: users, activeCardCount }).from(users).where(eq(users.id, id)).limit(1);
-  return row ? { ...row.user, activeCardCount: row.activeCardCount } : null;
 }
 
 export type UserUpdate = Partial<Omit<NewUser, "password">> & { password?: string };

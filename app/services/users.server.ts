@@ -12,7 +12,7 @@ import { notifyAccessChange } from "~/access/notify.server";
 import { revokeApiTokensOfUser } from "~/models/api-token.server";
 import * as cardModel from "~/models/card.server";
 import * as userModel from "~/models/user.server";
-import type { User, UserWithCardCount } from "~/models/user.server";
+import type { User } from "~/models/user.server";
 import type { CardAssignmentInput, UserCardUpdateInput, UserInput, UserStatus } from "~/schemas/user";
 import { canonicalCardId } from "~/utils/card-number";
 import { endOfMadridDay } from "~/utils/dates";
@@ -21,7 +21,7 @@ import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { toCardJson, type CardJson } from "./cards.server";
 import { notifyUser } from "./notifications.server";
 
-export type { User, UserWithCardCount };
+export type { User };
 
 /** Who is making the change: the signed-in admin. */
 export type Actor = Pick<User, "id">;
@@ -88,20 +88,29 @@ export async function listUsers({ search, page, limit }: UserListQuery, { clampP
   const pages = Math.max(1, Math.ceil(total / limit));
   const shown = clampPage ? Math.min(page, pages) : page;
   const users = await userModel.listUsers({ search, limit, offset: (shown - 1) * limit });
-  return { users: users.map(toUserJson), pagination: { page: shown, limit, total, pages } };
+  return { users: await withCardCounts(users), pagination: { page: shown, limit, total, pages } };
+}
+
+/** The users as JSON, each with their active card count (one query for all). */
+async function withCardCounts(users: User[]) {
+  const counts = await cardModel.countActiveCardsOfUsers(users.map((user) => user.id));
+  return users.map((user) => toUserJson({ ...user, activeCardCount: counts.get(user.id) ?? 0 }));
 }
 
 export async function getUserJson(id: string): Promise<Result<{ user: UserJson }>> {
-  const user = await userModel.getUserWithCardCount(id);
-  return user ? { ok: true, user: toUserJson(user) } : USER_REFUSALS.not_found;
+  const user = await userModel.getUserById(id);
+  if (!user) return USER_REFUSALS.not_found;
+  const [json] = await withCardCounts([user]);
+  return { ok: true, user: json! };
 }
 
 /** The user and the cards they hold (the details modal). */
 export async function getUserDetail(id: string): Promise<Result<{ user: UserJson; cards: CardJson[] }>> {
-  const user = await userModel.getUserWithCardCount(id);
+  const user = await userModel.getUserById(id);
   if (!user) return USER_REFUSALS.not_found;
-  const cards = await cardModel.listCardsOfUser(id);
-  return { ok: true, user: toUserJson(user), cards: cards.map(toCardJson) };
+  const cards = (await cardModel.listCardsOfUser(id)).map(toCardJson);
+  const activeCardCount = cards.filter((card) => card.status === "active").length;
+  return { ok: true, user: toUserJson({ ...user, activeCardCount }), cards };
 }
 export type UserDetail = Extract<Awaited<ReturnType<typeof getUserDetail>>, { ok: true }>;
 
