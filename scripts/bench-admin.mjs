@@ -24,7 +24,7 @@ import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateAccessLogs } from "./generate-access-logs.mjs";
-import { measureSequential, signInBenchAdmin, startBenchServer } from "./lib/bench-server.mjs";
+import { freePort, measureSequential, signInBenchAdmin, startBenchServer } from "./lib/bench-server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
 });
 const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
-const PORT = 4797;
+const PORT = await freePort();
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const ADMIN_PASSWORD = "bench-admin-password";
 

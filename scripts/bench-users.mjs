@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateUsers } from "./generate-users.mjs";
-import { measureSequential, signInBenchAdmin, startBenchServer } from "./lib/bench-server.mjs";
+import { freePort, measureSequential, signInBenchAdmin, startBenchServer } from "./lib/bench-server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -26,7 +26,7 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
   },
 });
-const PORT = 4798;
+const PORT = await freePort();
 const ADMIN = { username: "bench-admin", password: "bench-admin-password" };
 const options = { requests: Number(args.requests), warmup: Number(args.warmup) };
 

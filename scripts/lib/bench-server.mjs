@@ -2,7 +2,20 @@
 // with a signed-in admin (session cookie and API token), and sequential
 // measurements of single requests.
 import { spawn } from "node:child_process";
+import net from "node:net";
 import { runLoad } from "./load.mjs";
+
+/** A TCP port nothing listens on now (the machine is shared: fixed ports collide). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** Starts `remix-serve build/index.js` on the database (access service off); resolves once /healthz answers. */
 export async function startBenchServer({ port, dataDir, databaseFile, admin }) {
@@ -24,8 +37,10 @@ export async function startBenchServer({ port, dataDir, databaseFile, admin }) {
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 600; i++) {
+    // Our own server, not another process that answers on the same port.
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return { child, baseUrl };
+      if ((await fetch(`${baseUrl}/healthz`)).ok && child.exitCode === null) return { child, baseUrl };
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
