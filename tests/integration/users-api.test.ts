@@ -15,6 +15,7 @@ import * as cardsRoute from "~/routes/api.users.$id.cards";
 import * as cardRoute from "~/routes/api.users.$id.cards.$cardId";
 import * as statusRoute from "~/routes/api.users.$id.status";
 import { setCardPermission } from "~/services/cards.server";
+import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { addDays, endOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
@@ -277,6 +278,7 @@ describe("DELETE /api/users/{id}", () => {
   it("deletes a resident: cards unassigned and inactive, token gone, access log keeps the username", async () => {
     const resident = await createTestUser();
     const { token } = await issueApiToken(resident.id);
+    const residentCookie = await sessionCookie(resident.id);
     const card = await registerCard({ cardNumber: await cardNumber(), status: "active", userId: resident.id });
     await setCardPermission(card.id, (await createTestDoor()).id, true);
     const [logId] = await insertLogs([{ at: Date.now(), cardNumber: card.cardNumber, cardId: card.id, username: resident.username }]);
@@ -290,6 +292,9 @@ describe("DELETE /api/users/{id}", () => {
     expect(await getUserById(resident.id)).toBeUndefined();
     expect(await getCardById(card.id)).toMatchObject({ userId: null, status: "inactive", holder: null });
     expect(await getUserByApiToken(token)).toBeNull();
+    // A browser still signed in as them is signed out at its next request.
+    const signedOut = await requireUser(new Request("http://localhost/portal", { headers: { Cookie: residentCookie } })).catch((thrown: Response) => thrown);
+    expect((signedOut as Response).headers.get("Location")).toBe("/login");
     const [log] = await getDb().select().from(accessLogs).where(eq(accessLogs.id, logId!));
     expect(log).toMatchObject({ userId: null, username: resident.username });
     expect((await call(userRoute.action, "/api/users/x", { method: "DELETE", params: { id: resident.id } })).status).toBe(404);
