@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { Pagination } from "~/components/admin/pagination";
 import {
+  ActionLink,
   AssignCardModal,
   DeleteUserModal,
   EditUserCardModal,
@@ -32,6 +33,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   return usersAction(request, admin);
 }
+
+const COLUMNS = ["Usuario", "Nombre", "Email", "Rol", "Estado", "Tarjetas", "Acciones"];
 
 /** The current page URL with some parameters changed (null removes one). */
 function withParams(search: string, changes: Record<string, string | null>) {
@@ -71,13 +74,11 @@ export default function UsersPage() {
             <caption className="visually-hidden">Usuarios</caption>
             <thead>
               <tr>
-                <th scope="col">Usuario</th>
-                <th scope="col">Nombre</th>
-                <th scope="col">Email</th>
-                <th scope="col">Rol</th>
-                <th scope="col">Estado</th>
-                <th scope="col">Tarjetas</th>
-                <th scope="col">Acciones</th>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -146,7 +147,6 @@ type RowModal = "detail" | "edit" | "inactivate" | "activate" | "delete";
 function UserRow({ user, linkTo }: { user: UserJson; linkTo: (modal: RowModal) => string }) {
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
   const isAdmin = user.role === "admin";
-  const who = user.username;
   return (
     <tr data-testid="user-row" data-username={user.username}>
       <td>{user.username}</td>
@@ -159,36 +159,25 @@ function UserRow({ user, linkTo }: { user: UserJson; linkTo: (modal: RowModal) =
       <td>{user.activeCardCount === 1 ? "1 activa" : `${user.activeCardCount} activas`}</td>
       <td>
         <div className="actions">
-          <Link to={linkTo("detail")} className="button button-secondary button-small" aria-label={`Ver ${who}`} preventScrollReset>
-            Ver
-          </Link>
-          <Link to={linkTo("edit")} className="button button-secondary button-small" aria-label={`Editar ${who}`} preventScrollReset>
-            Editar
-          </Link>
+          <ActionLink to={linkTo("detail")} label="Ver" target={user.username} />
+          <ActionLink to={linkTo("edit")} label="Editar" target={user.username} />
           {user.status === "active" ? (
-            isAdmin ? (
-              <button type="button" className="button button-secondary button-small" disabled title="No se puede inactivar a un administrador" aria-label={`Inactivar ${who}`}>
-                Inactivar
-              </button>
-            ) : (
-              <Link to={linkTo("inactivate")} className="button button-secondary button-small" aria-label={`Inactivar ${who}`} preventScrollReset>
-                Inactivar
-              </Link>
-            )
+            <ActionLink
+              to={linkTo("inactivate")}
+              label="Inactivar"
+              target={user.username}
+              disabledReason={isAdmin ? "No se puede inactivar a un administrador" : undefined}
+            />
           ) : (
-            <Link to={linkTo("activate")} className="button button-small" aria-label={`Activar ${who}`} preventScrollReset>
-              Activar
-            </Link>
+            <ActionLink to={linkTo("activate")} label="Activar" target={user.username} tone="primary" />
           )}
-          {isAdmin ? (
-            <button type="button" className="button button-danger button-small" disabled title="No se puede eliminar a un administrador" aria-label={`Eliminar ${who}`}>
-              Eliminar
-            </button>
-          ) : (
-            <Link to={linkTo("delete")} className="button button-danger button-small" aria-label={`Eliminar ${who}`} preventScrollReset>
-              Eliminar
-            </Link>
-          )}
+          <ActionLink
+            to={linkTo("delete")}
+            label="Eliminar"
+            target={user.username}
+            tone="danger"
+            disabledReason={isAdmin ? "No se puede eliminar a un administrador" : undefined}
+          />
         </div>
       </td>
     </tr>

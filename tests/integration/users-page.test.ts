@@ -9,7 +9,7 @@ import { getUserById, verifyLogin } from "~/models/user.server";
 import * as page from "~/routes/admin.users";
 import { addDays, endOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { createTestUser, hexPrefix, sessionCookie, toastOf } from "../setup/fixtures";
-import { callRoute } from "../setup/route";
+import { callRoute, formPost, pageRequest } from "../setup/route";
 
 let admin: Awaited<ReturnType<typeof createTestUser>>;
 let adminCookie: string;
@@ -22,18 +22,11 @@ beforeAll(async () => {
 });
 
 async function load(search = "", cookie = adminCookie) {
-  return callRoute(page.loader, new Request(`http://localhost/admin/users${search}`, { headers: { Cookie: cookie } }));
+  return callRoute(page.loader, pageRequest(`/admin/users${search}`, cookie));
 }
 
-async function post(fields: Record<string, string>, search = "") {
-  return callRoute(
-    page.action,
-    new Request(`http://localhost/admin/users${search}`, {
-      method: "POST",
-      headers: { Cookie: adminCookie, Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields),
-    }),
-  );
+async function post(fields: Record<string, string>, search = "", cookie = adminCookie) {
+  return callRoute(page.action, formPost(`/admin/users${search}`, cookie, fields));
 }
 
 const fresh = () => randomUUID().slice(0, 8);
@@ -48,14 +41,7 @@ describe("guard", () => {
   it("sends residents and visitors away from the page and its actions", async () => {
     expect((await load("", residentCookie)).headers.get("Location")).toBe("/");
     expect((await load("", "")).headers.get("Location")).toBe("/login?redirectTo=%2Fadmin%2Fusers");
-    const residentPost = await callRoute(
-      page.action,
-      new Request("http://localhost/admin/users", {
-        method: "POST",
-        headers: { Cookie: residentCookie, Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ intent: "delete-user", id: admin.id }),
-      }),
-    );
+    const residentPost = await post({ intent: "delete-user", id: admin.id }, "", residentCookie);
     expect(residentPost.headers.get("Location")).toBe("/");
     expect(await getUserById(admin.id)).toBeDefined();
   });

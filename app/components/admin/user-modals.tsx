@@ -68,6 +68,33 @@ function useValidationToast(failureTitle: string) {
   };
 }
 
+/**
+ * A small action button ("Editar", named "Editar tarjeta 04A1…" for assistive
+ * tech): a link to its modal, or, with `disabledReason`, a disabled button
+ * that says why.
+ */
+export function ActionLink({ to, label, target, tone = "secondary", disabledReason }: {
+  to: string;
+  label: string;
+  target: string;
+  tone?: "primary" | "secondary" | "danger";
+  disabledReason?: string;
+}) {
+  const className = `button ${tone === "primary" ? "" : `button-${tone} `}button-small`;
+  if (disabledReason) {
+    return (
+      <button type="button" className={className} disabled title={disabledReason} aria-label={`${label} ${target}`}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <Link to={to} className={className} aria-label={`${label} ${target}`} preventScrollReset>
+      {label}
+    </Link>
+  );
+}
+
 function CancelLink({ to }: { to: string }) {
   return (
     <Link to={to} className="button button-secondary" preventScrollReset>
@@ -239,22 +266,8 @@ function UserCardItem({ card, now, linkTo }: { card: CardJson; now: Date; linkTo
         <CardStatusBadge status={card.status} />
         <CardExpiryBadge expiresAt={card.expiresAt} now={now} />
         <span className="actions">
-          <Link
-            to={linkTo("edit-card", card._id)}
-            className="button button-secondary button-small"
-            aria-label={`Editar tarjeta ${card.cardNumber}`}
-            preventScrollReset
-          >
-            Editar
-          </Link>
-          <Link
-            to={linkTo("unassign", card._id)}
-            className="button button-danger button-small"
-            aria-label={`Eliminar tarjeta ${card.cardNumber}`}
-            preventScrollReset
-          >
-            Eliminar
-          </Link>
+          <ActionLink to={linkTo("edit-card", card._id)} label="Editar" target={`tarjeta ${card.cardNumber}`} />
+          <ActionLink to={linkTo("unassign", card._id)} label="Eliminar" target={`tarjeta ${card.cardNumber}`} tone="danger" />
         </span>
       </div>
     </li>
