@@ -75,9 +75,8 @@ const password = z
 const role = z.enum(USER_ROLES, {
   error: (issue) => (issue.input === undefined ? ROLE_REQUIRED : "El rol debe ser user (Usuario) o admin (Administrador)"),
 });
-const status = z
-  .enum(USER_STATUSES, { error: "El estado debe ser active (Activo), inactive (Inactivo) o suspended (Suspendido)" })
-  .default("active");
+const STATUS_MESSAGE = "El estado debe ser active (Activo), inactive (Inactivo) o suspended (Suspendido)";
+const status = z.enum(USER_STATUSES, { error: STATUS_MESSAGE });
 
 const identityFields = {
   username,
@@ -90,7 +89,6 @@ const profileFields = {
   department: orNull(optionalText(100)),
   phone: orNull(optionalPhone("El teléfono no es válido")),
   role,
-  status,
   notes: orNull(optionalText(1000)),
   unitNumber: orNull(optionalText(20)),
 };
@@ -107,22 +105,26 @@ function passwordUnlikeName(value: PasswordCheck, context: z.RefinementCtx) {
 }
 
 /** 'Crear Usuario' and POST /api/users. */
-export const UserCreateSchema = z.object({ ...identityFields, password, ...profileFields }).superRefine(passwordUnlikeName);
+export const UserCreateSchema = z
+  .object({ ...identityFields, password, ...profileFields, status: status.default("active") })
+  .superRefine(passwordUnlikeName);
 
-/** 'Editar' and PUT /api/users/{id}: an empty or missing password keeps the current one. */
+/** 'Editar' and PUT /api/users/{id}: an empty or missing password, or a missing status, keeps the current one. */
 export const UserUpdateSchema = z
   .object({
     ...identityFields,
     password: z.preprocess((value) => (value === "" || value === null ? undefined : value), password.optional()),
     ...profileFields,
+    status: status.optional(),
   })
   .superRefine(passwordUnlikeName);
 
 export type UserInput = z.output<typeof UserUpdateSchema>;
+export type NewUserInput = z.output<typeof UserCreateSchema>;
 
 /** PUT /api/users/{id}/status. */
 export const UserStatusSchema = z.object({
-  status: z.enum(USER_STATUSES, { error: "El estado debe ser active (Activo), inactive (Inactivo) o suspended (Suspendido)" }),
+  status,
 });
 
 /** The list: /admin/users and GET /api/users. */

@@ -13,7 +13,7 @@ import { revokeApiTokensOfUser } from "~/models/api-token.server";
 import * as cardModel from "~/models/card.server";
 import * as userModel from "~/models/user.server";
 import type { User } from "~/models/user.server";
-import type { CardAssignmentInput, UserCardUpdateInput, UserInput, UserStatus } from "~/schemas/user";
+import type { CardAssignmentInput, NewUserInput, UserCardUpdateInput, UserInput, UserStatus } from "~/schemas/user";
 import { canonicalCardId } from "~/utils/card-number";
 import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
@@ -115,7 +115,7 @@ export async function getUserDetail(id: string): Promise<Result<{ user: UserJson
 export type UserDetail = Extract<Awaited<ReturnType<typeof getUserDetail>>, { ok: true }>;
 
 /** The stored profile of a form's values: a unit number is a resident's only. */
-function profileOf(input: UserInput) {
+function profileOf(input: Omit<NewUserInput, "password">) {
   return {
     username: input.username,
     email: input.email,
@@ -146,7 +146,7 @@ function clashOf(error: unknown, input: Pick<UserInput, "username" | "email">): 
   throw error;
 }
 
-export async function createUser(input: UserInput & { password: string }): Promise<Result<{ user: UserJson }>> {
+export async function createUser(input: NewUserInput): Promise<Result<{ user: UserJson }>> {
   if (input.role === "admin" && input.status !== "active") return USER_REFUSALS.admin_not_active;
   const clash = await findNameClash(input);
   if (clash) return clash;
@@ -159,13 +159,14 @@ export async function createUser(input: UserInput & { password: string }): Promi
 }
 
 /**
- * The admin's edit of a user (screen and API). A missing password keeps the
- * current one; a new one ends the user's API tokens (unless the admin changes
+ * The admin's edit of a user (screen and API). A missing password or status
+ * keeps the current one; a new one ends the user's API tokens (unless the admin changes
  * their own). An admin stays active, and cannot take their own admin role.
  */
-export async function updateUser(id: string, input: UserInput, actor: Actor): Promise<Result<{ user: UserJson }>> {
+export async function updateUser(id: string, edit: UserInput, actor: Actor): Promise<Result<{ user: UserJson }>> {
   const existing = await userModel.getUserById(id);
   if (!existing) return USER_REFUSALS.not_found;
+  const input = { ...edit, status: edit.status ?? existing.status };
   if (actor.id === id && input.role !== "admin") return USER_REFUSALS.own_role;
   if (actor.id === id && input.status !== existing.status) return USER_REFUSALS.own_status;
   // Whatever the form sends, an admin is not inactivated (not even while being made a resident).

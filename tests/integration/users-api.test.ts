@@ -212,9 +212,12 @@ describe("PUT /api/users/{id}", () => {
     expect(kept.body).toMatchObject({ message: "Usuario actualizado exitosamente", data: { firstName: "Marta Isabel", department: "Coworking", notes: "Llega en junio" } });
     expect((await verifyLogin(body.username, body.password)).ok).toBe(true);
 
+    await call(statusRoute.action, "/api/users/x/status", { method: "PUT", params: { id }, body: { status: "suspended" } });
     const withoutNotes = { ...body, notes: undefined, password: "otra-frase-nueva" };
     const changed = await call(userRoute.action, `/api/users/${id}`, { method: "PUT", params: { id }, body: withoutNotes });
-    expect(changed.body.data.notes).toBeNull();
+    // Left out: the notes are cleared, the status is kept.
+    expect(changed.body.data).toMatchObject({ notes: null, status: "suspended" });
+    await call(statusRoute.action, "/api/users/x/status", { method: "PUT", params: { id }, body: { status: "active" } });
     expect((await verifyLogin(body.username, "otra-frase-nueva")).ok).toBe(true);
     expect((await verifyLogin(body.username, body.password)).ok).toBe(false);
   });
