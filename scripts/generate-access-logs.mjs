@@ -27,8 +27,8 @@ const DOOR_NAMES = [
   "Sala de conferencias", "Lavandería", "Terraza", "Piscina", "Jacuzzi", "Sala de yoga", "Bodega",
   "Cuarto de bicis", "Sala de eventos", "Cocina común", "Biblioteca", "Azotea", "Trastero norte", "Trastero sur",
 ];
-const FIRST_NAMES = ["marta", "javier", "lucia", "pablo", "carmen", "diego", "ana", "sergio", "elena", "mario", "laura", "hugo", "paula", "adrian", "sara", "ivan", "noelia", "ruben", "irene", "xuan"];
-const LAST_NAMES = ["garcia", "fernandez", "lopez", "martinez", "suarez", "alvarez", "menendez", "rodriguez", "gonzalez", "diaz", "fdez", "iglesias", "rubio", "castro", "prieto"];
+export const FIRST_NAMES = ["marta", "javier", "lucia", "pablo", "carmen", "diego", "ana", "sergio", "elena", "mario", "laura", "hugo", "paula", "adrian", "sara", "ivan", "noelia", "ruben", "irene", "xuan"];
+export const LAST_NAMES = ["garcia", "fernandez", "lopez", "martinez", "suarez", "alvarez", "menendez", "rodriguez", "gonzalez", "diaz", "fdez", "iglesias", "rubio", "castro", "prieto"];
 /** Denial reasons of known, usable cards, with their weights. */
 const DENIAL_REASONS = [
   ["no_permission", 55], ["card_inactive", 8], ["card_expired", 8], ["card_suspended", 4], ["user_inactive", 5],
@@ -36,7 +36,7 @@ const DENIAL_REASONS = [
 ];
 
 /** A small seeded generator (mulberry32): the same seed gives the same data. */
-function randomSource(seed) {
+export function randomSource(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -65,7 +65,7 @@ function cumulativeOf(weights) {
   return weights.map((weight) => (sum += weight));
 }
 
-function hex(random, bytes) {
+export function hex(random, bytes) {
   let text = "";
   for (let i = 0; i < bytes; i++) text += Math.floor(random() * 256).toString(16).padStart(2, "0");
   return text.toUpperCase();

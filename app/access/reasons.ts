@@ -21,6 +21,7 @@ export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
   offline_deny: "Denegado sin conexión",
   booking_window: "Acceso por reserva de instalación",
   outside_booking_window: "Fuera del horario de la reserva",
+  user_suspended: "Usuario suspendido",
 };
 
 /** Second line of the door's display after a denial: at most 16 characters. */
@@ -40,4 +41,5 @@ export const ACCESS_REASON_DISPLAY: Record<AccessReason, string> = {
   offline_deny: "Sin conexión",
   booking_window: "Reserva activa",
   outside_booking_window: "Fuera de reserva",
+  user_suspended: "Usuario suspend.",
 };

@@ -69,9 +69,9 @@ describe("decideAccess, rule by rule", () => {
     expect(decideAccess(facts({ card: { status: "active", expiresAt: new Date(now.getTime() + 60_000) } })).granted).toBe(true);
   });
 
-  it("denies a card whose holder is inactive or suspended; a card held by nobody is judged on its own", () => {
+  it("denies a card whose holder is inactive or suspended, each with its reason; a card held by nobody is judged on its own", () => {
     expect(decideAccess(facts({ holder: { status: "inactive", firstName: null } })).reason).toBe("user_inactive");
-    expect(decideAccess(facts({ holder: { status: "suspended", firstName: null } })).reason).toBe("user_inactive");
+    expect(decideAccess(facts({ holder: { status: "suspended", firstName: null } })).reason).toBe("user_suspended");
     expect(decideAccess(facts({ holder: null })).granted).toBe(true);
   });
 

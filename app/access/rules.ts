@@ -95,6 +95,7 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   if (card.expiresAt && card.expiresAt.getTime() <= facts.now.getTime()) {
     return deny("card_expired", { deactivateCard: true });
   }
+  if (holder?.status === "suspended") return deny("user_suspended");
   if (holder && holder.status !== "active") return deny("user_inactive");
   if (!facts.permissionGranted) {
     // No standing permission: the holder's facility bookings may open the door.

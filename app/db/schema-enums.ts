@@ -26,6 +26,7 @@ export const ACCESS_REASONS = [
   "offline_deny",
   "booking_window",
   "outside_booking_window",
+  "user_suspended",
 ] as const;
 export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
 export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;

@@ -1,8 +1,8 @@
 // Cards and their door permissions. Card numbers are canonical here (see
 // app/utils/card-number.ts); the admin's rules and the notifications to the
 // doors are in app/services/cards.server.ts.
-import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { cardPermissions, cards, users, type Card, type CARD_TYPES } from "~/db/schema";
+import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { cardPermissions, cards, users, type Card, type CARD_TYPES, type User } from "~/db/schema";
 import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
 import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
@@ -101,12 +101,94 @@ export async function listCards(options: CardListOptions = {}): Promise<CardWith
     .orderBy(sql`${column} IS NULL`, order(column), asc(cards.id))
     .limit(options.limit ?? 100)
     .offset(options.offset ?? 0);
+  return withPermissions(rows);
+}
+
+type CardRow = { card: Card; holder: { id: string; username: string; firstName: string | null; lastName: string | null; status: User["status"] } | null };
+
+/** Rows of cards joined with their holders, with each card's permissions. */
+async function withPermissions(rows: CardRow[]): Promise<CardWithRelations[]> {
   const permissions = await listPermissionsOfCards(rows.map((row) => row.card.id));
   return rows.map(({ card, holder }) => ({
     ...card,
     holder: holder?.id ? holder : null,
     permissions: permissions.get(card.id) ?? [],
   }));
+}
+
+/** The user's cards, newest first. */
+export async function listCardsOfUser(userId: string): Promise<CardWithRelations[]> {
+  const rows = await getDb()
+    .select({ card: cards, holder: holderColumns })
+    .from(cards)
+    .leftJoin(users, eq(users.id, cards.userId))
+    .where(eq(cards.userId, userId))
+    .orderBy(desc(cards.createdAt), asc(cards.id));
+  return withPermissions(rows);
+}
+
+/**
+ * The cards the admin may give to this user (the 'Asignar Tarjeta' select):
+ * cards nobody holds (not suspended), pending cards, and active cards of
+ * other users; the most recently used or seen first.
+ */
+export async function listAssignableCards(userId: string, limit: number): Promise<CardWithRelations[]> {
+  const rows = await getDb()
+    .select({ card: cards, holder: holderColumns })
+    .from(cards)
+    .leftJoin(users, eq(users.id, cards.userId))
+    .where(
+      and(
+        or(isNull(cards.userId), ne(cards.userId, userId)),
+        or(
+          and(isNull(cards.userId), ne(cards.status, "suspended")),
+          eq(cards.status, "pending"),
+          eq(cards.status, "active"),
+        ),
+      ),
+    )
+    .orderBy(desc(sql`coalesce(${cards.lastUsedAt}, ${cards.createdAt})`), asc(cards.id))
+    .limit(limit);
+  return withPermissions(rows);
+}
+
+/** A card by number with its holder (to tell the admin whose it is before reassigning it). */
+export async function getCardByNumberWithHolder(cardNumber: string) {
+  const canonical = canonicalCardId(cardNumber);
+  if (!canonical) return null;
+  const [row] = await getDb()
+    .select({ card: cards, holder: holderColumns })
+    .from(cards)
+    .leftJoin(users, eq(users.id, cards.userId))
+    .where(eq(cards.cardNumber, canonical))
+    .limit(1);
+  return row ? { ...row.card, holder: row.holder?.id ? row.holder : null } : null;
+}
+
+export type UserCardUpdate = Pick<Card, "alias" | "description" | "cardType" | "expiresAt">;
+
+/** Edits one of the user's cards; null when the user holds no card with that id. */
+export async function updateCardOfUser(userId: string, cardId: string, fields: UserCardUpdate) {
+  const [card] = await getDb()
+    .update(cards)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(eq(cards.id, cardId), eq(cards.userId, userId)))
+    .returning();
+  return card ?? null;
+}
+
+/**
+ * Takes the card from the user: it becomes unassigned and inactive, so it
+ * opens nothing until it is given to someone again. Null when the user holds
+ * no card with that id.
+ */
+export async function unassignCardOfUser(userId: string, cardId: string) {
+  const [card] = await getDb()
+    .update(cards)
+    .set({ userId: null, status: "inactive", updatedAt: new Date() })
+    .where(and(eq(cards.id, cardId), eq(cards.userId, userId)))
+    .returning();
+  return card ?? null;
 }
 
 export async function countCards(options: CardListOptions = {}) {
@@ -221,8 +303,9 @@ export type CardAssignment = {
 };
 
 /**
- * Assigns a card to a user, registering it (active) when it is new. SPEC:
- * assigning a card that belongs to someone else reassigns it.
+ * Assigns a card to a user, registering it when it is new. SPEC: assigning a
+ * card that belongs to someone else reassigns it. The card comes out active
+ * (the admin vouches for it), except a suspended card, which stays suspended.
  */
 export async function assignCardToUser(userId: string, assignment: CardAssignment) {
   const cardNumber = canonicalCardId(assignment.cardNumber);
@@ -231,7 +314,7 @@ export async function assignCardToUser(userId: string, assignment: CardAssignmen
   const now = new Date();
   const result = await db.transaction(async (tx) => {
     const [existing] = await tx
-      .select({ card: cards, previousUsername: users.username })
+      .select({ card: cards, previous: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName } })
       .from(cards)
       .leftJoin(users, eq(users.id, cards.userId))
       .where(eq(cards.cardNumber, cardNumber))
@@ -251,15 +334,30 @@ export async function assignCardToUser(userId: string, assignment: CardAssignmen
         .returning();
       return { card: card!, reassigned: false, previousUser: null };
     }
-    const [card] = await tx.update(cards).set(fields).where(eq(cards.id, existing.card.id)).returning();
-    const reassigned = existing.card.userId !== null && existing.card.userId !== userId;
-    return {
-      card: card!,
-      reassigned,
-      previousUser: reassigned && existing.previousUsername ? { username: existing.previousUsername } : null,
-    };
+    const [card] = await tx
+      .update(cards)
+      .set({ ...fields, status: sql`CASE WHEN ${cards.status} = 'suspended' THEN 'suspended' ELSE 'active' END` })
+      .where(eq(cards.id, existing.card.id))
+      .returning();
+    const previous = existing.previous?.id ? existing.previous : null;
+    const reassigned = previous !== null && existing.card.userId !== userId;
+    return { card: card!, reassigned, previousUser: reassigned ? previous : null };
   });
   return result;
+}
+
+/**
+ * How many active cards each of these users holds (users without one are
+ * left out). Looked up by holder only, so it reads the holder index.
+ */
+export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await getDb()
+    .select({ userId: cards.userId, active: sql<number>`sum(${cards.status} = 'active')`.mapWith(Number) })
+    .from(cards)
+    .where(inArray(cards.userId, userIds))
+    .groupBy(cards.userId);
+  return new Map(rows.map((row) => [row.userId!, row.active]));
 }
 
 /** Door row ids on which these cards have a permission (granted or not). */

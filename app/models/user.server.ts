@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
-import { users, type User } from "~/db/schema";
+import { and, count, eq, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { cards, facilityBookings, notifications, users, type User } from "~/db/schema";
 import { createId, hashPassword, verifyPassword } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 
@@ -94,4 +94,97 @@ export async function updateUserPassword(id: string, password: string) {
     .where(eq(users.id, id))
     .returning({ id: users.id });
   return Boolean(user);
+}
+
+export async function getUserByEmail(email: string) {
+  return getDb().query.users.findFirst({
+    where: sql`lower(${users.email}) = lower(${email})`,
+  });
+}
+
+export async function countActiveAdmins() {
+  const [row] = await getDb()
+    .select({ count: count() })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.status, "active")));
+  return row?.count ?? 0;
+}
+
+/** `text` as a LIKE pattern matching it anywhere, its own % and _ taken literally. */
+function containsPattern(text: string) {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** Username, name ("Marta García"), email or department contains the text (ASCII letters in any case). */
+function userSearchWhere(search: string | undefined): SQL | undefined {
+  const text = search?.trim();
+  if (!text) return undefined;
+  const pattern = containsPattern(text);
+  const contains = (column: SQLWrapper) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+  return or(
+    contains(users.username),
+    contains(sql`trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`),
+    contains(users.email),
+    contains(sql`coalesce(${users.department}, '')`),
+  );
+}
+
+export type UserListOptions = { search?: string; limit: number; offset: number };
+
+/** Users by username, case ignored (the order of the unique index on lower(username)). */
+export async function listUsers({ search, limit, offset }: UserListOptions): Promise<User[]> {
+  return getDb()
+    .select()
+    .from(users)
+    .where(userSearchWhere(search))
+    .orderBy(sql`lower(${users.username})`)
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countUsers({ search }: Pick<UserListOptions, "search"> = {}) {
+  const [row] = await getDb().select({ total: count() }).from(users).where(userSearchWhere(search));
+  return row?.total ?? 0;
+}
+
+export type UserUpdate = Partial<Omit<NewUser, "password">> & { password?: string };
+
+/** The updated user, or null when there is none with that id. A password given is hashed. */
+export async function updateUser(id: string, { password, ...fields }: UserUpdate) {
+  const values: Partial<typeof users.$inferInsert> = { ...fields, updatedAt: new Date() };
+  if (fields.email !== undefined) values.email = fields.email.toLowerCase();
+  if (password !== undefined) values.passwordHash = await hashPassword(password);
+  const [user] = await getDb().update(users).set(values).where(eq(users.id, id)).returning();
+  return user ?? null;
+}
+
+/** What goes or stays when the user is deleted (the admin is told before confirming). */
+export async function countUserBelongings(id: string) {
+  const db = getDb();
+  const [[heldCards], [bookings], [userNotifications]] = await Promise.all([
+    db.select({ total: count() }).from(cards).where(eq(cards.userId, id)),
+    db.select({ total: count() }).from(facilityBookings).where(eq(facilityBookings.userId, id)),
+    db.select({ total: count() }).from(notifications).where(eq(notifications.userId, id)),
+  ]);
+  return { cards: heldCards?.total ?? 0, bookings: bookings?.total ?? 0, notifications: userNotifications?.total ?? 0 };
+}
+
+/**
+ * Deletes the user in one transaction: their cards first become unassigned
+ * and inactive (so no door opens for them any more), then the row goes. The
+ * foreign keys do the rest: API tokens, facility bookings and notifications
+ * go with the user; access-log rows and incidents keep the username they
+ * stored, with the user reference cleared. Null when there is no such user.
+ */
+export async function deleteUserReleasingCards(id: string) {
+  return getDb().transaction(async (tx) => {
+    const releasedCards = await tx
+      .update(cards)
+      .set({ userId: null, status: "inactive", updatedAt: new Date() })
+      .where(eq(cards.userId, id))
+      .returning({ id: cards.id, cardNumber: cards.cardNumber });
+    const [user] = await tx.delete(users).where(eq(users.id, id)).returning();
+    // No user, no cards of theirs either (the foreign key): nothing was changed.
+    return user ? { user, releasedCards } : null;
+  });
 }

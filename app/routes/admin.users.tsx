@@ -1,23 +1,188 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Pagination } from "~/components/admin/pagination";
+import {
+  ActionLink,
+  AssignCardModal,
+  DeleteUserModal,
+  EditUserCardModal,
+  UnassignCardModal,
+  UserDetailModal,
+  UserFormModal,
+  UserNotFoundModal,
+  UserStatusBadge,
+  UserStatusModal,
+} from "~/components/admin/user-modals";
+import { UserSearchForm, useListLoading } from "~/components/admin/user-search";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { resultFor } from "~/components/forms";
+import { USER_ROLE_LABELS } from "~/schemas/user";
+import type { UserJson } from "~/services/users.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
+import { withSearchParams } from "~/utils/page-url";
+import { loadUsersPage, usersAction, type AssignActionData } from "./admin.users.server";
 
 export const meta = pageMeta("Gestión de Usuarios");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  return null;
+  const admin = await requireAdmin(request);
+  return loadUsersPage(request, admin);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAdmin(request);
-  throw new Response("Acción no disponible", { status: 400 });
+  const admin = await requireAdmin(request);
+  return usersAction(request, admin);
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Gestión de Usuarios" />;
+const COLUMNS = ["Usuario", "Nombre", "Email", "Rol", "Estado", "Tarjetas", "Acciones"];
+
+/** The current page URL with some parameters changed (null removes one). */
+function withParams(search: string, changes: Record<string, string | null>) {
+  return withSearchParams("/admin/users", search, changes);
+}
+
+export default function UsersPage() {
+  const { search: query, users, pagination, modal, today, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AssignActionData | undefined;
+  const { search } = useLocation();
+  const loading = useListLoading();
+  const nowDate = new Date(now);
+  const listUrl = withParams(search, { modal: null, user: null, card: null });
+  const detailUrl = (userId: string) => withParams(search, { modal: "detail", user: userId, card: null });
+  const detail = modal.detail;
+  const card = detail && modal.cardId ? detail.cards.find((c) => c._id === modal.cardId) : undefined;
+  const needsCard = modal.name === "edit-card" || modal.name === "unassign";
+
+  return (
+    <>
+      <h1>Gestión de Usuarios</h1>
+      <div className="admin-toolbar">
+        <UserSearchForm search={query} />
+        <Link to={withParams(search, { modal: "new", user: null, card: null })} className="button" preventScrollReset>
+          Crear Usuario
+        </Link>
+      </div>
+
+      <p className="muted" role="status" data-testid="user-count">
+        {loading ? "Cargando usuarios..." : pagination.total === 1 ? "1 usuario" : `${pagination.total} usuarios`}
+      </p>
+      {users.length === 0 ? (
+        <p>No hay usuarios encontrados.</p>
+      ) : (
+        <div className="table-wrap" aria-busy={loading}>
+          <table className="data users-table">
+            <caption className="visually-hidden">Usuarios</caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <UserRow key={user._id} user={user} linkTo={(name) => withParams(search, { modal: name, user: user._id, card: null })} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={pagination.page} pages={pagination.pages} always />
+
+      {modal.name === "new" ? <UserFormModal user={null} closeTo={listUrl} lastResult={resultFor(actionData, "create-user")} /> : null}
+      {modal.name && modal.name !== "new" && (!detail || (needsCard && !card)) ? <UserNotFoundModal closeTo={listUrl} /> : null}
+      {detail && modal.name === "edit" ? (
+        <UserFormModal key={detail.user._id} user={detail.user} closeTo={listUrl} lastResult={resultFor(actionData, "update-user")} />
+      ) : null}
+      {detail && modal.name === "detail" ? (
+        <UserDetailModal
+          detail={detail}
+          now={nowDate}
+          closeTo={listUrl}
+          linkTo={(name, cardId) => withParams(search, { modal: name, user: detail.user._id, card: cardId ?? null })}
+        />
+      ) : null}
+      {detail && (modal.name === "inactivate" || modal.name === "activate") ? (
+        <UserStatusModal
+          user={detail.user}
+          change={modal.name}
+          closeTo={listUrl}
+          lastResult={resultFor(actionData, modal.name === "inactivate" ? "inactivate-user" : "activate-user")}
+        />
+      ) : null}
+      {detail && modal.deletion && modal.name === "delete" ? (
+        <DeleteUserModal user={detail.user} deletion={modal.deletion} closeTo={listUrl} lastResult={resultFor(actionData, "delete-user")} />
+      ) : null}
+      {detail && modal.cardOptions && modal.name === "assign" ? (
+        <AssignCardModal
+          user={detail.user}
+          groups={modal.cardOptions}
+          today={today}
+          closeTo={detailUrl(detail.user._id)}
+          lastResult={resultFor(actionData, "assign-card")}
+          reassign={actionData?.intent === "assign-card" ? actionData.reassign : undefined}
+        />
+      ) : null}
+      {detail && card && modal.name === "edit-card" ? (
+        <EditUserCardModal
+          key={card._id}
+          user={detail.user}
+          card={card}
+          today={today}
+          closeTo={detailUrl(detail.user._id)}
+          lastResult={resultFor(actionData, "update-card")}
+        />
+      ) : null}
+      {detail && card && modal.name === "unassign" ? (
+        <UnassignCardModal user={detail.user} card={card} closeTo={detailUrl(detail.user._id)} lastResult={resultFor(actionData, "unassign-card")} />
+      ) : null}
+    </>
+  );
+}
+
+type RowModal = "detail" | "edit" | "inactivate" | "activate" | "delete";
+
+function UserRow({ user, linkTo }: { user: UserJson; linkTo: (modal: RowModal) => string }) {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
+  const isAdmin = user.role === "admin";
+  return (
+    <tr data-testid="user-row" data-username={user.username}>
+      <td>{user.username}</td>
+      <td>{name || <span className="muted">No especificado</span>}</td>
+      <td>{user.email}</td>
+      <td>{USER_ROLE_LABELS[user.role]}</td>
+      <td>
+        <UserStatusBadge status={user.status} />
+      </td>
+      <td>{user.activeCardCount === 1 ? "1 activa" : `${user.activeCardCount} activas`}</td>
+      <td>
+        <div className="actions">
+          <ActionLink to={linkTo("detail")} label="Ver" target={user.username} />
+          <ActionLink to={linkTo("edit")} label="Editar" target={user.username} />
+          {user.status === "active" ? (
+            <ActionLink
+              to={linkTo("inactivate")}
+              label="Inactivar"
+              target={user.username}
+              disabledReason={isAdmin ? "No se puede inactivar a un administrador" : undefined}
+            />
+          ) : (
+            <ActionLink to={linkTo("activate")} label="Activar" target={user.username} tone="primary" />
+          )}
+          <ActionLink
+            to={linkTo("delete")}
+            label="Eliminar"
+            target={user.username}
+            tone="danger"
+            disabledReason={isAdmin ? "No se puede eliminar a un administrador" : undefined}
+          />
+        </div>
+      </td>
+    </tr>
+  );
 }
 
 export function ErrorBoundary() {

@@ -71,7 +71,52 @@ export function timeOfDay(invalid: string) {
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, invalid);
 }
 
+const PHONE_PATTERN = /^[+()\d][\d\s().+-]*$/;
+
 /** A phone number as people write it: digits, spaces, + - ( ) and dots. */
 export function phone({ required, invalid }: { required: string; invalid: string }) {
-  return requiredText(required, 30).pipe(z.string().regex(/^[+()\d][\d\s().+-]*$/, invalid));
+  return requiredText(required, 30).pipe(z.string().regex(PHONE_PATTERN, invalid));
+}
+
+/** The same, optional: empty means not given (undefined). */
+export function optionalPhone(invalid: string) {
+  return text(30)
+    .refine((value) => value === "" || PHONE_PATTERN.test(value), invalid)
+    .transform((value) => value || undefined)
+    .optional();
+}
+
+/** Every password anyone sets (admin forms, the portal, the APIs): this long at least. */
+export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MAX_LENGTH = 128;
+export const PASSWORD_TOO_SHORT = `La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres`;
+export const PASSWORD_TOO_COMMON = "Esa contraseña es demasiado común: elige otra";
+
+/**
+ * A short list of the passwords people pick first (at least 10 characters
+ * long, so the length rule does not already refuse them), compared ignoring
+ * case. Passwords made of fewer than four different characters count too.
+ */
+const COMMON_PASSWORDS = new Set([
+  "0123456789", "0987654321", "1111111111", "1234512345", "1234567890", "12345678910", "123456789a", "a123456789",
+  "abc1234567", "abcdefghij", "qwertyuiop", "qwerty1234", "qwerty12345", "1q2w3e4r5t", "1qaz2wsx3edc", "zxcvbnm123",
+  "asdfghjkl1", "password12", "password123", "password1234", "passw0rd123", "contraseña", "contraseña1", "contraseña123",
+  "contrasena", "contrasena1", "contrasena123", "iloveyou12", "teamo12345", "princesa12", "superman12", "football12",
+  "futbol1234", "barcelona1", "realmadrid", "bienvenido", "bienvenido1", "administrador", "admin12345", "admin123456",
+  "changeme12", "letmein123", "welcome123", "asturias12", "coliving12", "lacasona123",
+]);
+
+export function isCommonPassword(password: string) {
+  const normalized = password.normalize("NFKC").toLowerCase();
+  return COMMON_PASSWORDS.has(normalized) || new Set(normalized).size < 4;
+}
+
+/** A new password: missing answers `required`; too short, too long or too common is refused. */
+export function newPassword(required: string) {
+  return z
+    .string({ error: required })
+    .min(1, required)
+    .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+    .max(PASSWORD_MAX_LENGTH, `La contraseña admite como máximo ${PASSWORD_MAX_LENGTH} caracteres`)
+    .refine((value) => !isCommonPassword(value), PASSWORD_TOO_COMMON);
 }

@@ -1,7 +1,7 @@
 // A user's own profile and password (SPEC §3 User profile), for the portal's
 // forms and the JSON API.
 import { z } from "zod";
-import { email, optionalText, phone, requiredText } from "./fields";
+import { email, newPassword, optionalText, phone, requiredText } from "./fields";
 
 /** An empty value means "not given", as a form without JavaScript sends it. */
 const emptyAsUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -15,13 +15,9 @@ export const ProfileSchema = z.object({
 
 export type ProfileInput = z.output<typeof ProfileSchema>;
 
-/** The password rule of every form that sets one. */
-export const MIN_PASSWORD_LENGTH = 8;
-export const PASSWORD_TOO_SHORT = `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres`;
-
 export const PasswordChangeSchema = z.object({
   currentPassword: z.string({ error: "La contraseña actual es requerida" }).min(1, "La contraseña actual es requerida").max(200),
-  newPassword: z.string({ error: PASSWORD_TOO_SHORT }).min(MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT).max(200, "Máximo 200 caracteres"),
+  newPassword: newPassword("La nueva contraseña es requerida"),
 });
 
 export type PasswordChangeInput = z.output<typeof PasswordChangeSchema>;

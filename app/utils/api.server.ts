@@ -7,6 +7,11 @@ export function apiSuccess<T>(data: T, status = 200, headers?: HeadersInit) {
   return Response.json({ success: true, data }, { status, headers });
 }
 
+/** A success that also says what was done (SPEC §7 Users reads `message`). */
+export function apiSuccessWithMessage<T>(message: string, data: T, status = 200) {
+  return Response.json({ success: true, message, data }, { status });
+}
+
 /** Ends the call with the service's refusal. */
 export function refuseApi(refusal: Refusal): never {
   throw refusalResponse(refusal);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatTimeRange, madridDateTimeFormatter, madridInstant, notificationAge } from "./dates";
+import { endOfMadridDay, formatTimeRange, madridDateTimeFormatter, madridDayOf, madridInstant, notificationAge, startOfMadridDay } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -47,5 +47,16 @@ describe("dates", () => {
     expect(notificationAge(now - 5.5 * 3600_000, now)).toBe("Hace 5 horas");
     expect(notificationAge(now - 23.9 * 3600_000, now)).toBe("Hace 23 horas");
     expect(notificationAge(now - 24 * 3600_000, now)).toBe("09/05/2026");
+  });
+
+  it("find where a Madrid day begins and ends, in winter, in summer and on both DST days", () => {
+    expect(startOfMadridDay("2026-01-15").toISOString()).toBe("2026-01-14T23:00:00.000Z");
+    expect(startOfMadridDay("2026-07-15").toISOString()).toBe("2026-07-14T22:00:00.000Z");
+    expect(startOfMadridDay("2026-03-29").toISOString()).toBe("2026-03-28T23:00:00.000Z");
+    expect(endOfMadridDay("2026-03-29").toISOString()).toBe("2026-03-29T21:59:59.999Z");
+    expect(startOfMadridDay("2026-10-25").toISOString()).toBe("2026-10-24T22:00:00.000Z");
+    expect(endOfMadridDay("2026-10-25").toISOString()).toBe("2026-10-25T22:59:59.999Z");
+    expect(madridDayOf(endOfMadridDay("2026-12-31"))).toBe("2026-12-31");
+    expect(madridDayOf(startOfMadridDay("2026-12-31"))).toBe("2026-12-31");
   });
 });

@@ -45,9 +45,45 @@ export function formatIsoDay(day: string) {
   return `${date}/${month}/${year}`;
 }
 
+const isoDayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE });
+
 /** Today's date in the building ("YYYY-MM-DD"), for date input minimums. */
 export function todayInMadrid(now = new Date()) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE }).format(now);
+  return isoDayFormat.format(now);
+}
+
+/** The building's calendar day ("YYYY-MM-DD") of an instant, e.g. to fill a date input. */
+export function madridDayOf(value: Date | string | number) {
+  return isoDayFormat.format(new Date(value));
+}
+
+const offsetFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+});
+
+/** How far Madrid's wall clock is ahead of UTC at this instant, in ms. */
+function madridOffsetMs(epochMs: number) {
+  const part = Object.fromEntries(offsetFormat.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
+  const wallClock = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+  return wallClock - Math.floor(epochMs / 1000) * 1000;
+}
+
+/** The instant a day ("YYYY-MM-DD") begins in the building (Madrid never changes its clocks at midnight). */
+export function startOfMadridDay(isoDay: string) {
+  const utcMidnight = Date.parse(`${isoDay}T00:00:00Z`);
+  return new Date(utcMidnight - madridOffsetMs(utcMidnight - madridOffsetMs(utcMidnight)));
+}
+
+/** The last millisecond of a day in the building: a card that expires "on" that day works all of it. */
+export function endOfMadridDay(isoDay: string) {
+  return new Date(startOfMadridDay(addDays(isoDay, 1)).getTime() - 1);
 }
 
 export function addDays(isoDay: string, days: number) {
@@ -100,24 +136,6 @@ const timeFormat = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour:
 /** "14:05" in the building. */
 export function formatTime(value: Date | string | number) {
   return timeFormat.format(new Date(value));
-}
-
-const wallClockFormat = new Intl.DateTimeFormat("en-US", {
-  timeZone: TIME_ZONE,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-/** How far Madrid's clock is ahead of UTC at this instant, in ms. */
-function madridOffsetMs(epochMs: number) {
-  const part = Object.fromEntries(wallClockFormat.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
-  const wall = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
-  return wall - Math.floor(epochMs / 1000) * 1000;
 }
 
 /**

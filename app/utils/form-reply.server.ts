@@ -30,9 +30,12 @@ export type Submission = { reply(options?: ReplyOptions): SubmissionResult<strin
 /** The action data of a page whose forms are told apart by their `intent`. */
 export type FormActionData = { intent: string; result: SubmissionResult<string[]> };
 
-/** A form whose fields did not parse: the schema's messages beside the fields (and a toast when given). */
-export async function invalidForm(intent: string, submission: Submission, toast?: Toast) {
-  const payload: FormActionData = { intent, result: submission.reply() };
+/**
+ * A form whose fields did not parse: the schema's messages beside the fields
+ * (and a toast when given); `hideFields` (e.g. a password) are not sent back.
+ */
+export async function invalidForm(intent: string, submission: Submission, toast?: Toast, { hideFields }: { hideFields?: string[] } = {}) {
+  const payload: FormActionData = { intent, result: submission.reply({ hideFields }) };
   return toast ? dataWithToast(payload, toast, { status: 400 }) : data(payload, { status: 400 });
 }
 

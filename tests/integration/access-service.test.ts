@@ -16,7 +16,7 @@ import { changeUserStatus } from "~/services/users.server";
 import { sha256 } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
-import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { createTestCard, createTestDoorWithBridge, createTestUser, eventually } from "../setup/fixtures";
 
 let service: AccessServiceHandle;
 let url: string;
@@ -115,9 +115,12 @@ describe("every deny reason", () => {
   });
 
   it("holder inactive or suspended", async () => {
+    const admin = await createTestUser({ role: "admin" });
     const { user } = await createTestCard("AB000001", [front.door.id], { userStatus: "active" });
     expect((await bridge.swipe("AB000001")).granted).toBe(true);
-    await changeUserStatus(user!.id, "suspended");
+    await changeUserStatus(user!.id, "suspended", admin);
+    expect((await bridge.swipe("AB000001")).reason).toBe("user_suspended");
+    await changeUserStatus(user!.id, "inactive", admin);
     expect((await bridge.swipe("AB000001")).reason).toBe("user_inactive");
   });
 

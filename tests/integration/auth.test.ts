@@ -4,7 +4,10 @@ import { createUser, verifyLogin } from "~/models/user.server";
 import { changeUserStatus } from "~/services/users.server";
 import { requireAdmin, requireApiAdmin } from "~/utils/auth.server";
 import { checkRateLimit, clearRateLimit, RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
-import { sessionCookie } from "../setup/fixtures";
+import { createTestUser, sessionCookie } from "../setup/fixtures";
+
+/** The admin who changes the statuses below. */
+const admin = await createTestUser({ role: "admin" });
 
 describe("verifyLogin", () => {
   it("accepts the password, refuses a wrong one and an inactive user", async () => {
@@ -12,7 +15,7 @@ describe("verifyLogin", () => {
     expect((await verifyLogin("marta", "secreto-123")).ok).toBe(true);
     expect(await verifyLogin("marta", "otra")).toEqual({ ok: false, reason: "invalid" });
     expect(await verifyLogin("nadie", "otra")).toEqual({ ok: false, reason: "invalid" });
-    await changeUserStatus(user.id, "suspended");
+    await changeUserStatus(user.id, "suspended", admin);
     expect(await verifyLogin("marta", "secreto-123")).toEqual({ ok: false, reason: "inactive" });
   });
 });
@@ -23,8 +26,8 @@ describe("API tokens", () => {
     const { token } = await issueApiToken(user.id);
     expect((await getUserByApiToken(token))?.id).toBe(user.id);
     expect(await getUserByApiToken(token, Date.now() + 13 * 3600_000)).toBeNull();
-    await changeUserStatus(user.id, "inactive");
-    await changeUserStatus(user.id, "active");
+    await changeUserStatus(user.id, "inactive", admin);
+    await changeUserStatus(user.id, "active", admin);
     expect(await getUserByApiToken(token)).toBeNull();
   });
 

@@ -57,7 +57,7 @@ describe("password", () => {
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).error.message).toBe("La contraseña actual no es correcta");
     const short = await put({ currentPassword: "secreto-123", newPassword: "corta" });
-    expect((await short.json()).error.message).toBe("La contraseña debe tener al menos 8 caracteres");
+    expect((await short.json()).error.message).toBe("La contraseña debe tener al menos 10 caracteres");
     const ok = await put({ currentPassword: "secreto-123", newPassword: "una-nueva-clave" });
     expect(ok.status).toBe(200);
     expect((await verifyLogin(resident.username, "una-nueva-clave")).ok).toBe(true);

@@ -219,7 +219,7 @@ describe("actions", () => {
     expect(JSON.stringify(reply)).not.toContain("nueva-clave-1");
     const short = await post(ana.cookie, { intent: "change-password", currentPassword: "secreto-123", newPassword: "corta", confirmPassword: "otra" });
     expect((await short.json()).result.error).toMatchObject({
-      newPassword: ["La contraseña debe tener al menos 8 caracteres"],
+      newPassword: ["La contraseña debe tener al menos 10 caracteres"],
       confirmPassword: ["Las contraseñas no coinciden"],
     });
     const changed = await post(ana.cookie, { intent: "change-password", currentPassword: "secreto-123", newPassword: "nueva-clave-1", confirmPassword: "nueva-clave-1" });

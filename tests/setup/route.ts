@@ -44,3 +44,17 @@ export function jsonRequest(
     body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
 }
+
+/** A page's GET as a signed-in browser sends it (the cookie from fixtures' sessionCookie). */
+export function pageRequest(path: string, cookie: string) {
+  return new Request(`http://localhost${path}`, { headers: { Cookie: cookie } });
+}
+
+/** A page's form POST as a signed-in browser sends it from our own origin. */
+export function formPost(path: string, cookie: string, fields: Record<string, string>) {
+  return new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+}

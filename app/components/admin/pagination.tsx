@@ -1,9 +1,12 @@
 import { Link, useLocation } from "@remix-run/react";
 
-/** Anterior/Siguiente links that keep the current filters; shown only with more than one page. */
-export function Pagination({ page, pages }: { page: number; pages: number }) {
+/**
+ * Anterior/Siguiente links that keep the current filters; shown only with
+ * more than one page unless `always` (a single page then shows "Página 1 de 1").
+ */
+export function Pagination({ page, pages, always = false }: { page: number; pages: number; always?: boolean }) {
   const location = useLocation();
-  if (pages <= 1) return null;
+  if (pages <= 1 && !always) return null;
   const hrefFor = (target: number) => {
     const params = new URLSearchParams(location.search);
     params.set("page", String(target));

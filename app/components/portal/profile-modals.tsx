@@ -5,7 +5,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { RouteModal } from "~/components/admin/route-modal";
 import { FormAlert, InputField, SubmitButton } from "~/components/forms";
-import { MIN_PASSWORD_LENGTH, PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
+import { PASSWORD_MIN_LENGTH } from "~/schemas/fields";
+import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import type { ProfileJson } from "~/services/profile.server";
 
 const CLOSE_TO = "/portal";
@@ -71,7 +72,7 @@ export function PasswordModal({ lastResult }: { lastResult?: SubmissionResult<st
           meta={fields.newPassword}
           type="password"
           autoComplete="new-password"
-          hint={`Al menos ${MIN_PASSWORD_LENGTH} caracteres.`}
+          hint={`Al menos ${PASSWORD_MIN_LENGTH} caracteres.`}
         />
         <InputField label="Repite la nueva contraseña" meta={fields.confirmPassword} type="password" autoComplete="new-password" />
         <SubmitButton intent="change-password" label="Cambiar contraseña" busyLabel="Guardando..." />
