@@ -141,6 +141,9 @@ export const consultations = sqliteTable(
     mensaje: text("mensaje").notNull(),
     // sha256 of the normalised message: finds "the same message again within 24 h".
     messageHash: text("message_hash").notNull(),
+    // Visit requests: the day and hour the visitor asked for (null for enquiries).
+    visitDate: text("visit_date"),
+    visitTime: text("visit_time"),
     status: text("status", { enum: CONSULTATION_STATUSES }).notNull().default("pending"),
     adminNotes: text("admin_notes"),
     ipAddress: text("ip_address"),

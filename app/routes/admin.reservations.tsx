@@ -1,22 +1,128 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
+import { Pagination } from "~/components/admin/pagination";
+import {
+  CancelReservationModal,
+  ReservationDetailModal,
+  ReservationNotFoundModal,
+  ReservationRow,
+} from "~/components/admin/reservation-views";
+import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PagePlaceholder } from "~/components/placeholder";
+import { FormAlert, resultFor } from "~/components/forms";
+import { RESERVATION_STATUSES } from "~/db/schema-enums";
+import { RESERVATION_STATUS_LABELS } from "~/schemas/reservation";
 import { requireAdmin } from "~/utils/auth.server";
+import type { FormActionData } from "~/utils/form-reply.server";
+import { withSearchParams } from "~/utils/page-url";
+import { useHydrated } from "~/utils/use-hydrated";
+import { loadReservationsPage, reservationsAction } from "./admin.reservations.server";
 
 export const meta: MetaFunction = () => [{ title: "Gestión de Reservas Anónimas · Administración" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  return loadReservationsPage(request);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdmin(request);
-  throw new Response("Acción no disponible", { status: 400 });
+  return reservationsAction(request);
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Gestión de Reservas Anónimas" />;
+const COLUMNS = ["Código", "Huésped", "Tipo", "Fechas", "Contacto", "Estado", "Acciones"];
+
+export default function ReservationsPage() {
+  const { filters, reservations, stats, total, page, pages, modal } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as FormActionData | undefined;
+  const { search } = useLocation();
+  const submit = useSubmit();
+  const hydrated = useHydrated();
+  const here = (changes: Record<string, string | null>) => withSearchParams("/admin/reservations", search, changes);
+  const listUrl = here({ modal: null, reservation: null });
+  const statusResult = resultFor(actionData, "set-status");
+  const reservation = modal.reservation;
+  return (
+    <>
+      <h1>Gestión de Reservas Anónimas</h1>
+      <StatTiles
+        label="Estadísticas de reservas"
+        tiles={[
+          { label: "Total Reservas", value: stats.total },
+          { label: "Pendientes", value: stats.pending, tone: "warning" },
+          { label: "Confirmadas", value: stats.confirmed, tone: "success" },
+          { label: "Canceladas", value: stats.cancelled, tone: "error" },
+        ]}
+      />
+      <Form method="get" className="admin-toolbar" aria-label="Filtrar reservas" key={filters.status ?? ""} preventScrollReset>
+        <div className="field">
+          <label htmlFor="reservation-status">Estado</label>
+          <select
+            id="reservation-status"
+            name="status"
+            defaultValue={filters.status ?? ""}
+            onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}
+          >
+            <option value="">Todos los estados</option>
+            {RESERVATION_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {RESERVATION_STATUS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {hydrated ? null : (
+          <button type="submit" className="button">
+            Filtrar
+          </button>
+        )}
+        <Link to={listUrl} className="button button-secondary" preventScrollReset>
+          Actualizar
+        </Link>
+      </Form>
+
+      {statusResult && !modal.name ? <FormAlert title="Error al actualizar el estado" errors={statusResult.error?.[""]} /> : null}
+      <p className="muted" data-testid="reservation-count">
+        {total === 1 ? "1 reserva" : `${total} reservas`}
+      </p>
+      {reservations.length === 0 ? (
+        <p>{filters.status ? "No hay reservas con ese estado." : "No hay reservas."}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="visually-hidden">Reservas anónimas</caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {reservations.map((item) => (
+                <ReservationRow key={item._id} reservation={item} linkTo={(name) => here({ modal: name, reservation: item._id })} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pages={pages} />
+
+      {modal.name && !reservation ? <ReservationNotFoundModal closeTo={listUrl} /> : null}
+      {reservation && modal.name === "detail" ? (
+        <ReservationDetailModal
+          reservation={reservation}
+          closeTo={listUrl}
+          cancelTo={here({ modal: "cancel" })}
+          notesResult={resultFor(actionData, "save-notes")}
+          statusResult={statusResult}
+        />
+      ) : null}
+      {reservation && modal.name === "cancel" ? <CancelReservationModal reservation={reservation} closeTo={listUrl} lastResult={statusResult} /> : null}
+    </>
+  );
 }
 
 export function ErrorBoundary() {

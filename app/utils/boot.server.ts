@@ -5,9 +5,12 @@ import { closeAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
+import { purgeConsultationsBefore } from "~/models/consultation.server";
+import { purgeClosedPublicIncidents } from "~/models/incident.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { randomToken } from "./crypto.server";
+import { monthsBefore } from "./dates";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
@@ -41,6 +44,27 @@ export async function purgeExpired(now = Date.now()) {
   );
 }
 
+/**
+ * Privacy (the /privacidad page says so): consultations with their IP
+ * address, and closed public fault reports, once older than
+ * RETENTION_MONTHS. Idempotent; runs at start and then daily.
+ */
+export async function purgeRetainedData(now = new Date()) {
+  const before = monthsBefore(now, getEnv().RETENTION_MONTHS);
+  try {
+    const [consultations, incidents] = await Promise.all([purgeConsultationsBefore(before), purgeClosedPublicIncidents(before)]);
+    if (consultations || incidents) {
+      console.info(`[boot] retention: deleted ${consultations} consultations and ${incidents} closed fault reports from before ${before.toISOString()}`);
+    }
+    return { consultations, incidents };
+  } catch (error) {
+    console.error("[boot] retention purge failed", error);
+    return null;
+  }
+}
+
+const DAY_MS = 24 * 3600_000;
+
 export async function boot() {
   const env = getEnv();
   patchHttpServer();
@@ -49,6 +73,8 @@ export async function boot() {
   await ensureAdmin();
   void purgeExpired();
   setInterval(() => void purgeExpired(), 10 * 60_000).unref();
+  void purgeRetainedData();
+  setInterval(() => void purgeRetainedData(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in this process unless ACCESS_SERVICE=off
   // (then `npm run start:access` runs them elsewhere).

@@ -36,6 +36,9 @@ const envSchema = z.object({
   ACCESS_SERVICE: z.enum(["on", "off"]).default("on"),
   BUILDING_NAME: z.string().min(1).max(80).default("La Casona Coliving"),
   PUBLIC_URL: z.string().url().optional(),
+  // Privacy: consultations (with their IP address) and closed public fault
+  // reports older than this many months are deleted daily.
+  RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
   // Behind a reverse proxy: the client address comes from X-Forwarded-For.
   TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });

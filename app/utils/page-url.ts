@@ -19,3 +19,11 @@ export function pageUrl(request: Request, changes: Record<string, string | null>
   const url = new URL(request.url);
   return withSearchParams(url.pathname, url.search, changes);
 }
+
+/**
+ * A hidden field a fetcher's form sends (with JavaScript) to be answered in
+ * place: data and a toast instead of a redirect, so a save that lands after
+ * the admin moved on (a note saved on blur, then "Cerrar") never takes them
+ * back. Without JavaScript the form is answered with a redirect as usual.
+ */
+export const STAY_ON_PAGE_FIELD = "stayOnPage";

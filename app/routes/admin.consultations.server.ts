@@ -1,0 +1,100 @@
+// /admin/consultations: the searched list with its stats, the open modal's
+// consultation, and the forms' intents (status, notes, opening the details,
+// deleting), through app/services/consultations.server.ts.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect } from "@remix-run/node";
+import {
+  CONSULTATION_PAGE_SIZE,
+  CONSULTATION_STATUS_LABELS,
+  ConsultationFiltersSchema,
+  ConsultationNotesSchema,
+  ConsultationStatusSchema,
+  type ConsultationFilters,
+} from "~/schemas/consultation";
+import * as consultations from "~/services/consultations.server";
+import { queryObject } from "~/utils/api.server";
+import { formDone, refusedForm } from "~/utils/form-reply.server";
+import { pageUrl } from "~/utils/page-url";
+import { requestedPage } from "~/utils/paging";
+import { throwRefusal } from "~/utils/refusal.server";
+import { successToast } from "~/utils/toast";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const CONSULTATION_MODALS = ["detail", "message", "delete"] as const;
+export type ConsultationModal = (typeof CONSULTATION_MODALS)[number];
+
+/** The filters of the query; a value nobody could pick drops that filter only. */
+function parseFilters(params: URLSearchParams): ConsultationFilters {
+  const query = queryObject(params);
+  const status = ConsultationFiltersSchema.shape.status.safeParse(query.status);
+  const search = ConsultationFiltersSchema.shape.search.safeParse(query.search);
+  return {
+    ...(status.success && status.data ? { status: status.data } : {}),
+    ...(search.success && search.data ? { search: search.data } : {}),
+  };
+}
+
+export async function loadConsultationsPage(request: Request) {
+  const url = new URL(request.url);
+  const filters = parseFilters(url.searchParams);
+  const list = await consultations.listConsultationsPage(filters, {
+    page: requestedPage(url.searchParams),
+    limit: CONSULTATION_PAGE_SIZE,
+    clamp: true,
+  });
+  const modalParam = url.searchParams.get("modal");
+  const modalName = (CONSULTATION_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as ConsultationModal) : null;
+  const consultationId = url.searchParams.get("consultation");
+  const selected = modalName && consultationId ? await consultations.getConsultation(consultationId) : null;
+  return { filters, ...list, modal: { name: modalName, consultation: selected?.ok ? selected.consultation : null } };
+}
+
+const STATUS_FAILED = "No se pudo actualizar el estado";
+const NOTES_FAILED = "No se pudieron guardar las notas";
+const DELETE_FAILED = "No se pudo eliminar la consulta";
+
+export async function consultationsAction(request: Request) {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const id = String(formData.get("id") ?? "");
+
+  switch (intent) {
+    case "open-details": {
+      // SPEC: opening a pending consultation's details marks it read.
+      const opened = await consultations.openConsultation(id);
+      if (!opened.ok) return refusedForm(opened, { intent, toastTitle: "Error" });
+      return redirect(pageUrl(request, { modal: "detail", consultation: id }));
+    }
+    case "set-status": {
+      const submission = parseWithZod(formData, { schema: ConsultationStatusSchema });
+      if (submission.status !== "success") {
+        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
+        return refusedForm({ ok: false, status: 400, message }, { intent, toastTitle: STATUS_FAILED });
+      }
+      const updated = await consultations.updateConsultation(id, { status: submission.value.status });
+      if (!updated.ok) return refusedForm(updated, { intent, toastTitle: STATUS_FAILED });
+      const { nombre, status } = updated.consultation;
+      return formDone(formData, intent, pageUrl(request), successToast("Estado actualizado", `Consulta de ${nombre}: ${CONSULTATION_STATUS_LABELS[status]}`));
+    }
+    case "save-notes": {
+      const submission = parseWithZod(formData, { schema: ConsultationNotesSchema });
+      if (submission.status !== "success") {
+        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
+        return refusedForm({ ok: false, status: 400, message }, { intent, toastTitle: NOTES_FAILED });
+      }
+      const updated = await consultations.updateConsultation(id, { adminNotes: submission.value.adminNotes ?? null });
+      if (!updated.ok) return refusedForm(updated, { intent, toastTitle: NOTES_FAILED });
+      return formDone(formData, intent, pageUrl(request), successToast("Notas actualizadas", `Consulta de ${updated.consultation.nombre}`));
+    }
+    case "delete-consultation": {
+      const deleted = await consultations.deleteConsultation(id);
+      if (!deleted.ok) return refusedForm(deleted, { intent, toastTitle: DELETE_FAILED });
+      return redirectWithToast(
+        pageUrl(request, { modal: null, consultation: null }),
+        successToast("Consulta eliminada", `Consulta de ${deleted.consultation.nombre}`),
+      );
+    }
+    default:
+      throwRefusal({ status: 400, message: "Acción no válida" });
+  }
+}
