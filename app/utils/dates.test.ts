@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { madridDateTimeFormatter } from "./dates";
+import { madridDateTimeFormatter, monthsBefore } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -24,5 +24,12 @@ describe("dates", () => {
     expect(format(Date.UTC(2026, 2, 29, 1, 0, 0))).toBe("29/03/2026 03:00:00");
     expect(format(Date.UTC(2026, 9, 25, 0, 30, 0))).toBe("25/10/2026 02:30:00");
     expect(format(Date.UTC(2026, 9, 25, 1, 30, 0))).toBe("25/10/2026 02:30:00");
+  });
+
+  it("go back whole calendar months, the 31st landing on a shorter month's last day", () => {
+    expect(monthsBefore(new Date("2026-11-23T10:00:00Z"), 12).toISOString()).toBe("2025-11-23T10:00:00.000Z");
+    expect(monthsBefore(new Date("2026-03-31T08:30:00Z"), 1).toISOString()).toBe("2026-02-28T08:30:00.000Z");
+    expect(monthsBefore(new Date("2028-03-31T00:00:00Z"), 1).toISOString()).toBe("2028-02-29T00:00:00.000Z");
+    expect(monthsBefore(new Date("2026-01-15T00:00:00Z"), 3).toISOString()).toBe("2025-10-15T00:00:00.000Z");
   });
 });
