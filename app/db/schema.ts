@@ -126,7 +126,11 @@ export const anonymousReservations = sqliteTable(
   (t) => [
     uniqueIndex("anonymous_reservations_code_unique").on(t.reservationCode),
     index("anonymous_reservations_status_idx").on(t.status, t.createdAt),
-    index("anonymous_reservations_created_idx").on(t.createdAt),
+    // The admin's list (app/models/reservation.server.ts): pages in booking
+    // order whatever the status filter, read from this index alone.
+    index("anonymous_reservations_list_idx").on(t.createdAt, t.status, t.endDate),
+    // The admin's stats: every status, split by "stay over", from this index alone.
+    index("anonymous_reservations_status_end_idx").on(t.status, t.endDate),
   ],
 );
 

@@ -71,8 +71,19 @@ function containsPattern(text: string) {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-/** Name, email or message contains the text (case-insensitively for ASCII letters). */
+/** Trigrams need three characters (drizzle/…_consultation_search.sql). */
+const INDEXED_SEARCH_MIN_LENGTH = 3;
+
+/**
+ * Name, email or message contains the text. From three characters on it is
+ * a lookup in the trigram index (case and accents ignored); shorter text is
+ * a LIKE over every row (case ignored for unaccented letters).
+ */
 function searchCondition(search: string): SQL {
+  if (Array.from(search).length >= INDEXED_SEARCH_MIN_LENGTH) {
+    const phrase = `"${search.replace(/"/g, '""')}"`;
+    return sql`${c}.rowid IN (SELECT rowid FROM consultations_search WHERE consultations_search MATCH ${phrase})`;
+  }
   const pattern = containsPattern(search);
   const contains = (column: SQLWrapper) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
   return or(contains(c.nombre), contains(c.email), contains(c.mensaje))!;

@@ -93,10 +93,20 @@ describe("GET /api/consultations", () => {
     expect(found.consultations.map((c: { _id: string }) => c._id)).toEqual([byMessage.id, byEmail.id, byName.id]);
     expect(found.pagination).toEqual({ page: 1, limit: 20, total: 3, pages: 1 });
     expect(found.stats).toEqual({ total: 3, pending: 3, read: 0, replied: 0, closed: 0 });
-    // LIKE's wildcards are taken literally.
+    // `%` and `_` are plain characters, in the index (3+ characters) and in the LIKE fallback.
     const literal = (await call(listRoute.loader, `/api/consultations?search=${encodeURIComponent("0% seguro_")}`)).body.data;
     expect(literal.pagination.total).toBe(1);
     expect((await call(listRoute.loader, `/api/consultations?search=${encodeURIComponent("%")}`)).body.data.pagination.total).toBe(1);
+
+    // From three characters on, case and accents do not matter.
+    const accents = (await call(listRoute.loader, `/api/consultations?search=${encodeURIComponent(`ROCIO ${tag}`)}`)).body.data;
+    expect(accents.consultations.map((c: { _id: string }) => c._id)).toEqual([byName.id]);
+    // A deleted consultation leaves the index too.
+    const gone = await createTestConsultation({ mensaje: `Borrable ${tag}` });
+    await call(consultationRoute.action, `/api/consultations/${gone.id}`, { method: "DELETE", params: { id: gone.id } });
+    expect((await call(listRoute.loader, `/api/consultations?search=borrable ${tag}`)).body.data.pagination.total).toBe(0);
+    const indexed = await getDb().$client.execute({ sql: "SELECT count(*) AS n FROM consultations_search WHERE consultations_search MATCH ?", args: [`"borrable ${tag}"`] });
+    expect(Number(indexed.rows[0]!.n)).toBe(0);
 
     await call(statusRoute.action, `/api/consultations/${byName.id}/status`, { method: "PUT", params: { id: byName.id }, body: { status: "replied" } });
     const replied = (await call(listRoute.loader, `/api/consultations?search=${tag}&status=replied`)).body.data;
