@@ -16,7 +16,6 @@
 //
 // Needs `npm run build` first. Targets: p95 ≤ 150 ms for any filter; export
 // ≥ 100,000 rows/s with peak RSS ≤ 200 MB.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -25,7 +24,7 @@ import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateAccessLogs } from "./generate-access-logs.mjs";
-import { runLoad } from "./lib/load.mjs";
+import { measureSequential, signInAdmin, startAppServer } from "./lib/app-server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -69,58 +68,8 @@ async function pickFilterValues() {
   };
 }
 
-async function startServer() {
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: BASE_URL,
-      DATA_DIR: dir,
-      DATABASE_URL: `file:${databaseFile}`,
-      ACCESS_SERVICE: "off",
-      ADMIN_USERNAME: "bench-admin",
-      ADMIN_PASSWORD,
-      SESSION_SECRET: "bench-admin-session-secret-long-enough",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${BASE_URL}/healthz`)).ok) return child;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error("server did not start");
-}
-
-async function signIn() {
-  const login = await fetch(`${BASE_URL}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: BASE_URL, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: "bench-admin", password: ADMIN_PASSWORD }),
-  });
-  const cookie = login.headers.get("set-cookie")?.split(";")[0];
-  if (!cookie) throw new Error(`login failed: ${login.status}`);
-  const api = await fetch(`${BASE_URL}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ username: "bench-admin", password: ADMIN_PASSWORD }),
-  });
-  const { data } = await api.json();
-  return { cookie, token: data.token };
-}
-
-/** Sequential requests (after a warm-up): each latency is one request alone. */
-async function measure(requestPath, headers) {
-  await runLoad({ baseUrl: BASE_URL, total: WARMUP, concurrency: 1, makeRequest: () => ({ path: requestPath, headers }) });
-  const result = await runLoad({ baseUrl: BASE_URL, total: REQUESTS, concurrency: 1, makeRequest: () => ({ path: requestPath, headers }) });
-  if (Object.keys(result.statuses).some((status) => status !== "200")) throw new Error(`${requestPath}: ${JSON.stringify(result.statuses)}`);
-  return result;
-}
+const ADMIN = { username: "bench-admin", password: ADMIN_PASSWORD };
+const measure = (requestPath, headers) => measureSequential(BASE_URL, requestPath, headers, { warmup: WARMUP, requests: REQUESTS });
 
 function procStatus(pid, field) {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -168,10 +117,10 @@ async function measureExport(pid, token, gzip) {
 
 const values = await pickFilterValues();
 console.info(`[bench] ${values.total} rows; busiest door ${values.busiestDoor.rows} rows, quiet door ${values.quietDoor.rows}; card prefix ${values.cardPrefix}`);
-const server = await startServer();
+const { child: server } = await startAppServer({ port: PORT, databaseFile, dataDir: dir, admin: ADMIN });
 const results = [];
 try {
-  const { cookie, token } = await signIn();
+  const { cookie, token } = await signInAdmin(BASE_URL, ADMIN);
   if (args.only !== "export") await measureFilters(cookie, token);
   if (args.only !== "filters") for (const gzip of [false, true]) console.info(JSON.stringify(await measureExport(server.pid, token, gzip)));
 } finally {

@@ -11,14 +11,13 @@
 //        [--db=/path/app.db (reuse a generated database)] [--keep]
 //
 // Needs `npm run build` first.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateBackoffice } from "./generate-backoffice.mjs";
-import { runLoad } from "./lib/load.mjs";
+import { measureSequential, signInAdmin, startAppServer } from "./lib/app-server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -52,7 +51,8 @@ async function pickFilterValues() {
   const client = createClient({ url: `file:${databaseFile}` });
   const count = async (table) => Number((await client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   const [door] = (await client.execute("SELECT door_id AS id, count(*) AS n FROM incidents WHERE door_id IS NOT NULL GROUP BY door_id ORDER BY n DESC LIMIT 1")).rows;
-  const [sender] = (await client.execute("SELECT email FROM consultations LIMIT 1 OFFSET 4321")).rows;
+  // A sender from the middle of the list: a search that matches one row.
+  const [sender] = (await client.execute("SELECT email FROM consultations LIMIT 1 OFFSET (SELECT count(*) / 2 FROM consultations)")).rows;
   const values = {
     busiestDoor: String(door.id),
     senderEmail: String(sender.email),
@@ -64,54 +64,8 @@ async function pickFilterValues() {
   return values;
 }
 
-async function startServer() {
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: BASE_URL,
-      DATA_DIR: dir,
-      DATABASE_URL: `file:${databaseFile}`,
-      ACCESS_SERVICE: "off",
-      ADMIN_USERNAME: "bench-backoffice",
-      ADMIN_PASSWORD,
-      SESSION_SECRET: "bench-backoffice-session-secret-long-enough",
-      // The generated consultations span a year: keep them all during the run.
-      RETENTION_MONTHS: "120",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${BASE_URL}/healthz`)).ok) return child;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error("server did not start");
-}
-
-async function signIn() {
-  const login = await fetch(`${BASE_URL}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: BASE_URL, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: "bench-backoffice", password: ADMIN_PASSWORD }),
-  });
-  const cookie = login.headers.get("set-cookie")?.split(";")[0];
-  if (!cookie) throw new Error(`login failed: ${login.status}`);
-  return cookie;
-}
-
-/** Sequential requests (after a warm-up): each latency is one request alone. */
-async function measure(requestPath, headers) {
-  await runLoad({ baseUrl: BASE_URL, total: WARMUP, concurrency: 1, makeRequest: () => ({ path: requestPath, headers }) });
-  const result = await runLoad({ baseUrl: BASE_URL, total: REQUESTS, concurrency: 1, makeRequest: () => ({ path: requestPath, headers }) });
-  if (Object.keys(result.statuses).some((status) => status !== "200")) throw new Error(`${requestPath}: ${JSON.stringify(result.statuses)}`);
-  return result;
-}
+const ADMIN = { username: "bench-backoffice", password: ADMIN_PASSWORD };
+const measure = (requestPath, headers) => measureSequential(BASE_URL, requestPath, headers, { warmup: WARMUP, requests: REQUESTS });
 
 const values = await pickFilterValues();
 const lastPage = (rows) => Math.max(1, Math.ceil(rows / PAGE_SIZE));
@@ -143,9 +97,10 @@ const REQUESTS_TO_MEASURE = [
   ["consultations", "/api/consultations?search=habitaciones"],
 ];
 
-const server = await startServer();
+// The generated consultations span a year: keep them all during the run.
+const { child: server } = await startAppServer({ port: PORT, databaseFile, dataDir: dir, admin: ADMIN, env: { RETENTION_MONTHS: "120" } });
 try {
-  const cookie = await signIn();
+  const { cookie } = await signInAdmin(BASE_URL, ADMIN);
   const results = [];
   for (const [list, requestPath] of REQUESTS_TO_MEASURE) {
     const result = await measure(requestPath, { Cookie: cookie });

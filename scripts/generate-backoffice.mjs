@@ -17,6 +17,7 @@ import { pathToFileURL } from "node:url";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
+import { randomSource } from "./lib/random.mjs";
 
 const DAY_MS = 24 * 3600_000;
 const ROWS_PER_STATEMENT = 2000;
@@ -29,18 +30,6 @@ const WORDS = (
   "también me interesa el coworking por días trabajo en remoto y necesito buena conexión llegaría en tren desde Oviedo " +
   "somos dos personas con un perro pequeño podríamos visitar la casa antes de reservar gracias un saludo"
 ).split(" ");
-
-/** A small seeded generator (mulberry32): the same seed gives the same data. */
-function randomSource(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks a value with the given weights: [[value, weight], …]. */
 function weighted(pairs, random) {

@@ -6,6 +6,11 @@ import { useId, type ReactNode } from "react";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyField = FieldMetadata<any, any, string[]>;
 
+/** Select options from values and their Spanish labels. */
+export function labelledOptions<V extends string>(values: readonly V[], labels: Record<V, string>) {
+  return values.map((value) => ({ value, label: labels[value] }));
+}
+
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (

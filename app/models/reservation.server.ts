@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { anonymousReservations, type AnonymousReservation } from "~/db/schema";
 import {
   ADMIN_CANCELLABLE,

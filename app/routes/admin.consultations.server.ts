@@ -12,38 +12,25 @@ import {
   type ConsultationFilters,
 } from "~/schemas/consultation";
 import * as consultations from "~/services/consultations.server";
-import { queryObject } from "~/utils/api.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { formDone, refusedForm } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
+import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const CONSULTATION_MODALS = ["detail", "message", "delete"] as const;
-export type ConsultationModal = (typeof CONSULTATION_MODALS)[number];
-
-/** The filters of the query; a value nobody could pick drops that filter only. */
-function parseFilters(params: URLSearchParams): ConsultationFilters {
-  const query = queryObject(params);
-  const status = ConsultationFiltersSchema.shape.status.safeParse(query.status);
-  const search = ConsultationFiltersSchema.shape.search.safeParse(query.search);
-  return {
-    ...(status.success && status.data ? { status: status.data } : {}),
-    ...(search.success && search.data ? { search: search.data } : {}),
-  };
-}
 
 export async function loadConsultationsPage(request: Request) {
   const url = new URL(request.url);
-  const filters = parseFilters(url.searchParams);
+  const filters: ConsultationFilters = filtersFromQuery(ConsultationFiltersSchema, url.searchParams);
   const list = await consultations.listConsultationsPage(filters, {
     page: requestedPage(url.searchParams),
     limit: CONSULTATION_PAGE_SIZE,
     clamp: true,
   });
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (CONSULTATION_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as ConsultationModal) : null;
+  const modalName = modalOf(url.searchParams, CONSULTATION_MODALS);
   const consultationId = url.searchParams.get("consultation");
   const selected = modalName && consultationId ? await consultations.getConsultation(consultationId) : null;
   return { filters, ...list, modal: { name: modalName, consultation: selected?.ok ? selected.consultation : null } };

@@ -9,6 +9,7 @@ import {
   DeleteConsultationModal,
   MessageModal,
 } from "~/components/admin/consultation-views";
+import { DataTable } from "~/components/admin/list-parts";
 import { Pagination } from "~/components/admin/pagination";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -65,25 +66,11 @@ export default function ConsultationsPage() {
       {consultations.length === 0 ? (
         <p>{filters.search || filters.status ? "No hay consultas que coincidan con la búsqueda." : "No hay consultas."}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="visually-hidden">Consultas y solicitudes de visita</caption>
-            <thead>
-              <tr>
-                {COLUMNS.map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {consultations.map((item) => (
-                <ConsultationRow key={item._id} consultation={item} linkTo={(name) => here({ modal: name, consultation: item._id })} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Consultas y solicitudes de visita" columns={COLUMNS}>
+          {consultations.map((item) => (
+            <ConsultationRow key={item._id} consultation={item} linkTo={(name) => here({ modal: name, consultation: item._id })} />
+          ))}
+        </DataTable>
       )}
       <Pagination page={page} pages={pages} />
 

@@ -14,37 +14,24 @@ import {
 import { listDoorOptions } from "~/services/doors.server";
 import * as incidents from "~/services/incidents.server";
 import type { User } from "~/services/users.server";
-import { queryObject } from "~/utils/api.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { invalidForm, refusedForm } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
+import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
 import { throwRefusal, type Refusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const INCIDENT_MODALS = ["new", "edit", "delete"] as const;
-export type IncidentModal = (typeof INCIDENT_MODALS)[number];
-
-/** The filters of the query; a value nobody could pick drops that filter only. */
-function parseFilters(params: URLSearchParams): IncidentFilters {
-  const query = queryObject(params);
-  const filters: IncidentFilters = {};
-  for (const key of ["status", "type", "urgency", "doorId"] as const) {
-    const parsed = IncidentFiltersSchema.shape[key].safeParse(query[key]);
-    if (parsed.success && parsed.data) Object.assign(filters, { [key]: parsed.data });
-  }
-  return filters;
-}
 
 export async function loadIncidentsPage(request: Request) {
   const url = new URL(request.url);
-  const filters = parseFilters(url.searchParams);
+  const filters: IncidentFilters = filtersFromQuery(IncidentFiltersSchema, url.searchParams);
   const [list, doors] = await Promise.all([
     incidents.listIncidentsPage(filters, { page: requestedPage(url.searchParams), limit: INCIDENT_PAGE_SIZE, clamp: true }),
     listDoorOptions(),
   ]);
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (INCIDENT_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as IncidentModal) : null;
+  const modalName = modalOf(url.searchParams, INCIDENT_MODALS);
   const incidentId = url.searchParams.get("incident");
   const selected = modalName && modalName !== "new" && incidentId ? await incidents.getIncident(incidentId) : null;
   return {

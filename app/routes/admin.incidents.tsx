@@ -8,10 +8,11 @@ import {
   IncidentNotFoundModal,
   doorOptionLabel,
 } from "~/components/admin/incident-views";
+import { FilterSelect } from "~/components/admin/list-parts";
 import { Pagination } from "~/components/admin/pagination";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, resultFor } from "~/components/forms";
+import { FormAlert, labelledOptions, resultFor } from "~/components/forms";
 import { INCIDENT_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { INCIDENT_STATUS_LABELS, INCIDENT_TYPE_LABELS, URGENCY_LABELS } from "~/schemas/incident";
 import { requireAdmin } from "~/utils/auth.server";
@@ -55,50 +56,14 @@ export default function IncidentsPage() {
 
       {/* Remounted when the filters change (Limpiar, back), so the fields show them. */}
       <Form method="get" className="admin-toolbar" aria-label="Filtrar incidencias" key={JSON.stringify(filters)} preventScrollReset>
-        <div className="field">
-          <label htmlFor="incident-status">Estado</label>
-          <select id="incident-status" name="status" defaultValue={filters.status ?? ""}>
-            <option value="">Todos los estados</option>
-            {INCIDENT_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {INCIDENT_STATUS_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="incident-type">Tipo</label>
-          <select id="incident-type" name="type" defaultValue={filters.type ?? ""}>
-            <option value="">Todos los tipos</option>
-            {INCIDENT_TYPES.map((value) => (
-              <option key={value} value={value}>
-                {INCIDENT_TYPE_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="incident-urgency">Urgencia</label>
-          <select id="incident-urgency" name="urgency" defaultValue={filters.urgency ?? ""}>
-            <option value="">Todas las urgencias</option>
-            {INCIDENT_URGENCIES.map((value) => (
-              <option key={value} value={value}>
-                {URGENCY_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="incident-door">Puerta</label>
-          <select id="incident-door" name="doorId" defaultValue={filters.doorId ?? ""}>
-            <option value="">Todas las puertas</option>
-            {doors.map((door) => (
-              <option key={door.id} value={door.id}>
-                {doorOptionLabel(door)}
-              </option>
-            ))}
-          </select>
-        </div>
+        {[
+          { name: "status", label: "Estado", anyLabel: "Todos los estados", options: labelledOptions(INCIDENT_STATUSES, INCIDENT_STATUS_LABELS) },
+          { name: "type", label: "Tipo", anyLabel: "Todos los tipos", options: labelledOptions(INCIDENT_TYPES, INCIDENT_TYPE_LABELS) },
+          { name: "urgency", label: "Urgencia", anyLabel: "Todas las urgencias", options: labelledOptions(INCIDENT_URGENCIES, URGENCY_LABELS) },
+          { name: "doorId", label: "Puerta", anyLabel: "Todas las puertas", options: doors.map((door) => ({ value: door.id, label: doorOptionLabel(door) })) },
+        ].map((filter) => (
+          <FilterSelect key={filter.name} id={`incident-${filter.name}`} value={filters[filter.name as keyof typeof filters]} {...filter} />
+        ))}
         <button type="submit" className="button">
           Aplicar Filtros
         </button>

@@ -4,28 +4,21 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { RESERVATION_PAGE_SIZE, ReservationFiltersSchema, ReservationNotesSchema, ReservationStatusSchema, type ReservationFilters } from "~/schemas/reservation";
 import * as reservations from "~/services/reservations.server";
-import { queryObject } from "~/utils/api.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { invalidForm, refusedForm } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
+import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const RESERVATION_MODALS = ["detail", "cancel"] as const;
-export type ReservationModal = (typeof RESERVATION_MODALS)[number];
-
-function parseFilters(params: URLSearchParams): ReservationFilters {
-  const parsed = ReservationFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data : {};
-}
 
 export async function loadReservationsPage(request: Request) {
   const url = new URL(request.url);
-  const filters = parseFilters(url.searchParams);
+  const filters: ReservationFilters = filtersFromQuery(ReservationFiltersSchema, url.searchParams);
   const list = await reservations.listReservationsPage(filters, { page: requestedPage(url.searchParams), limit: RESERVATION_PAGE_SIZE, clamp: true });
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (RESERVATION_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as ReservationModal) : null;
+  const modalName = modalOf(url.searchParams, RESERVATION_MODALS);
   const reservationId = url.searchParams.get("reservation");
   const selected = modalName && reservationId ? await reservations.getAdminReservation(reservationId) : null;
   return { filters, ...list, modal: { name: modalName, reservation: selected?.ok ? selected.reservation : null } };

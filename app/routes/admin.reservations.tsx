@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
+import { DataTable, FilterSelect } from "~/components/admin/list-parts";
 import { Pagination } from "~/components/admin/pagination";
 import {
   CancelReservationModal,
@@ -9,7 +10,7 @@ import {
 } from "~/components/admin/reservation-views";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, resultFor } from "~/components/forms";
+import { FormAlert, labelledOptions, resultFor } from "~/components/forms";
 import { RESERVATION_STATUSES } from "~/db/schema-enums";
 import { RESERVATION_STATUS_LABELS } from "~/schemas/reservation";
 import { requireAdmin } from "~/utils/auth.server";
@@ -55,22 +56,15 @@ export default function ReservationsPage() {
         ]}
       />
       <Form method="get" className="admin-toolbar" aria-label="Filtrar reservas" key={filters.status ?? ""} preventScrollReset>
-        <div className="field">
-          <label htmlFor="reservation-status">Estado</label>
-          <select
-            id="reservation-status"
-            name="status"
-            defaultValue={filters.status ?? ""}
-            onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}
-          >
-            <option value="">Todos los estados</option>
-            {RESERVATION_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {RESERVATION_STATUS_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="reservation-status"
+          label="Estado"
+          name="status"
+          value={filters.status}
+          anyLabel="Todos los estados"
+          options={labelledOptions(RESERVATION_STATUSES, RESERVATION_STATUS_LABELS)}
+          onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}
+        />
         {hydrated ? null : (
           <button type="submit" className="button">
             Filtrar
@@ -88,25 +82,11 @@ export default function ReservationsPage() {
       {reservations.length === 0 ? (
         <p>{filters.status ? "No hay reservas con ese estado." : "No hay reservas."}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="visually-hidden">Reservas anónimas</caption>
-            <thead>
-              <tr>
-                {COLUMNS.map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {reservations.map((item) => (
-                <ReservationRow key={item._id} reservation={item} linkTo={(name) => here({ modal: name, reservation: item._id })} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Reservas anónimas" columns={COLUMNS}>
+          {reservations.map((item) => (
+            <ReservationRow key={item._id} reservation={item} linkTo={(name) => here({ modal: name, reservation: item._id })} />
+          ))}
+        </DataTable>
       )}
       <Pagination page={page} pages={pages} />
 

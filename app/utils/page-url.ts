@@ -14,6 +14,12 @@ export function withSearchParams(pathname: string, search: string | URLSearchPar
   return `${pathname}${query ? `?${query}` : ""}`;
 }
 
+/** The modal the query opens (`?modal=…`), when it is one of the screen's; null otherwise. */
+export function modalOf<const M extends string>(params: URLSearchParams, modals: readonly M[]): M | null {
+  const name = params.get("modal");
+  return (modals as readonly string[]).includes(name ?? "") ? (name as M) : null;
+}
+
 /** The URL the request was made to, as a page link, with the query changed. */
 export function pageUrl(request: Request, changes: Record<string, string | null> = {}) {
   const url = new URL(request.url);

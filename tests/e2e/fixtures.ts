@@ -99,6 +99,20 @@ export async function expectFocusInside(page: Page, dialog: Locator) {
 }
 
 /**
+ * Closes a dialog without acting: with JavaScript by Escape (focus was
+ * trapped inside it), without it by its 'Cerrar' link.
+ */
+export async function dismissDialog(page: Page, dialog: Locator, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) {
+    await expectFocusInside(page, dialog);
+    await page.keyboard.press("Escape");
+  } else {
+    await dialog.getByRole("link", { name: "Cerrar" }).click();
+  }
+  await expect(dialog).toHaveCount(0);
+}
+
+/**
  * The mails the e2e server wrote to its outbox (it runs without SMTP_URL)
  * whose text contains `text`, once there are `count` of them.
  */

@@ -3,7 +3,7 @@
 // it can, so tests running side by side never see each other's rows.
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { expect, expectFocusInside, test, toast } from "./fixtures";
+import { dismissDialog, expect, expectFocusInside, test, toast } from "./fixtures";
 
 const { createTestDoor, createTestPublicIncident, createTestResidentIncident } = await import("../setup/fixtures");
 const { getIncidentById } = await import("~/models/incident.server");
@@ -232,13 +232,7 @@ test.describe("create, edit, advance, delete", () => {
     await card(page, incident.title).getByRole("link", { name: "Eliminar" }).click();
     const dialog = page.getByRole("dialog", { name: "Eliminar incidencia" });
     await expect(dialog).toContainText("¿Estás seguro de que quieres eliminar esta incidencia?");
-    if (javaScriptEnabled) {
-      await expectFocusInside(page, dialog);
-      await page.keyboard.press("Escape");
-    } else {
-      await dialog.getByRole("link", { name: "Cerrar" }).click();
-    }
-    await expect(dialog).toHaveCount(0);
+    await dismissDialog(page, dialog, javaScriptEnabled);
     expect(await getIncidentById(incident.id)).not.toBeNull();
 
     await card(page, incident.title).getByRole("link", { name: "Eliminar" }).click();

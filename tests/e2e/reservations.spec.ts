@@ -3,7 +3,7 @@
 // code; the guest's mail is read from the e2e server's outbox.
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { expect, expectFocusInside, outboxMails, test, toast } from "./fixtures";
+import { dismissDialog, expect, expectFocusInside, outboxMails, test, toast } from "./fixtures";
 
 const { createTestReservation } = await import("../setup/fixtures");
 const { getReservationById } = await import("~/models/reservation.server");
@@ -99,13 +99,7 @@ test.describe("confirm and cancel", () => {
     await row(page, booked.reservationCode).getByRole("link", { name: `Cancelar reserva ${booked.reservationCode}` }).click();
     const dialog = page.getByRole("dialog", { name: "Cancelar reserva" });
     await expect(dialog).toContainText(`¿Seguro que quieres cancelar la reserva ${booked.reservationCode} de ${booked.guestName}?`);
-    if (javaScriptEnabled) {
-      await expectFocusInside(page, dialog);
-      await page.keyboard.press("Escape");
-    } else {
-      await dialog.getByRole("link", { name: "Cerrar" }).click();
-    }
-    await expect(dialog).toHaveCount(0);
+    await dismissDialog(page, dialog, javaScriptEnabled);
     expect((await getReservationById(booked.id))?.status).toBe("pending");
 
     await row(page, booked.reservationCode).getByRole("link", { name: `Cancelar reserva ${booked.reservationCode}` }).click();

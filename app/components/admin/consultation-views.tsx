@@ -3,7 +3,7 @@
 // consultation=…), each a plain form that works without JavaScript.
 import { Form, Link, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { FormAlert, SubmitButton } from "~/components/forms";
+import { FormAlert, SubmitButton, labelledOptions } from "~/components/forms";
 import { CONSULTATION_STATUSES } from "~/db/schema-enums";
 import {
   ADMIN_NOTES_MAX_LENGTH,
@@ -20,13 +20,14 @@ import type { FormActionData } from "~/utils/form-reply.server";
 import { STAY_ON_PAGE_FIELD } from "~/utils/page-url";
 import { useHydrated } from "~/utils/use-hydrated";
 import { InlineSelectForm } from "./inline-select-form";
+import { ActionButtonForm, FilterSelect } from "./list-parts";
 import { RouteModal } from "./route-modal";
 
 /** One fetcher for every status select of the screen (see InlineSelectForm). */
 export const CONSULTATION_STATUS_FETCHER_KEY = "consultation-status";
 const NOTES_FETCHER_KEY = "consultation-notes";
 
-const statusOptions = CONSULTATION_STATUSES.map((value) => ({ value, label: CONSULTATION_STATUS_LABELS[value] }));
+const statusOptions = labelledOptions(CONSULTATION_STATUSES, CONSULTATION_STATUS_LABELS);
 
 /** The form's fields without the empty ones, so the URL carries only real filters. */
 function filledFields(form: HTMLFormElement) {
@@ -55,17 +56,16 @@ export function ConsultationFiltersForm({ filters }: { filters: ConsultationFilt
   useEffect(() => () => window.clearTimeout(timer.current), []);
   return (
     <Form method="get" className="admin-toolbar" aria-label="Filtrar consultas" preventScrollReset>
-      <div className="field">
-        <label htmlFor="consultation-status">Estado</label>
-        <select id="consultation-status" name="status" key={filters.status ?? ""} defaultValue={filters.status ?? ""} onChange={(event) => send(event.currentTarget.form)}>
-          <option value="">Todos los estados</option>
-          {statusOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        key={filters.status ?? ""}
+        id="consultation-status"
+        label="Estado"
+        name="status"
+        value={filters.status}
+        anyLabel="Todos los estados"
+        options={statusOptions}
+        onChange={(event) => send(event.currentTarget.form)}
+      />
       <div className="field search-field">
         <label htmlFor="consultation-search">Buscar</label>
         <input
@@ -104,18 +104,28 @@ function VisitLine({ consultation }: { consultation: ConsultationJson }) {
 /** The details button: opening a pending consultation marks it read, so it is a POST. */
 function OpenDetailsForm({ consultation, label = "Detalles" }: { consultation: ConsultationJson; label?: string }) {
   return (
-    <Form method="post" className="inline-form" preventScrollReset>
-      <input type="hidden" name="id" value={consultation._id} />
-      <button
-        type="submit"
-        name="intent"
-        value="open-details"
-        className="button button-secondary button-small"
-        aria-label={`${label} de la consulta de ${consultation.nombre}`}
-      >
-        {label}
-      </button>
-    </Form>
+    <ActionButtonForm
+      fields={{ id: consultation._id }}
+      intent="open-details"
+      label={label}
+      ariaLabel={`${label} de la consulta de ${consultation.nombre}`}
+      className="button button-secondary button-small"
+    />
+  );
+}
+
+/** The status select of a row or of the details. */
+function StatusSelect({ consultation, label }: { consultation: ConsultationJson; label: string }) {
+  return (
+    <InlineSelectForm
+      fetcherKey={CONSULTATION_STATUS_FETCHER_KEY}
+      intent="set-status"
+      id={consultation._id}
+      name="status"
+      value={consultation.status}
+      options={statusOptions}
+      label={label}
+    />
   );
 }
 
@@ -145,15 +155,7 @@ export function ConsultationRow({ consultation, linkTo }: { consultation: Consul
         ) : null}
       </td>
       <td>
-        <InlineSelectForm
-          fetcherKey={CONSULTATION_STATUS_FETCHER_KEY}
-          intent="set-status"
-          id={consultation._id}
-          name="status"
-          value={consultation.status}
-          options={statusOptions}
-          label={`Estado de la consulta de ${consultation.nombre}`}
-        />
+        <StatusSelect consultation={consultation} label={`Estado de la consulta de ${consultation.nombre}`} />
       </td>
       <td>
         <div className="actions">
@@ -213,15 +215,7 @@ export function ConsultationDetailModal({ consultation, closeTo }: { consultatio
         ) : null}
         <dt>Estado</dt>
         <dd>
-          <InlineSelectForm
-            fetcherKey={CONSULTATION_STATUS_FETCHER_KEY}
-            intent="set-status"
-            id={consultation._id}
-            name="status"
-            value={consultation.status}
-            options={statusOptions}
-            label="Estado"
-          />
+          <StatusSelect consultation={consultation} label="Estado" />
         </dd>
         <dt>Dirección IP</dt>
         <dd>{consultation.ipAddress ?? "Desconocida"}</dd>

@@ -4,7 +4,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, labelledOptions } from "~/components/forms";
 import { INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
   ADMIN_INCIDENT_STATUSES,
@@ -20,6 +20,7 @@ import {
 } from "~/schemas/incident";
 import type { IncidentJson } from "~/services/incidents.server";
 import { formatDateTime } from "~/utils/dates";
+import { ActionButtonForm } from "./list-parts";
 import { RouteModal } from "./route-modal";
 
 export type DoorOption = { id: string; name: string; location: string; doorId: string };
@@ -104,19 +105,12 @@ export function IncidentCard({ incident, linkTo }: { incident: IncidentJson; lin
           Editar
         </Link>
         {next ? (
-          <Form method="post" className="inline-form" preventScrollReset>
-            <input type="hidden" name="id" value={incident._id} />
-            <input type="hidden" name="status" value={next} />
-            <button
-              type="submit"
-              name="intent"
-              value="advance-status"
-              className="button button-small"
-              aria-label={`${INCIDENT_STATUS_LABELS[next]}: marcar la incidencia ${title}`}
-            >
-              {INCIDENT_STATUS_LABELS[next]}
-            </button>
-          </Form>
+          <ActionButtonForm
+            fields={{ id: incident._id, status: next }}
+            intent="advance-status"
+            label={INCIDENT_STATUS_LABELS[next]}
+            ariaLabel={`${INCIDENT_STATUS_LABELS[next]}: marcar la incidencia ${title}`}
+          />
         ) : null}
         <Link to={linkTo("delete")} className="button button-danger button-small" aria-label={`Eliminar incidencia ${title}`} preventScrollReset>
           Eliminar
@@ -126,8 +120,8 @@ export function IncidentCard({ incident, linkTo }: { incident: IncidentJson; lin
   );
 }
 
-const typeOptions = INCIDENT_TYPES.map((value) => ({ value, label: INCIDENT_TYPE_LABELS[value] }));
-const urgencyOptions = INCIDENT_URGENCIES.map((value) => ({ value, label: URGENCY_LABELS[value] }));
+const typeOptions = labelledOptions(INCIDENT_TYPES, INCIDENT_TYPE_LABELS);
+const urgencyOptions = labelledOptions(INCIDENT_URGENCIES, URGENCY_LABELS);
 
 export function CreateIncidentModal({ doors, closeTo, lastResult }: { doors: DoorOption[]; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
   const [form, fields] = useForm({
@@ -191,7 +185,7 @@ export function EditIncidentModal({ incident, closeTo, lastResult }: { incident:
           label="Estado"
           meta={fields.status}
           placeholder={settable ? undefined : "Selecciona un estado"}
-          options={ADMIN_INCIDENT_STATUSES.map((value) => ({ value, label: INCIDENT_STATUS_LABELS[value] }))}
+          options={labelledOptions(ADMIN_INCIDENT_STATUSES, INCIDENT_STATUS_LABELS)}
         />
         <SelectField label="Urgencia" meta={fields.urgency} options={urgencyOptions} />
         <TextareaField label="Descripción (opcional)" meta={fields.description} rows={4} />

@@ -25,7 +25,8 @@ export function InlineSelectForm({
   id: string;
   name: string;
   value: string;
-  options: ReadonlyArray<{ value: string; label: string }>;
+  /** A disabled option shows a stored value that cannot be chosen (e.g. a suspended card). */
+  options: ReadonlyArray<{ value: string; label: string; disabled?: boolean }>;
   /** The select's accessible name, e.g. "Estado de la consulta de Ana". */
   label: string;
 }) {
@@ -56,7 +57,7 @@ export function InlineSelectForm({
         }}
       >
         {options.map((option) => (
-          <option key={option.value} value={option.value}>
+          <option key={option.value} value={option.value} disabled={option.disabled}>
             {option.label}
           </option>
         ))}

@@ -16,6 +16,7 @@ import {
 } from "~/schemas/reservation";
 import type { AdminReservationJson } from "~/services/reservations.server";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
+import { ActionButtonForm } from "./list-parts";
 import { RouteModal } from "./route-modal";
 
 export function ReservationStatusBadge({ status }: { status: AdminReservationJson["status"] }) {
@@ -32,19 +33,12 @@ function typeText(reservation: AdminReservationJson) {
 /** The confirm button (no confirmation step: confirming only tells the guest good news). */
 export function ConfirmReservationForm({ reservation }: { reservation: AdminReservationJson }) {
   return (
-    <Form method="post" className="inline-form" preventScrollReset>
-      <input type="hidden" name="id" value={reservation._id} />
-      <input type="hidden" name="status" value="confirmed" />
-      <button
-        type="submit"
-        name="intent"
-        value="set-status"
-        className="button button-small"
-        aria-label={`Confirmar reserva ${reservation.reservationCode}`}
-      >
-        Confirmar
-      </button>
-    </Form>
+    <ActionButtonForm
+      fields={{ id: reservation._id, status: "confirmed" }}
+      intent="set-status"
+      label="Confirmar"
+      ariaLabel={`Confirmar reserva ${reservation.reservationCode}`}
+    />
   );
 }
 
