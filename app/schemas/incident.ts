@@ -3,7 +3,7 @@
 // JSON API's queries and bodies, shared by the browser and the server.
 // Browser-safe (no drizzle).
 import { z } from "zod";
-import { INCIDENT_SOURCES, INCIDENT_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
+import { INCIDENT_CATEGORIES, INCIDENT_SOURCES, INCIDENT_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { DOOR_INCIDENT_TYPE_LABELS, URGENCY_LABELS } from "./door";
 import { optionalText, pagingFields, requiredText } from "./fields";
 
@@ -38,6 +38,17 @@ export const NEXT_INCIDENT_STATUS: Record<IncidentStatus, AdminIncidentStatus | 
   resolved: "closed",
   closed: "open",
   cancelled: null,
+};
+
+/** Residents' and public reports: what kind of fault (SPEC §4 categories). */
+export const INCIDENT_CATEGORY_LABELS: Record<(typeof INCIDENT_CATEGORIES)[number], string> = {
+  plumbing: "Fontanería",
+  electrical: "Electricidad",
+  hvac: "Climatización",
+  structural: "Estructural",
+  cleaning: "Limpieza",
+  security: "Seguridad",
+  other: "Otro",
 };
 
 export const INCIDENT_SOURCE_LABELS: Record<IncidentSource, string> = {

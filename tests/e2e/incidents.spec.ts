@@ -48,7 +48,7 @@ test.describe("list", () => {
     await expect(publicCard).toContainText(`#${publicReport.id.slice(-6)}`);
     await expect(publicCard).toContainText("Abierta");
     await expect(publicCard).toContainText("Urgencia: Crítica");
-    await expect(publicCard).toContainText("Mantenimiento");
+    await expect(publicCard).toContainText("Mantenimiento · Electricidad");
     await expect(publicCard).toContainText("Chispas en el enchufe");
 
     const residentCard = card(page, residentTitle);

@@ -8,6 +8,7 @@ import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, labell
 import { INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
   ADMIN_INCIDENT_STATUSES,
+  INCIDENT_CATEGORY_LABELS,
   INCIDENT_SOURCE_LABELS,
   INCIDENT_STATUS_LABELS,
   INCIDENT_TYPE_LABELS,
@@ -70,7 +71,10 @@ export function IncidentCard({ incident, linkTo }: { incident: IncidentJson; lin
       <ReporterLine incident={incident} />
       <dl className="details">
         <dt>Tipo</dt>
-        <dd>{INCIDENT_TYPE_LABELS[incident.type]}</dd>
+        <dd>
+          {INCIDENT_TYPE_LABELS[incident.type]}
+          {incident.category ? ` · ${INCIDENT_CATEGORY_LABELS[incident.category]}` : null}
+        </dd>
         {incident.doorName || incident.doorId ? (
           <>
             <dt>Puerta</dt>
