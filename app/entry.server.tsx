@@ -1,10 +1,10 @@
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootOnce } from "~/utils/boot.server";
+import { withoutNulBytes } from "~/utils/html-stream.server";
 
 // Top-level await: remix-serve imports this build before it listens, so no
 // request is served before the database is migrated.
@@ -25,7 +25,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
-        const body = new PassThrough();
+        const body = withoutNulBytes();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("X-Content-Type-Options", "nosniff");
         responseHeaders.set("Referrer-Policy", "same-origin");

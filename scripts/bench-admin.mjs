@@ -24,7 +24,7 @@ import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateAccessLogs } from "./generate-access-logs.mjs";
-import { freePort, measureSequential, signInBenchAdmin, startBenchServer } from "./lib/bench-server.mjs";
+import { measureSequential, signInWithToken, startApp } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,9 +38,6 @@ const { values: args } = parseArgs({
 });
 const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
-const PORT = await freePort();
-const BASE_URL = `http://127.0.0.1:${PORT}`;
-const ADMIN_PASSWORD = "bench-admin-password";
 
 if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
 
@@ -68,11 +65,6 @@ async function pickFilterValues() {
   };
 }
 
-const ADMIN = { username: "bench-admin", password: ADMIN_PASSWORD };
-
-function measure(requestPath, headers) {
-  return measureSequential(BASE_URL, requestPath, headers, { requests: REQUESTS, warmup: WARMUP });
-}
 
 function procStatus(pid, field) {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -120,14 +112,16 @@ async function measureExport(pid, token, gzip) {
 
 const values = await pickFilterValues();
 console.info(`[bench] ${values.total} rows; busiest door ${values.busiestDoor.rows} rows, quiet door ${values.quietDoor.rows}; card prefix ${values.cardPrefix}`);
-const { child: server } = await startBenchServer({ port: PORT, dataDir: dir, databaseFile, admin: ADMIN });
+const server = await startApp({ dataDir: dir, env: { DATABASE_URL: `file:${databaseFile}`, ACCESS_SERVICE: "off" } });
+const BASE_URL = server.url;
+const measure = (requestPath, headers) => measureSequential(BASE_URL, requestPath, headers, { warmup: WARMUP, requests: REQUESTS });
 const results = [];
 try {
-  const { cookie, token } = await signInBenchAdmin(BASE_URL, ADMIN);
+  const { cookie, token } = await signInWithToken(BASE_URL);
   if (args.only !== "export") await measureFilters(cookie, token);
-  if (args.only !== "filters") for (const gzip of [false, true]) console.info(JSON.stringify(await measureExport(server.pid, token, gzip)));
+  if (args.only !== "filters") for (const gzip of [false, true]) console.info(JSON.stringify(await measureExport(server.webPid(), token, gzip)));
 } finally {
-  server.kill();
+  await server.stop();
   // The scratch directory holds the generated database (unless --db) and the server's data directory.
   if (args.keep) console.info(`[bench] database kept in ${databaseFile}`);
   else fs.rmSync(dir, { recursive: true, force: true });

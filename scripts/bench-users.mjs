@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateUsers } from "./generate-users.mjs";
-import { freePort, measureSequential, signInBenchAdmin, startBenchServer } from "./lib/bench-server.mjs";
+import { BENCH_ADMIN, measureSequential, signInWithToken, startApp } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -26,8 +26,6 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
   },
 });
-const PORT = await freePort();
-const ADMIN = { username: "bench-admin", password: "bench-admin-password" };
 const options = { requests: Number(args.requests), warmup: Number(args.warmup) };
 
 if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
@@ -36,7 +34,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-users-"));
 const databaseFile = args.db ? path.resolve(args.db) : path.join(dir, "app.db");
 // The server starts first, on the empty database, so it creates the bench admin
 // (the generated users include admins, and an admin is only created when there is none).
-const { child: server, baseUrl } = await startBenchServer({ port: PORT, dataDir: dir, databaseFile, admin: ADMIN });
+const server = await startApp({ dataDir: dir, env: { DATABASE_URL: `file:${databaseFile}`, ACCESS_SERVICE: "off" } });
+const baseUrl = server.url;
 let someone = "nadie";
 if (args.db) {
   console.info(`[bench] reusing ${databaseFile}`);
@@ -45,7 +44,7 @@ if (args.db) {
   someone = userRows[Math.floor(userRows.length / 2)].username;
 }
 try {
-  const { cookie, token } = await signInBenchAdmin(baseUrl, ADMIN);
+  const { cookie, token } = await signInWithToken(baseUrl, BENCH_ADMIN);
   const firstPage = await (await fetch(`${baseUrl}/api/users`, { headers: { Authorization: `Bearer ${token}` } })).json();
   const { total, pages } = firstPage.data.pagination;
   console.info(`[bench] ${total} users, ${pages} pages of 10`);
@@ -74,7 +73,7 @@ try {
   console.info(`[bench] GET /admin/users: worst p95 ${worst("page").page.p95} ms (${worst("page").case})`);
   console.info(`[bench] GET /api/users: worst p95 ${worst("api").api.p95} ms (${worst("api").case})`);
 } finally {
-  server.kill();
+  await server.stop();
   if (args.keep) console.info(`[bench] database kept in ${databaseFile}`);
   else fs.rmSync(dir, { recursive: true, force: true });
 }

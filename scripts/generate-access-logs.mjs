@@ -17,6 +17,7 @@ import { pathToFileURL } from "node:url";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
+import { randomSource } from "./lib/random.mjs";
 
 const DAY_MS = 24 * 3600_000;
 const ROWS_PER_STATEMENT = 5000;
@@ -34,18 +35,6 @@ const DENIAL_REASONS = [
   ["no_permission", 55], ["card_inactive", 8], ["card_expired", 8], ["card_suspended", 4], ["user_inactive", 5],
   ["door_maintenance", 8], ["door_emergency", 2], ["offline_deny", 6], ["invalid_request", 4],
 ];
-
-/** A small seeded generator (mulberry32): the same seed gives the same data. */
-export function randomSource(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks an index with probability proportional to weights (cumulative array). */
 function pickWeighted(cumulative, random) {

@@ -16,7 +16,8 @@ import { pathToFileURL } from "node:url";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
-import { FIRST_NAMES, hex, LAST_NAMES, randomSource } from "./generate-access-logs.mjs";
+import { FIRST_NAMES, hex, LAST_NAMES } from "./generate-access-logs.mjs";
+import { randomSource } from "./lib/random.mjs";
 
 const DEPARTMENTS = ["Coworking", "Coliving", "Planta 1", "Planta 2", "Planta 3", "Ático", "Estudio", "Mantenimiento", "Recepción", "Cocina"];
 const DOMAINS = ["example.com", "correo.es", "gmail.test", "coliving.es"];

@@ -9,6 +9,11 @@ export type AnyField = FieldMetadata<any, any, string[]>;
 /** Messages a form shows once, above its fields (see SharedFieldMessage). */
 const MessagesShownAbove = createContext<readonly string[]>([]);
 
+/** Select options from values and their Spanish labels. */
+export function labelledOptions<V extends string>(values: readonly V[], labels: Record<V, string>) {
+  return values.map((value) => ({ value, label: labels[value] }));
+}
+
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const shownAbove = useContext(MessagesShownAbove);
   const own = errors?.filter((error) => !shownAbove.includes(error));

@@ -142,7 +142,11 @@ export const anonymousReservations = sqliteTable(
   (t) => [
     uniqueIndex("anonymous_reservations_code_unique").on(t.reservationCode),
     index("anonymous_reservations_status_idx").on(t.status, t.createdAt),
-    index("anonymous_reservations_created_idx").on(t.createdAt),
+    // The admin's list (app/models/reservation.server.ts): pages in booking
+    // order whatever the status filter, read from this index alone.
+    index("anonymous_reservations_list_idx").on(t.createdAt, t.status, t.endDate),
+    // The admin's stats: every status, split by "stay over", from this index alone.
+    index("anonymous_reservations_status_end_idx").on(t.status, t.endDate),
   ],
 );
 
@@ -157,6 +161,9 @@ export const consultations = sqliteTable(
     mensaje: text("mensaje").notNull(),
     // sha256 of the normalised message: finds "the same message again within 24 h".
     messageHash: text("message_hash").notNull(),
+    // Visit requests: the day and hour the visitor asked for (null for enquiries).
+    visitDate: text("visit_date"),
+    visitTime: text("visit_time"),
     status: text("status", { enum: CONSULTATION_STATUSES }).notNull().default("pending"),
     adminNotes: text("admin_notes"),
     ipAddress: text("ip_address"),

@@ -1,5 +1,6 @@
-// Mail to visitors: booking confirmation (with the stay as .ics), cancellation,
-// and the acknowledgement of a visit request.
+// Mail to visitors: booking received (with the stay as .ics), the guest's own
+// cancellation, the house's confirmation and cancellation, and the
+// acknowledgement of a visit request.
 import type { AnonymousReservation } from "~/db/schema";
 import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
@@ -63,6 +64,41 @@ export function reservationCancelledMail(reservation: AnonymousReservation): Mai
     ...composeMail({
       greeting: `Hola, ${reservation.guestName}:`,
       paragraphs: ["Tu reserva ha sido cancelada correctamente. Si no has sido tú, responde a este mensaje."],
+      rows: reservationRows(reservation),
+    }),
+  };
+}
+
+/** The house confirmed the reservation (admin reservations screen or API). */
+export function reservationConfirmedByHouseMail(reservation: AnonymousReservation): Mail {
+  const { BUILDING_NAME } = getEnv();
+  return {
+    to: reservation.guestEmail,
+    subject: `Reserva confirmada: ${reservation.reservationCode}`,
+    ...composeMail({
+      greeting: `Hola, ${reservation.guestName}:`,
+      paragraphs: [
+        `Tu reserva en ${BUILDING_NAME} está confirmada. ¡Te esperamos!`,
+        "Si necesitas cambiar algo, responde a este mensaje. Puedes consultar o cancelar tu reserva con tu código y tu email.",
+      ],
+      rows: [...reservationRows(reservation), ["Dirección", ADDRESS]],
+      link: { label: "Consultar o cancelar tu reserva", url: lookupUrl() },
+    }),
+  };
+}
+
+/** The house cancelled the reservation (admin reservations screen or API). */
+export function reservationCancelledByHouseMail(reservation: AnonymousReservation): Mail {
+  const { BUILDING_NAME } = getEnv();
+  return {
+    to: reservation.guestEmail,
+    subject: `Reserva cancelada: ${reservation.reservationCode}`,
+    ...composeMail({
+      greeting: `Hola, ${reservation.guestName}:`,
+      paragraphs: [
+        `Lamentamos comunicarte que ${BUILDING_NAME} ha cancelado tu reserva.`,
+        "Si tienes cualquier duda o quieres buscar otras fechas, responde a este mensaje y te ayudaremos.",
+      ],
       rows: reservationRows(reservation),
     }),
   };

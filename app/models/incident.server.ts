@@ -1,5 +1,9 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import { INCIDENT_CATEGORIES, incidents, type Incident } from "~/db/schema";
+// The one incident store (docs/decisions/0002-one-incident-store.md): public
+// fault reports, door incidents, and the admin's list over all of them.
+// Residents' own reads and writes live beside these (their queries are
+// scoped to the reporter).
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
@@ -59,11 +63,12 @@ const DOOR_INCIDENT_TITLE = {
   other: "Incidencia",
 } as const;
 
-/** An incident an admin reports on a door from the dashboard. */
+/** An incident an admin reports on a door (the dashboard, the incidents screen, the API). */
 export async function createDoorIncident(input: {
   door: { id: string; name: string };
   type: Incident["type"];
   urgency: Incident["urgency"];
+  status?: Incident["status"];
   title?: string | null;
   description?: string | null;
   reportedBy: { id: string; username: string };
@@ -76,6 +81,7 @@ export async function createDoorIncident(input: {
       title: input.title || `${DOOR_INCIDENT_TITLE[input.type]} · ${input.door.name}`,
       type: input.type,
       urgency: input.urgency,
+      status: input.status ?? "open",
       description: input.description || null,
       doorId: input.door.id,
       doorName: input.door.name,
@@ -134,10 +140,6 @@ export async function getIncidentOfReporter(userId: string, id: string) {
   return getDb().query.incidents.findFirst({ where: and(eq(incidents.id, id), eq(incidents.reportedById, userId)) });
 }
 
-export async function getIncidentById(id: string) {
-  return getDb().query.incidents.findFirst({ where: eq(incidents.id, id) });
-}
-
 export type ResidentIncidentFields = Pick<Incident, "title" | "category" | "location" | "description" | "urgency">;
 
 /** Changes the reporter's incident while it is open; undefined when it is not theirs or not open. */
@@ -160,12 +162,6 @@ export async function cancelOpenIncidentOfReporter(userId: string, id: string) {
   return row;
 }
 
-/** Sets any incident's status (admins); undefined when there is no such incident. */
-export async function setIncidentStatus(id: string, status: Incident["status"]) {
-  const [row] = await getDb().update(incidents).set({ status, updatedAt: new Date() }).where(eq(incidents.id, id)).returning();
-  return row;
-}
-
 /**
  * Whether the incident has a photo with this file name, seen by `viewerId`:
  * its reporter, or anyone when viewerId is null (admins).
@@ -183,4 +179,119 @@ export async function incidentHasPhoto(id: string, photoName: string, viewerId: 
     )
     .limit(1);
   return Boolean(row);
+}
+
+/** What the admin's list filters on; `doorId` is a door row id. */
+export type IncidentCriteria = {
+  status?: Incident["status"];
+  type?: Incident["type"];
+  urgency?: Incident["urgency"];
+  doorId?: string;
+};
+
+function criteriaConditions({ status, type, urgency, doorId }: IncidentCriteria): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (status) conditions.push(eq(incidents.status, status));
+  if (type) conditions.push(eq(incidents.type, type));
+  if (urgency) conditions.push(eq(incidents.urgency, urgency));
+  if (doorId) conditions.push(eq(incidents.doorId, doorId));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** The reporting resident's name and unit (residents' incidents). */
+const reporterColumns = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  unitNumber: users.unitNumber,
+};
+
+export type IncidentWithReporter = Incident & {
+  reporter: { id: string; username: string; firstName: string | null; lastName: string | null; unitNumber: string | null } | null;
+};
+
+function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"] | { id: null } }): IncidentWithReporter {
+  return { ...row.incident, reporter: row.reporter?.id ? (row.reporter as IncidentWithReporter["reporter"]) : null };
+}
+
+const newestFirst = [desc(incidents.reportedAt), desc(sql`${incidents}.rowid`)];
+
+/**
+ * One page of the list, newest report first. The page's rows are picked by
+ * rowid from one index range (an OFFSET skips index entries only), then read
+ * with their reporter.
+ */
+export async function listIncidents(criteria: IncidentCriteria, { limit, offset }: { limit: number; offset: number }) {
+  const db = getDb();
+  const page = db
+    .select({ rowid: sql`rowid` })
+    .from(incidents)
+    .where(criteriaConditions(criteria))
+    .orderBy(desc(incidents.reportedAt), desc(sql`rowid`))
+    .limit(limit)
+    .offset(offset);
+  const rows = await db
+    .select({ incident: incidents, reporter: reporterColumns })
+    .from(incidents)
+    .leftJoin(users, eq(users.id, incidents.reportedById))
+    .where(sql`${incidents}.rowid IN ${page}`)
+    .orderBy(...newestFirst);
+  return rows.map(withReporter);
+}
+
+export type IncidentStatusCounts = Record<Incident["status"], number> & { total: number };
+
+/** How many incidents of each status match the criteria other than the status. */
+export async function countIncidentsByStatus(criteria: IncidentCriteria): Promise<IncidentStatusCounts> {
+  const rows = await getDb()
+    .select({ status: incidents.status, count: sql<number>`count(*)` })
+    .from(incidents)
+    .where(criteriaConditions({ ...criteria, status: undefined }))
+    .groupBy(incidents.status);
+  const counts: IncidentStatusCounts = { total: 0, open: 0, "in-progress": 0, resolved: 0, closed: 0, cancelled: 0 };
+  for (const row of rows) {
+    counts[row.status] = Number(row.count);
+    counts.total += Number(row.count);
+  }
+  return counts;
+}
+
+export async function getIncidentById(id: string): Promise<IncidentWithReporter | null> {
+  const [row] = await getDb()
+    .select({ incident: incidents, reporter: reporterColumns })
+    .from(incidents)
+    .leftJoin(users, eq(users.id, incidents.reportedById))
+    .where(eq(incidents.id, id))
+    .limit(1);
+  return row ? withReporter(row) : null;
+}
+
+export type IncidentFields = Partial<Pick<Incident, "title" | "type" | "status" | "urgency" | "description">>;
+
+/** Changes the given fields; null when there is no such incident. */
+export async function updateIncident(id: string, fields: IncidentFields, now = new Date()) {
+  const [row] = await getDb()
+    .update(incidents)
+    .set({ ...fields, updatedAt: now })
+    .where(eq(incidents.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Deletes the incident; answers its title and the names of its photo files (for the caller to delete), or null. */
+export async function deleteIncident(id: string) {
+  const [row] = await getDb()
+    .delete(incidents)
+    .where(eq(incidents.id, id))
+    .returning({ id: incidents.id, title: incidents.title, photos: incidents.photos });
+  return row ?? null;
+}
+
+/** Privacy: closed public fault reports last changed before `before`. Answers how many went. */
+export async function purgeClosedPublicIncidents(before: Date) {
+  const result = await getDb()
+    .delete(incidents)
+    .where(and(eq(incidents.source, "public"), eq(incidents.status, "closed"), lt(incidents.updatedAt, before)));
+  return result.rowsAffected;
 }

@@ -1,13 +1,24 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { createReservationSchema } from "~/schemas/reservation";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { createReservationSchema, ReservationListQuerySchema } from "~/schemas/reservation";
+import { listReservationsPage } from "~/services/reservations.server";
 import { placeReservation, toGuestView } from "~/services/visitor.server";
-import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
-import { requireSameOrigin } from "~/utils/auth.server";
+import { apiSuccess, methodNotAllowed, parseJsonBody, parseQuery, refuseApi } from "~/utils/api.server";
+import { requireApiAdmin, requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { todayInMadrid } from "~/utils/dates";
 
-export async function loader() {
-  methodNotAllowed();
+// GET /api/anonymous-reservations?page&limit&status (admin): newest first,
+// `data` the page, `pagination` and `stats` beside it (SPEC §7).
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireApiAdmin(request);
+  const { page, limit, ...filters } = parseQuery(request, ReservationListQuerySchema);
+  const result = await listReservationsPage(filters, { page, limit });
+  return Response.json({
+    success: true,
+    data: result.reservations,
+    pagination: { page, limit, total: result.total, pages: result.pages },
+    stats: result.stats,
+  });
 }
 
 // POST /api/anonymous-reservations: a guest's booking (SPEC §3 payload).

@@ -1,9 +1,22 @@
+import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getEnv } from "~/utils/env.server";
 import { pageMeta } from "~/utils/meta";
 
 export const meta = pageMeta("Política de Privacidad");
 
+/** How long consultations and closed fault reports are kept (app/utils/boot.server.ts deletes them daily). */
+export function loader() {
+  return { retentionMonths: getEnv().RETENTION_MONTHS };
+}
+
+function monthsText(months: number) {
+  return months === 1 ? "1 mes" : `${months} meses`;
+}
+
 export default function PrivacyPage() {
+  const { retentionMonths } = useLoaderData<typeof loader>();
+  const retention = monthsText(retentionMonths);
   return (
     <article className="card" style={{ maxWidth: "48rem" }}>
       <h1>Política de Privacidad</h1>
@@ -18,7 +31,11 @@ export default function PrivacyPage() {
       </ul>
       <p>La base legal es la ejecución de la reserva o del contrato que solicitas y nuestro interés legítimo en la seguridad del edificio. Guardamos también la dirección IP de los formularios para evitar abusos.</p>
       <h2>Cuánto tiempo</h2>
-      <p>Reservas: hasta un año después de la estancia, salvo obligación legal. Consultas y visitas: un año. Averías: hasta un año después de cerrarlas. Registros de acceso: el tiempo que fije la administración del edificio, como máximo un año.</p>
+      <p>Reservas: hasta un año después de la estancia, salvo obligación legal. Registros de acceso: el tiempo que fije la administración del edificio, como máximo un año.</p>
+      <p data-testid="retention">
+        Consultas y solicitudes de visita, con la dirección IP desde la que se enviaron: se borran automáticamente a los {retention} de
+        recibirlas. Avisos de averías: se borran automáticamente {retention} después de cerrarlos. El borrado se hace cada día.
+      </p>
       <h2>Cookies</h2>
       <p>Solo usamos cookies necesarias: la de sesión (para mantenerte identificado), la del tema de colores que eliges y una de un solo uso para mostrarte el resultado de tu reserva. No usamos cookies de analítica ni de publicidad, por eso no te pedimos consentimiento.</p>
       <h2>Tus derechos</h2>

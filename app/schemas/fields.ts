@@ -120,3 +120,13 @@ export function newPassword(required: string) {
     .max(PASSWORD_MAX_LENGTH, `La contraseña admite como máximo ${PASSWORD_MAX_LENGTH} caracteres`)
     .refine((value) => !isCommonPassword(value), PASSWORD_TOO_COMMON);
 }
+
+/** A list query's `page` (≥ 1, default 1) and `limit` (1 to `maxLimit`). */
+export function pagingFields(maxLimit: number, defaultLimit: number) {
+  const pageMessage = "page debe ser un número entero mayor que 0";
+  const limitMessage = `limit debe ser un número entre 1 y ${maxLimit}`;
+  return {
+    page: z.coerce.number({ error: pageMessage }).int(pageMessage).min(1, pageMessage).default(1),
+    limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(maxLimit, limitMessage).default(defaultLimit),
+  };
+}

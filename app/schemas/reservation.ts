@@ -1,9 +1,9 @@
 // One schema for the booking form, used by the browser (conform) and the
 // server (page action and JSON API). `today` is the building's date.
 import { z } from "zod";
-import { CONTACT_PREFERENCES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
+import { CONTACT_PREFERENCES, RESERVATION_STATUSES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
 import { addDays } from "~/utils/dates";
-import { email, isoDay, optionalText, requiredText } from "./fields";
+import { email, isoDay, optionalText, pagingFields, requiredText, text } from "./fields";
 
 /** A stay lasts at most this many nights, and starts at most this many days ahead. */
 export const MAX_STAY_NIGHTS = 365;
@@ -104,3 +104,58 @@ export const GUEST_CANCELLABLE = ["pending", "confirmed"] as const;
 export function isGuestCancellable(status: string) {
   return (GUEST_CANCELLABLE as readonly string[]).includes(status);
 }
+
+// The admin's reservations (SPEC §2 Admin reservations, §4, §7, §9).
+
+/** SPEC §9. */
+export const RESERVATION_PAGE_SIZE = 20;
+export const RESERVATION_API_MAX_LIMIT = 100;
+
+/** The short type label of the admin's table (SPEC §2: Habitación or Sala). */
+export const RESERVATION_TYPE_SHORT_LABELS: Record<(typeof RESERVATION_TYPES)[number], string> = {
+  habitacion: "Habitación",
+  sala: "Sala",
+};
+
+/** SPEC §4: the admin confirms a pending reservation and cancels a pending or confirmed one. */
+export const ADMIN_CONFIRMABLE = ["pending"] as const;
+export const ADMIN_CANCELLABLE = ["pending", "confirmed"] as const;
+export const ADMIN_RESERVATION_STATUSES = ["confirmed", "cancelled"] as const;
+export type AdminReservationStatus = (typeof ADMIN_RESERVATION_STATUSES)[number];
+
+export function canAdminSet(target: AdminReservationStatus, status: string) {
+  const allowed: readonly string[] = target === "confirmed" ? ADMIN_CONFIRMABLE : ADMIN_CANCELLABLE;
+  return allowed.includes(status);
+}
+
+/** Days between entry and exit ("2026-12-24" to "2026-12-27": 3). */
+export function stayDays(startDate: string, endDate: string) {
+  return Math.round((Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000);
+}
+
+const RESERVATION_STATUS_MESSAGE = `status debe ser uno de: ${RESERVATION_STATUSES.join(", ")}`;
+const ADMIN_STATUS_MESSAGE = "status debe ser confirmed (confirmar) o cancelled (cancelar)";
+
+/** The list's status filter (page and API); `completed` includes stays that have ended. */
+export const ReservationFiltersSchema = z.object({
+  status: z.enum(RESERVATION_STATUSES, { error: RESERVATION_STATUS_MESSAGE }).optional(),
+});
+export type ReservationFilters = z.infer<typeof ReservationFiltersSchema>;
+
+/** GET /api/anonymous-reservations (admin). */
+export const ReservationListQuerySchema = ReservationFiltersSchema.extend(pagingFields(RESERVATION_API_MAX_LIMIT, RESERVATION_PAGE_SIZE));
+
+/** The confirm and cancel buttons. */
+export const ReservationStatusSchema = z.object({ status: z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE }) });
+
+/** The details modal's notes; empty clears them. */
+export const ReservationNotesSchema = z.object({ adminNotes: text(2000).optional() });
+
+/** PUT /api/anonymous-reservations/{id}/status: `status`, `adminNotes` (null or "" clears them), or both. */
+export const ReservationUpdateSchema = z
+  .object({
+    status: z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE }).optional(),
+    adminNotes: text(2000).nullable().optional(),
+  })
+  .refine((value) => value.status !== undefined || value.adminNotes !== undefined, { message: "Indica el estado o las notas (status o adminNotes)" });
+export type ReservationUpdate = z.output<typeof ReservationUpdateSchema>;

@@ -6,34 +6,11 @@ import { z } from "zod";
 import { INCIDENT_CATEGORIES, INCIDENT_STATUSES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { requiredText } from "./fields";
 
+// The labels of categories, priorities and statuses are the admin's too: ~/schemas/incident.
+
 export type IncidentCategory = (typeof INCIDENT_CATEGORIES)[number];
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 export type IncidentPriority = (typeof INCIDENT_URGENCIES)[number];
-
-export const INCIDENT_CATEGORY_LABELS: Record<IncidentCategory, string> = {
-  plumbing: "Fontanería",
-  electrical: "Electricidad",
-  hvac: "Climatización",
-  structural: "Estructural",
-  cleaning: "Limpieza",
-  security: "Seguridad",
-  other: "Otro",
-};
-
-export const INCIDENT_PRIORITY_LABELS: Record<IncidentPriority, string> = {
-  low: "Baja",
-  medium: "Media",
-  high: "Alta",
-  critical: "Crítica",
-};
-
-export const INCIDENT_STATUS_LABELS: Record<IncidentStatus, string> = {
-  open: "Abierta",
-  "in-progress": "En Progreso",
-  resolved: "Resuelta",
-  closed: "Cerrada",
-  cancelled: "Cancelada",
-};
 
 export const MAX_INCIDENT_PHOTOS = 5;
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;

@@ -8,11 +8,11 @@ import { getAccessActivity, type HourlyActivity } from "~/models/access-log-quer
 import * as doorModel from "~/models/door.server";
 import { facilityExists } from "~/models/facility-booking.server";
 import type { Door, DoorFields } from "~/models/door.server";
-import { createDoorIncident } from "~/models/incident.server";
 import type { User } from "~/models/user.server";
 import type { DoorIncidentInput, DoorInput, DoorMessagesInput } from "~/schemas/door";
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { createIncident } from "./incidents.server";
 
 export type { Door, HourlyActivity };
 
@@ -71,7 +71,7 @@ export async function getDoorsOverview(now = new Date()): Promise<{ doors: DoorJ
 
 /** The doors as a filter or a select lists them. */
 export async function listDoorOptions() {
-  return (await doorModel.listDoors()).map((door) => ({ id: door.id, name: door.name, doorId: door.code }));
+  return (await doorModel.listDoors()).map((door) => ({ id: door.id, name: door.name, location: door.location, doorId: door.code }));
 }
 
 export async function getDoor(id: string): Promise<Result<{ door: Door }>> {
@@ -136,10 +136,8 @@ export async function deleteDoor(id: string): Promise<Result> {
 
 /** An incident an admin reports on a door. */
 export async function reportDoorIncident(id: string, input: DoorIncidentInput, reporter: Pick<User, "id" | "username">) {
-  const door = await doorModel.getDoorById(id);
-  if (!door) return refuse(404, INCIDENT_NOT_CREATED);
-  const incident = await createDoorIncident({ door, ...input, reportedBy: reporter });
-  return { ok: true as const, incident };
+  const reported = await createIncident({ ...input, doorId: id }, reporter);
+  return reported.ok ? reported : refuse(404, INCIDENT_NOT_CREATED);
 }
 
 /**

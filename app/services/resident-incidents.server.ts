@@ -17,13 +17,9 @@ import {
 } from "~/schemas/resident-incident";
 import type { UploadedPhoto } from "~/utils/photo-upload.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { INCIDENT_NOT_FOUND, incidentPhotoUrl } from "./incidents.server";
 
-export const INCIDENT_NOT_FOUND = "Incidencia no encontrada";
 export const PHOTO_NOT_FOUND = "Foto no encontrada";
-
-export function photoUrl(incidentId: string, name: string) {
-  return `/api/user-portal/incidents/${encodeURIComponent(incidentId)}/photos/${name}`;
-}
 
 /** SPEC §3 resident incident (also read as type, doorName, urgency), as the portal and the API see it. */
 export function toResidentIncidentJson(incident: Incident) {
@@ -35,7 +31,7 @@ export function toResidentIncidentJson(incident: Incident) {
     description: incident.description,
     priority: incident.urgency,
     status: incident.status,
-    photos: (incident.photos ?? []).map((name) => photoUrl(incident.id, name)),
+    photos: (incident.photos ?? []).map((name) => incidentPhotoUrl(incident.id, name)),
     editable: incident.status === "open",
     createdAt: incident.reportedAt.toISOString(),
     type: incident.type,

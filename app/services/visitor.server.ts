@@ -15,7 +15,7 @@ import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
-import { sendMail, type Mail } from "~/utils/mail.server";
+import { trySendMail } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 
@@ -27,17 +27,6 @@ export const MESSAGES = {
   duplicateVisit: "Una solicitud similar ya fue enviada recientemente.",
   wrongCaptcha: "La respuesta anti-spam no es correcta o ha caducado. Responde a la nueva pregunta.",
 } as const;
-
-/** Mail must never undo what was stored: a failed send is logged and reported. */
-async function trySendMail(mail: Mail) {
-  try {
-    await sendMail(mail);
-    return true;
-  } catch (error) {
-    console.error(`[mail] could not send "${mail.subject}" to ${mail.to}`, error);
-    return false;
-  }
-}
 
 export async function placeReservation(
   input: ReservationInput,
@@ -110,6 +99,7 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
     email: input.email,
     telefono: input.telefono,
     mensaje,
+    ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
     ipAddress: ip,
   });
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);

@@ -47,6 +47,20 @@ export function queryObject(params: URLSearchParams) {
   return Object.fromEntries([...params].filter(([, value]) => value.trim() !== ""));
 }
 
+/**
+ * A screen's filters from its query: each field the schema accepts, and
+ * nothing of a value nobody could have picked (it drops that filter only).
+ */
+export function filtersFromQuery<S extends z.ZodObject>(schema: S, params: URLSearchParams): Partial<z.infer<S>> {
+  const query = queryObject(params);
+  const filters: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const parsed = (field as z.ZodType).safeParse(query[key]);
+    if (parsed.success && parsed.data !== undefined) filters[key] = parsed.data;
+  }
+  return filters as Partial<z.infer<S>>;
+}
+
 /** The request's query parsed by the schema; bad values answer 400. */
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   return parseOrFail(schema, queryObject(new URL(request.url).searchParams));

@@ -6,11 +6,14 @@ import { startAccessProcess, type AccessProcessHandle } from "~/access/process.s
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
+import { purgeConsultationsBefore } from "~/models/consultation.server";
+import { purgeClosedPublicIncidents } from "~/models/incident.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { randomToken } from "./crypto.server";
+import { monthsBefore } from "./dates";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
@@ -58,6 +61,27 @@ export async function runPeriodicJobs(now = new Date()) {
   await sendCardExpiryWarnings(now).catch((error) => console.error("[boot] card expiry warnings failed", error));
 }
 
+/**
+ * Privacy (the /privacidad page says so): consultations with their IP
+ * address, and closed public fault reports, once older than
+ * RETENTION_MONTHS. Idempotent; runs at start and then daily.
+ */
+export async function purgeRetainedData(now = new Date()) {
+  const before = monthsBefore(now, getEnv().RETENTION_MONTHS);
+  try {
+    const [consultations, incidents] = await Promise.all([purgeConsultationsBefore(before), purgeClosedPublicIncidents(before)]);
+    if (consultations || incidents) {
+      console.info(`[boot] retention: deleted ${consultations} consultations and ${incidents} closed fault reports from before ${before.toISOString()}`);
+    }
+    return { consultations, incidents };
+  } catch (error) {
+    console.error("[boot] retention purge failed", error);
+    return null;
+  }
+}
+
+const DAY_MS = 24 * 3600_000;
+
 export async function boot() {
   const env = getEnv();
   patchHttpServer();
@@ -66,6 +90,8 @@ export async function boot() {
   await ensureAdmin();
   void runPeriodicJobs();
   setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
+  void purgeRetainedData();
+  setInterval(() => void purgeRetainedData(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in a child process of this one
   // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endOfMadridDay, formatTimeRange, madridDateTimeFormatter, madridDayOf, madridInstant, notificationAge, startOfMadridDay } from "./dates";
+import { endOfMadridDay, formatTimeRange, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, startOfMadridDay } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -58,5 +58,12 @@ describe("dates", () => {
     expect(endOfMadridDay("2026-10-25").toISOString()).toBe("2026-10-25T22:59:59.999Z");
     expect(madridDayOf(endOfMadridDay("2026-12-31"))).toBe("2026-12-31");
     expect(madridDayOf(startOfMadridDay("2026-12-31"))).toBe("2026-12-31");
+  });
+
+  it("go back whole calendar months, the 31st landing on a shorter month's last day", () => {
+    expect(monthsBefore(new Date("2026-11-23T10:00:00Z"), 12).toISOString()).toBe("2025-11-23T10:00:00.000Z");
+    expect(monthsBefore(new Date("2026-03-31T08:30:00Z"), 1).toISOString()).toBe("2026-02-28T08:30:00.000Z");
+    expect(monthsBefore(new Date("2028-03-31T00:00:00Z"), 1).toISOString()).toBe("2028-02-29T00:00:00.000Z");
+    expect(monthsBefore(new Date("2026-01-15T00:00:00Z"), 3).toISOString()).toBe("2025-10-15T00:00:00.000Z");
   });
 });

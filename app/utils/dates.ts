@@ -92,6 +92,17 @@ export function addDays(isoDay: string, days: number) {
   return date.toISOString().slice(0, 10);
 }
 
+/** The same instant `months` calendar months earlier (UTC); the 31st of a shorter month becomes its last day. */
+export function monthsBefore(date: Date, months: number) {
+  const result = new Date(date);
+  const day = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() - months);
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, lastDay));
+  return result;
+}
+
 const HOUR_MS = 3600_000;
 const two = (value: number) => String(value).padStart(2, "0");
 

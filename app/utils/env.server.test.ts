@@ -10,12 +10,15 @@ describe("parseEnv", () => {
     expect(env.MQTT_HOST).toBe("127.0.0.1");
     expect(env.MQTT_PORT).toBe(1883);
     expect(env.PUBLIC_URL).toBe("http://localhost:3000");
+    expect(env.RETENTION_MONTHS).toBe(12);
   });
 
   it("names the variable that is wrong", () => {
     expect(() => parseEnv({ PORT: "abc" })).toThrow(/PORT/);
     expect(() => parseEnv({ DATABASE_URL: "postgres://x" })).toThrow(/DATABASE_URL/);
     expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
+    expect(() => parseEnv({ RETENTION_MONTHS: "0" })).toThrow(/RETENTION_MONTHS/);
+    expect(parseEnv({ RETENTION_MONTHS: "24" }).RETENTION_MONTHS).toBe(24);
   });
 
   it("keeps the database in DATA_DIR unless DATABASE_URL says otherwise", () => {

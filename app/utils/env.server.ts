@@ -43,6 +43,9 @@ const envSchema = z.object({
     .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
     .default("false")
     .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
+  // Privacy: consultations (with their IP address) and closed public fault
+  // reports older than this many months are deleted daily.
+  RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; DATABASE_URL: string };

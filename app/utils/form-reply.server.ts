@@ -4,9 +4,10 @@
 // every form works the same with and without JavaScript.
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
+import { STAY_ON_PAGE_FIELD } from "./page-url";
 import { throwRefusal, type Refusal } from "./refusal.server";
 import { errorToast, type Toast } from "./toast";
-import { dataWithToast } from "./toast.server";
+import { dataWithToast, redirectWithToast } from "./toast.server";
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -53,4 +54,14 @@ export async function refusedForm(
     : { status: "error", error: { [refusal.field ?? ""]: [refusal.message] } };
   const headers = refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : undefined;
   return dataWithToast<FormActionData>({ intent, result }, errorToast(toastTitle, refusal.message), { status: refusal.status, headers });
+}
+
+/**
+ * A form that succeeded: a redirect to `url` with the toast (Post/Redirect/Get),
+ * or, for a fetcher that asked to stay (STAY_ON_PAGE_FIELD), the toast with a
+ * success result; the page's loaders revalidate after it either way.
+ */
+export async function formDone(formData: FormData, intent: string, url: string, toast: Toast) {
+  if (formData.get(STAY_ON_PAGE_FIELD) === "1") return dataWithToast<FormActionData>({ intent, result: { status: "success" } }, toast);
+  return redirectWithToast(url, toast);
 }

@@ -38,6 +38,17 @@ export async function sendMail(mail: Mail) {
   return info;
 }
 
+/** Mail must never undo what was stored: a failed send is logged and reported (false). */
+export async function trySendMail(mail: Mail) {
+  try {
+    await sendMail(mail);
+    return true;
+  } catch (error) {
+    console.error(`[mail] could not send "${mail.subject}" to ${mail.to}`, error);
+    return false;
+  }
+}
+
 /** Drops the cached transport (tests point SMTP_URL at their own receiver). */
 export function resetMailTransport() {
   transport = undefined;

@@ -14,8 +14,22 @@ export function withSearchParams(pathname: string, search: string | URLSearchPar
   return `${pathname}${query ? `?${query}` : ""}`;
 }
 
+/** The modal the query opens (`?modal=…`), when it is one of the screen's; null otherwise. */
+export function modalOf<const M extends string>(params: URLSearchParams, modals: readonly M[]): M | null {
+  const name = params.get("modal");
+  return (modals as readonly string[]).includes(name ?? "") ? (name as M) : null;
+}
+
 /** The URL the request was made to, as a page link, with the query changed. */
 export function pageUrl(request: Request, changes: Record<string, string | null> = {}) {
   const url = new URL(request.url);
   return withSearchParams(url.pathname, url.search, changes);
 }
+
+/**
+ * A hidden field a fetcher's form sends (with JavaScript) to be answered in
+ * place: data and a toast instead of a redirect, so a save that lands after
+ * the admin moved on (a note saved on blur, then "Cerrar") never takes them
+ * back. Without JavaScript the form is answered with a redirect as usual.
+ */
+export const STAY_ON_PAGE_FIELD = "stayOnPage";

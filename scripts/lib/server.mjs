@@ -8,6 +8,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { runLoad } from "./load.mjs";
+import { processTree } from "./proc.mjs";
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -119,13 +121,23 @@ export async function startApp({ dataDir, env = {}, startTimeoutMs = 120_000 }) 
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, port, pid: child.pid, logFile, stop };
+      if ((await fetch(`${url}/healthz`)).ok) return { url, port, pid: child.pid, webPid: () => webServerPid(child.pid), logFile, stop };
     } catch {}
     await sleep(100);
   }
   await stop();
   const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-30).join("\n");
   throw new Error(`the server did not start (log ${logFile}):\n${tail}`);
+}
+
+/** The web server under the launcher (the process that loaded build/index.js). */
+function webServerPid(launcherPid) {
+  for (const pid of processTree(launcherPid)) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("build/index.js")) return pid;
+    } catch {} // it exited meanwhile
+  }
+  throw new Error("no web server process under the launcher");
 }
 
 /** Signs in through the login form (POST /login) and returns the session cookie ("name=value"). */
@@ -139,4 +151,25 @@ export async function signIn(baseUrl, { username, password } = BENCH_ADMIN) {
   const cookie = response.headers.get("set-cookie")?.split(";")[0];
   if (response.status < 300 || response.status >= 400 || !cookie) throw new Error(`sign-in as ${username} failed: ${response.status}`);
   return cookie;
+}
+
+/** Signs in twice: the page's session cookie (the login form) and an API bearer token. */
+export async function signInWithToken(baseUrl, user = BENCH_ADMIN) {
+  const cookie = await signIn(baseUrl, user);
+  const api = await fetch(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: user.username, password: user.password }),
+  });
+  if (!api.ok) throw new Error(`API sign-in as ${user.username} failed: ${api.status}`);
+  const { data } = await api.json();
+  return { cookie, token: data.token };
+}
+
+/** Sequential GETs after a warm-up, so each latency is one request alone; fails on any status but 200. */
+export async function measureSequential(baseUrl, requestPath, headers, { warmup, requests }) {
+  await runLoad({ baseUrl, total: warmup, concurrency: 1, makeRequest: () => ({ path: requestPath, headers }) });
+  const result = await runLoad({ baseUrl, total: requests, concurrency: 1, makeRequest: () => ({ path: requestPath, headers }) });
+  if (Object.keys(result.statuses).some((status) => status !== "200")) throw new Error(`${requestPath}: ${JSON.stringify(result.statuses)}`);
+  return result;
 }

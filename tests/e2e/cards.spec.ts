@@ -2,8 +2,8 @@
 // (through the models) under a fresh hex prefix and searches for it, so tests
 // running side by side never see each other's rows.
 import { randomBytes } from "node:crypto";
-import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, expectFocusInside, test, toast } from "./fixtures";
 
 const { assignCardToUser, getCardById, registerCard } = await import("~/models/card.server");
 const { createTestDoor } = await import("../setup/fixtures");
@@ -50,11 +50,6 @@ async function expectRows(page: Page, cardNumbers: string[]) {
     .toEqual(cardNumbers);
 }
 
-/** The newest toast with this text (toasts stack, newest on top). */
-function toast(page: Page, text: string | RegExp) {
-  return page.getByTestId("toast").filter({ hasText: text }).first();
-}
-
 async function openDetail(page: Page, cardNumber: string) {
   await row(page, cardNumber).getByRole("link", { name: `Ver tarjeta ${cardNumber}` }).click();
   const dialog = page.getByRole("dialog", { name: `Tarjeta ${cardNumber}` });
@@ -68,11 +63,6 @@ async function changeStatus(page: Page, cardNumber: string, label: "Activa" | "I
   await select.selectOption({ label });
   if (!javaScriptEnabled) await row(page, cardNumber).getByRole("button", { name: "Cambiar" }).click();
   return select;
-}
-
-async function expectFocusInside(page: Page, dialog: Locator) {
-  await expect(dialog).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
 }
 
 test.describe("list", () => {

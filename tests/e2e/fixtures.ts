@@ -4,7 +4,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import path from "node:path";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { E2E } from "../setup/e2e-env";
 
 Object.assign(process.env, E2E.serverEnv, { NODE_ENV: "test" });
@@ -81,4 +82,46 @@ export async function seriousA11yViolations(page: Page) {
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** The newest toast with this text (toasts stack, newest on top). */
+export function toast(page: Page, text: string | RegExp) {
+  return page.getByTestId("toast").filter({ hasText: text }).first();
+}
+
+/** With JavaScript, the open dialog holds the focus. */
+export async function expectFocusInside(page: Page, dialog: Locator) {
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
+}
+
+/**
+ * Closes a dialog without acting: with JavaScript by Escape (focus was
+ * trapped inside it), without it by its 'Cerrar' link.
+ */
+export async function dismissDialog(page: Page, dialog: Locator, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) {
+    await expectFocusInside(page, dialog);
+    await page.keyboard.press("Escape");
+  } else {
+    await dialog.getByRole("link", { name: "Cerrar" }).click();
+  }
+  await expect(dialog).toHaveCount(0);
+}
+
+/**
+ * The mails the e2e server wrote to its outbox (it runs without SMTP_URL)
+ * whose text contains `text`, once there are `count` of them.
+ */
+export async function outboxMails(text: string, count = 1) {
+  const dir = path.join(E2E.root, "outbox");
+  let found: string[] = [];
+  await expect
+    .poll(() => {
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+      found = files.map((file) => fs.readFileSync(path.join(dir, file), "utf8")).filter((raw) => raw.includes(text));
+      return found.length;
+    })
+    .toBeGreaterThanOrEqual(count);
+  return found;
 }

@@ -200,11 +200,12 @@ describe("an admin's status change", () => {
     const admin = await createTestUser({ role: "admin" });
     const reported = await reportResidentIncident(resident, { ...FIELDS, title: "Calefacción apagada", category: "hvac" });
     if (!reported.ok) throw new Error(reported.message);
-    expect(await changeIncidentStatus(reported.incident._id, "resolved", admin)).toMatchObject({ ok: true, changed: true, incident: { status: "resolved" } });
+    expect(await changeIncidentStatus(reported.incident._id, "resolved", admin)).toMatchObject({ ok: true, incident: { status: "resolved" } });
     const [notification] = await listNotificationsOfUser(resident.id);
     expect(notification).toMatchObject({ type: "incident", title: "Incidencia actualizada", read: false });
     expect(notification?.message).toBe("Tu incidencia «Calefacción apagada» está ahora resuelta.");
-    expect(await changeIncidentStatus(reported.incident._id, "resolved", admin)).toMatchObject({ ok: true, changed: false });
+    // The same status again changes nothing and tells nobody.
+    expect(await changeIncidentStatus(reported.incident._id, "resolved", admin)).toMatchObject({ ok: true });
     expect(await listNotificationsOfUser(resident.id)).toHaveLength(1);
     expect(await changeIncidentStatus("nope", "closed", admin)).toMatchObject({ ok: false, status: 404 });
   });
@@ -213,7 +214,7 @@ describe("an admin's status change", () => {
     const admin = await createTestUser({ role: "admin" });
     const publicReport = await createPublicIncident({ nombre: "Vecino", departamento: "2", tipo: "otro", ubicacion: "Portal", descripcion: "Puerta", urgencia: "baja" });
     const before = await getDb().$client.execute("SELECT count(*) AS n FROM notifications");
-    expect(await changeIncidentStatus(publicReport.id, "closed", admin)).toMatchObject({ ok: true, changed: true });
+    expect(await changeIncidentStatus(publicReport.id, "closed", admin)).toMatchObject({ ok: true, incident: { status: "closed" } });
     const after = await getDb().$client.execute("SELECT count(*) AS n FROM notifications");
     expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
   });

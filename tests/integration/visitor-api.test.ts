@@ -252,12 +252,13 @@ describe("consultations", () => {
     expect((await submit({ ...visit, captchaId, captchaAnswer: answer }, "203.0.113.60")).status).toBe(200);
   });
 
-  it("stores a visit request as a consultation with the composed message", async () => {
+  it("stores a visit request as a consultation with the composed message and the day and hour asked for", async () => {
     const visit = { nombre: "Irene", email: "irene@example.com", telefono: "611", fecha: addDays(today, 3), hora: "11:00", comentarios: "Con mi pareja" };
     const first = await captcha();
     expect((await submit({ ...visit, captchaId: first.captchaId, captchaAnswer: first.answer })).status).toBe(200);
-    const [row] = (await getDb().$client.execute({ sql: "SELECT kind, mensaje FROM consultations WHERE email = ?", args: ["irene@example.com"] })).rows;
+    const [row] = (await getDb().$client.execute({ sql: "SELECT kind, mensaje, visit_date, visit_time FROM consultations WHERE email = ?", args: ["irene@example.com"] })).rows;
     expect(row?.kind).toBe("visita");
+    expect([row?.visit_date, row?.visit_time]).toEqual([visit.fecha, "11:00"]);
     expect(String(row?.mensaje)).toContain("Hora preferida: 11:00");
     expect(String(row?.mensaje)).toContain("Comentarios: Con mi pareja");
     const again = await captcha();

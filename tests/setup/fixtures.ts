@@ -5,13 +5,18 @@
 // each other's rows.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AccessReason } from "~/access/reasons";
-import { accessLogs, facilities, type Door, type User } from "~/db/schema";
+import { accessLogs, facilities, incidents, type Door, type Incident, type User } from "~/db/schema";
 import { assignCardToUser, registerCard, type NewCard } from "~/models/card.server";
+import { createConsultation, type NewConsultation } from "~/models/consultation.server";
+import { createPublicIncident } from "~/models/incident.server";
+import { createReservation } from "~/models/reservation.server";
 import { createUser } from "~/models/user.server";
+import type { PublicIncidentInput } from "~/schemas/public-incident";
+import type { ReservationInput } from "~/schemas/reservation";
 import { setCardPermission } from "~/services/cards.server";
 import { createDoor, provisionDoor } from "~/services/doors.server";
 import type { BookingInput } from "~/schemas/facility-booking";
-import { formatTime, todayInMadrid } from "~/utils/dates";
+import { addDays, formatTime, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { sessionCookieFor } from "~/utils/auth.server";
 import type { Toast } from "~/utils/toast";
@@ -191,3 +196,80 @@ export const TINY_JPEG = Buffer.from(
   "base64",
 );
 export const TINY_WEBP = Buffer.from("UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA", "base64");
+
+/** A fault report from /incidencias, as the public form stores it. */
+export async function createTestPublicIncident(fields: Partial<Omit<PublicIncidentInput, "website">> = {}) {
+  return createPublicIncident({
+    nombre: fields.nombre ?? `Vecina ${unique()}`,
+    departamento: fields.departamento ?? "2",
+    tipo: fields.tipo ?? "fontaneria",
+    ubicacion: fields.ubicacion ?? "Baño",
+    descripcion: fields.descripcion ?? "Gotea el grifo",
+    urgencia: fields.urgencia ?? "media",
+  });
+}
+
+/** A resident's incident as the portal stores it, with any status, photos or report time a test needs. */
+export async function createTestResidentIncident(
+  reporter: Pick<User, "id" | "username">,
+  fields: Partial<Pick<Incident, "title" | "category" | "urgency" | "status" | "description" | "location" | "photos" | "reportedAt">> = {},
+) {
+  const [row] = await getDb()
+    .insert(incidents)
+    .values({
+      id: randomUUID(),
+      source: "resident",
+      title: fields.title ?? `Radiador ${unique()}`,
+      type: fields.category === "other" ? "other" : "maintenance",
+      category: fields.category ?? "hvac",
+      urgency: fields.urgency ?? "medium",
+      status: fields.status ?? "open",
+      description: fields.description ?? "No calienta",
+      location: fields.location ?? "Salón",
+      reportedById: reporter.id,
+      reportedBy: reporter.username,
+      photos: fields.photos ?? null,
+      reportedAt: fields.reportedAt ?? new Date(),
+    })
+    .returning();
+  return row!;
+}
+
+/** A guest's reservation (pending unless changed); dates default to a stay starting in 10 days. */
+export async function createTestReservation(fields: Partial<ReservationInput> & { ipAddress?: string | null } = {}) {
+  const start = addDays(todayInMadrid(), 10);
+  const end = addDays(todayInMadrid(), 13);
+  const name = `huesped-${unique()}`;
+  return createReservation({
+    guestName: fields.guestName ?? `Huésped ${name}`,
+    guestEmail: fields.guestEmail ?? `${name}@example.com`,
+    guestPhone: fields.guestPhone ?? "+34 600 111 222",
+    reservationType: fields.reservationType ?? "habitacion",
+    roomType: fields.roomType === undefined ? "doble" : fields.roomType,
+    startDate: fields.startDate ?? start,
+    endDate: fields.endDate ?? end,
+    contactPreference: fields.contactPreference ?? "email",
+    specialRequests: fields.specialRequests ?? null,
+    ipAddress: fields.ipAddress ?? "192.0.2.20",
+  });
+}
+
+/** An enquiry (or, with kind "visita", a visit request) as the public forms store it. */
+export async function createTestConsultation(fields: Partial<NewConsultation> & { createdAt?: number } = {}) {
+  const name = `consulta-${unique()}`;
+  const created = await createConsultation(
+    {
+      kind: fields.kind ?? "consulta",
+      nombre: fields.nombre ?? `Remitente ${name}`,
+      email: fields.email ?? `${name}@example.com`,
+      telefono: fields.telefono ?? "600 123 456",
+      mensaje: fields.mensaje ?? `Hola, ¿tenéis plazas? (${name})`,
+      visitDate: fields.visitDate ?? null,
+      visitTime: fields.visitTime ?? null,
+      ipAddress: fields.ipAddress === undefined ? "192.0.2.30" : fields.ipAddress,
+    },
+    fields.createdAt,
+  );
+  if (!created.ok) throw new Error("duplicate consultation");
+  return created.consultation;
+}

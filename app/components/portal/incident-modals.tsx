@@ -6,9 +6,8 @@ import { Form } from "@remix-run/react";
 import { RouteModal } from "~/components/admin/route-modal";
 import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField, type AnyField } from "~/components/forms";
 import { INCIDENT_CATEGORIES, INCIDENT_URGENCIES } from "~/db/schema-enums";
+import { INCIDENT_CATEGORY_LABELS, URGENCY_LABELS } from "~/schemas/incident";
 import {
-  INCIDENT_CATEGORY_LABELS,
-  INCIDENT_PRIORITY_LABELS,
   MAX_INCIDENT_PHOTOS,
   PHOTO_ACCEPT,
   ResidentIncidentFormSchema,
@@ -32,7 +31,7 @@ function IncidentFields({ fields }: { fields: Record<"title" | "category" | "loc
         <SelectField
           label="Prioridad"
           meta={fields.priority}
-          options={INCIDENT_URGENCIES.map((value) => ({ value, label: INCIDENT_PRIORITY_LABELS[value] }))}
+          options={INCIDENT_URGENCIES.map((value) => ({ value, label: URGENCY_LABELS[value] }))}
         />
       </div>
       <InputField label="Ubicación" meta={fields.location} placeholder="p. ej. Baño de la unidad" />

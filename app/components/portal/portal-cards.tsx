@@ -5,7 +5,7 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { SubmitButton } from "~/components/forms";
 import { BOOKING_STATUS_LABELS } from "~/schemas/facility-booking";
-import { INCIDENT_CATEGORY_LABELS, INCIDENT_PRIORITY_LABELS, INCIDENT_STATUS_LABELS } from "~/schemas/resident-incident";
+import { INCIDENT_CATEGORY_LABELS, INCIDENT_STATUS_LABELS, URGENCY_LABELS } from "~/schemas/incident";
 import type { BuildingInfo } from "~/services/building.server";
 import type { BookingJson } from "~/services/facility-bookings.server";
 import type { NotificationJson } from "~/services/notifications.server";
@@ -102,7 +102,7 @@ export function IncidentsCard({ incidents }: { incidents: Section<ResidentIncide
                 <strong>{incident.title}</strong>
                 <span className="muted">
                   {incident.category ? INCIDENT_CATEGORY_LABELS[incident.category] : "Incidencia"} · {incident.location} · Prioridad{" "}
-                  {INCIDENT_PRIORITY_LABELS[incident.priority].toLowerCase()}
+                  {URGENCY_LABELS[incident.priority].toLowerCase()}
                 </span>
                 <span className="muted">{formatDateTime(incident.createdAt)}</span>
                 {incident.photos.length > 0 ? (

@@ -1,0 +1,60 @@
+// /admin/reservations: the list with its stats, the open modal's
+// reservation, and the forms' intents (confirm, cancel, notes), through
+// app/services/reservations.server.ts. Every answer keeps the page's query.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { RESERVATION_PAGE_SIZE, ReservationFiltersSchema, ReservationNotesSchema, ReservationStatusSchema, type ReservationFilters } from "~/schemas/reservation";
+import * as reservations from "~/services/reservations.server";
+import { filtersFromQuery } from "~/utils/api.server";
+import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { modalOf, pageUrl } from "~/utils/page-url";
+import { requestedPage } from "~/utils/paging";
+import { throwRefusal } from "~/utils/refusal.server";
+import { successToast, type Toast } from "~/utils/toast";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const RESERVATION_MODALS = ["detail", "cancel"] as const;
+
+export async function loadReservationsPage(request: Request) {
+  const url = new URL(request.url);
+  const filters: ReservationFilters = filtersFromQuery(ReservationFiltersSchema, url.searchParams);
+  const list = await reservations.listReservationsPage(filters, { page: requestedPage(url.searchParams), limit: RESERVATION_PAGE_SIZE, clamp: true });
+  const modalName = modalOf(url.searchParams, RESERVATION_MODALS);
+  const reservationId = url.searchParams.get("reservation");
+  const selected = modalName && reservationId ? await reservations.getAdminReservation(reservationId) : null;
+  return { filters, ...list, modal: { name: modalName, reservation: selected?.ok ? selected.reservation : null } };
+}
+
+const STATUS_FAILED = "Error al actualizar el estado";
+
+export async function reservationsAction(request: Request) {
+  const formData = await readForm(request);
+  const intent = String(formData.get("intent") ?? "");
+  const id = String(formData.get("id") ?? "");
+
+  switch (intent) {
+    case "set-status": {
+      const submission = parseWithZod(formData, { schema: ReservationStatusSchema });
+      if (submission.status !== "success") {
+        return refusedForm({ ok: false, status: 400, message: "status debe ser confirmed (confirmar) o cancelled (cancelar)" }, { intent, toastTitle: STATUS_FAILED });
+      }
+      const changed = await reservations.changeReservationStatus(id, submission.value.status);
+      if (!changed.ok) return refusedForm(changed, { intent, toastTitle: STATUS_FAILED });
+      const { reservationCode, status } = changed.reservation;
+      const done = status === "confirmed" ? "confirmada" : "cancelada";
+      const mail = changed.emailSent ? "Se ha enviado un email al huésped." : "No se pudo enviar el email al huésped.";
+      const toast: Toast = successToast("Estado actualizado correctamente", `Reserva ${reservationCode} ${done}. ${mail}`);
+      // A cancellation closes its confirmation; a confirmation from the details keeps them open.
+      const next = status === "cancelled" ? pageUrl(request, { modal: null, reservation: null }) : pageUrl(request);
+      return redirectWithToast(next, toast);
+    }
+    case "save-notes": {
+      const submission = parseWithZod(formData, { schema: ReservationNotesSchema });
+      if (submission.status !== "success") return invalidForm(intent, submission);
+      const saved = await reservations.saveReservationNotes(id, submission.value.adminNotes);
+      if (!saved.ok) return refusedForm(saved, { intent, submission, toastTitle: "No se pudieron guardar las notas" });
+      return redirectWithToast(pageUrl(request), successToast("Notas actualizadas", `Reserva ${saved.reservation.reservationCode}`));
+    }
+    default:
+      throwRefusal({ status: 400, message: "Acción no válida" });
+  }
+}

@@ -1,0 +1,13 @@
+// Seeded randomness for the data generators: the same seed gives the same data.
+
+/** A small seeded generator (mulberry32) answering numbers in [0, 1). */
+export function randomSource(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

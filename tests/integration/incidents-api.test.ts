@@ -1,0 +1,188 @@
+// /api/incidents*: admin only (bearer or the admin's cookie), SPEC §3 admin
+// incident JSON, status codes and the Spanish messages of every refusal.
+import { beforeAll, describe, expect, it } from "vitest";
+import { issueApiToken } from "~/models/api-token.server";
+import { getIncidentById } from "~/models/incident.server";
+import { listNotificationsOfUser } from "~/models/notification.server";
+import * as listRoute from "~/routes/api.incidents";
+import * as incidentRoute from "~/routes/api.incidents.$id";
+import * as statusRoute from "~/routes/api.incidents.$id.status";
+import { createTestDoor, createTestPublicIncident, createTestResidentIncident, createTestUser, sessionCookie } from "../setup/fixtures";
+import { callRoute, jsonRequest } from "../setup/route";
+
+let admin: Awaited<ReturnType<typeof createTestUser>>;
+let adminToken: string;
+let residentToken: string;
+
+beforeAll(async () => {
+  admin = await createTestUser({ role: "admin" });
+  adminToken = (await issueApiToken(admin.id)).token;
+  residentToken = (await issueApiToken((await createTestUser()).id)).token;
+});
+
+type Call = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string>; headers?: Record<string, string> };
+
+async function call(fn: (args: never) => unknown, path: string, { method = "GET", body, token = adminToken, params = {}, headers = {} }: Call = {}) {
+  const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const response = await callRoute(fn as never, jsonRequest(path, { method, body, headers: { ...auth, ...headers } }), params);
+  return { status: response.status, body: await response.json() };
+}
+
+const ROUTES = [
+  { name: "GET /api/incidents", fn: listRoute.loader, path: "/api/incidents", method: "GET", params: {} },
+  { name: "POST /api/incidents", fn: listRoute.action, path: "/api/incidents", method: "POST", params: {}, body: { title: "x", type: "other", doorId: "d" } },
+  { name: "GET /api/incidents/{id}", fn: incidentRoute.loader, path: "/api/incidents/x", method: "GET", params: { id: "x" } },
+  { name: "PUT /api/incidents/{id}", fn: incidentRoute.action, path: "/api/incidents/x", method: "PUT", params: { id: "x" }, body: { title: "x" } },
+  { name: "DELETE /api/incidents/{id}", fn: incidentRoute.action, path: "/api/incidents/x", method: "DELETE", params: { id: "x" } },
+  { name: "PUT /api/incidents/{id}/status", fn: statusRoute.action, path: "/api/incidents/x/status", method: "PUT", params: { id: "x" }, body: { status: "open" } },
+] as const;
+
+describe("authentication", () => {
+  for (const route of ROUTES) {
+    it(`${route.name}: 401 without a token or with a bad one, 403 with a resident's token`, async () => {
+      const body = "body" in route ? route.body : undefined;
+      const options = { method: route.method, params: route.params, body };
+      expect(await call(route.fn, route.path, { ...options, token: null })).toEqual({ status: 401, body: { success: false, error: { message: "No autenticado" } } });
+      expect(await call(route.fn, route.path, { ...options, token: "nope" })).toEqual({
+        status: 401,
+        body: { success: false, error: { message: "Token inválido o expirado" } },
+      });
+      expect(await call(route.fn, route.path, { ...options, token: residentToken })).toEqual({ status: 403, body: { success: false, error: { message: "Acceso denegado" } } });
+    });
+  }
+
+  it("accepts the admin's session cookie, and refuses its cross-site mutations", async () => {
+    const cookie = await sessionCookie(admin.id);
+    const list = await call(listRoute.loader, "/api/incidents", { token: null, headers: { Cookie: cookie } });
+    expect(list.status).toBe(200);
+    const crossSite = await call(listRoute.action, "/api/incidents", {
+      method: "POST",
+      token: null,
+      headers: { Cookie: cookie, Origin: "https://evil.example" },
+      body: { title: "x", type: "other", doorId: "d" },
+    });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it("answers 405 for other methods, after the guard", async () => {
+    expect((await call(listRoute.action, "/api/incidents", { method: "PATCH" })).status).toBe(405);
+    expect((await call(statusRoute.loader, "/api/incidents/x/status", { params: { id: "x" } })).status).toBe(405);
+    expect((await call(statusRoute.action, "/api/incidents/x/status", { method: "POST", params: { id: "x" }, body: {} })).status).toBe(405);
+    expect((await call(statusRoute.loader, "/api/incidents/x/status", { params: { id: "x" }, token: null })).status).toBe(401);
+  });
+});
+
+describe("GET /api/incidents", () => {
+  it("lists every source with data.incidents, data.stats and data.total, filtered by status, type, urgency and doorId", async () => {
+    const door = await createTestDoor({ name: "Ascensor", location: "Núcleo" });
+    const resident = await createTestUser({ firstName: "Iván", unitNumber: "1A" });
+    const before = (await call(listRoute.loader, "/api/incidents")).body.data;
+    await createTestPublicIncident({ nombre: "Carmen", departamento: "5", tipo: "limpieza", urgencia: "baja" });
+    await createTestResidentIncident(resident, { title: "Grifo", category: "plumbing", urgency: "high" });
+    const created = await call(listRoute.action, "/api/incidents", {
+      method: "POST",
+      body: { title: "Botón atascado", type: "hardware", doorId: door.id, urgency: "critical", description: "No baja" },
+    });
+    expect(created.status).toBe(201);
+
+    const { body, status } = await call(listRoute.loader, "/api/incidents?page=1&limit=20");
+    expect(status).toBe(200);
+    expect(body.success).toBe(true);
+    expect(body.data.total - before.total).toBe(3);
+    expect(body.data.stats.total - before.stats.total).toBe(3);
+    expect(Object.keys(body.data.stats).sort()).toEqual(["cancelled", "closed", "inProgress", "open", "resolved", "total"]);
+    expect(body.data.incidents.slice(0, 3).map((i: { source: string }) => i.source)).toEqual(["door", "resident", "public"]);
+    expect(body.data.incidents[0]).toMatchObject({
+      _id: created.body.data._id,
+      title: "Botón atascado",
+      type: "hardware",
+      status: "open",
+      urgency: "critical",
+      description: "No baja",
+      doorId: door.id,
+      doorName: "Ascensor",
+      reportedBy: admin.username,
+      source: "door",
+    });
+    expect(new Date(body.data.incidents[0].reportedAt).toISOString()).toBe(body.data.incidents[0].reportedAt);
+
+    const byDoor = await call(listRoute.loader, `/api/incidents?doorId=${door.code}`);
+    expect(byDoor.body.data.incidents.map((i: { _id: string }) => i._id)).toEqual([created.body.data._id]);
+    const high = await call(listRoute.loader, "/api/incidents?urgency=high&type=maintenance&status=open&limit=100");
+    expect(high.body.data.incidents.map((i: { title: string }) => i.title)).toContain("Grifo");
+    expect(high.body.data.incidents.every((i: { urgency: string; type: string; status: string }) => i.urgency === "high" && i.type === "maintenance" && i.status === "open")).toBe(true);
+    const pageTwo = await call(listRoute.loader, "/api/incidents?limit=1&page=2");
+    expect(pageTwo.body.data).toMatchObject({ page: 2, limit: 1 });
+    expect(pageTwo.body.data.incidents).toHaveLength(1);
+  });
+
+  it("answers 400 with Spanish messages for bad queries", async () => {
+    expect((await call(listRoute.loader, "/api/incidents?status=done")).body.error.message).toBe(
+      "status debe ser uno de: open, in-progress, resolved, closed, cancelled",
+    );
+    expect((await call(listRoute.loader, "/api/incidents?limit=500")).body.error.message).toBe("limit debe ser un número entre 1 y 100");
+    expect((await call(listRoute.loader, "/api/incidents?page=0")).status).toBe(400);
+  });
+});
+
+describe("POST /api/incidents", () => {
+  it("takes a door-level report's fields (doorId as the hardware code, doorName, status, reportedBy, reportedAt) and uses its own name, caller and time", async () => {
+    const door = await createTestDoor({ name: "Portal", location: "Calle" });
+    const started = Date.now();
+    const { status, body } = await call(listRoute.action, "/api/incidents", {
+      method: "POST",
+      body: { doorId: door.code, doorName: "Otro nombre", type: "access", description: "Tarjeta rechazada", urgency: "medium", status: "open", reportedBy: "admin", reportedAt: "2001-01-01T00:00:00Z" },
+    });
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({ doorId: door.id, doorName: "Portal", type: "access", status: "open", reportedBy: admin.username, title: "Problema de acceso · Portal" });
+    expect(Date.parse(body.data.reportedAt)).toBeGreaterThanOrEqual(started - 1000);
+  });
+
+  it("answers 400 with the SPEC's required fields, 404 for an unknown door", async () => {
+    const missing = await call(listRoute.action, "/api/incidents", { method: "POST", body: { title: "x" } });
+    expect(missing).toEqual({ status: 400, body: { success: false, error: { message: "El tipo es requerido, La puerta es requerida" } } });
+    const door = await call(listRoute.action, "/api/incidents", { method: "POST", body: { title: "x", type: "other", doorId: "nope" } });
+    expect(door).toEqual({ status: 404, body: { success: false, error: { message: "La puerta no existe" } } });
+    const status = await call(listRoute.action, "/api/incidents", { method: "POST", body: { type: "other", doorId: "nope", status: "cancelled" } });
+    expect(status.body.error.message).toBe("El estado es requerido");
+  });
+});
+
+describe("PUT, status and DELETE", () => {
+  it("edits with the required fields, changes the status (telling a resident), and deletes", async () => {
+    const resident = await createTestUser();
+    const incident = await createTestResidentIncident(resident, { title: "Persiana" });
+    const params = { id: incident.id };
+    const path = `/api/incidents/${incident.id}`;
+
+    const incomplete = await call(incidentRoute.action, path, { method: "PUT", params, body: { title: "Persiana", type: "maintenance" } });
+    expect(incomplete).toEqual({ status: 400, body: { success: false, error: { message: "El estado es requerido, La urgencia es requerida" } } });
+    const edited = await call(incidentRoute.action, path, {
+      method: "PUT",
+      params,
+      body: { title: "Persiana atascada", type: "maintenance", status: "open", urgency: "high", description: "Dormitorio" },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ title: "Persiana atascada", urgency: "high", description: "Dormitorio", source: "resident" });
+    expect(await listNotificationsOfUser(resident.id)).toEqual([]);
+
+    const read = await call(incidentRoute.loader, path, { params });
+    expect(read.body.data.title).toBe("Persiana atascada");
+
+    const badStatus = await call(statusRoute.action, `${path}/status`, { method: "PUT", params, body: { status: "done" } });
+    expect(badStatus).toEqual({ status: 400, body: { success: false, error: { message: "El estado es requerido" } } });
+    const changed = await call(statusRoute.action, `${path}/status`, { method: "PUT", params, body: { status: "resolved" } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.status).toBe("resolved");
+    const [notification] = await listNotificationsOfUser(resident.id);
+    expect(notification).toMatchObject({ type: "incident", message: "Tu incidencia «Persiana atascada» está ahora resuelta." });
+
+    const deleted = await call(incidentRoute.action, path, { method: "DELETE", params });
+    expect(deleted).toEqual({ status: 200, body: { success: true, data: { _id: incident.id } } });
+    expect(await getIncidentById(incident.id)).toBeNull();
+    const notFound = { status: 404, body: { success: false, error: { message: "Incidencia no encontrada" } } };
+    expect(await call(incidentRoute.action, path, { method: "DELETE", params })).toEqual(notFound);
+    expect(await call(incidentRoute.loader, path, { params })).toEqual(notFound);
+    expect(await call(statusRoute.action, `${path}/status`, { method: "PUT", params, body: { status: "open" } })).toEqual(notFound);
+  });
+});
