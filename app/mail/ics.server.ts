@@ -1,4 +1,6 @@
-// A minimal iCalendar (RFC 5545) all-day event for a stay.
+// A minimal iCalendar (RFC 5545) all-day event for a stay. The booking mail
+// publishes it (SEQUENCE 0); a cancellation sends the same UID with
+// METHOD:CANCEL and a higher SEQUENCE, so calendar clients remove the stay.
 function escapeText(value: string) {
   return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
 }
@@ -21,6 +23,7 @@ export function allDayEvent({
   summary,
   description,
   location,
+  method = "PUBLISH",
   now = new Date(),
 }: {
   uid: string;
@@ -29,17 +32,21 @@ export function allDayEvent({
   summary: string;
   description: string;
   location: string;
+  method?: "PUBLISH" | "CANCEL";
   now?: Date;
 }) {
+  const cancelled = method === "CANCEL";
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
   return [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
     "PRODID:-//La Casona Coliving//Reservas//ES",
     "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
+    `METHOD:${method}`,
     "BEGIN:VEVENT",
     `UID:${uid}`,
+    `SEQUENCE:${cancelled ? 1 : 0}`,
+    `STATUS:${cancelled ? "CANCELLED" : "CONFIRMED"}`,
     `DTSTAMP:${stamp}`,
     // All-day events: DTEND is the exclusive end day, i.e. the departure day.
     `DTSTART;VALUE=DATE:${startDate.replace(/-/g, "")}`,

@@ -40,20 +40,25 @@ export function reservationConfirmationMail(reservation: AnonymousReservation): 
     to: reservation.guestEmail,
     subject: `Reserva recibida: ${reservation.reservationCode}`,
     ...body,
-    attachments: [
-      {
-        filename: `reserva-${reservation.reservationCode}.ics`,
-        contentType: "text/calendar; charset=utf-8; method=PUBLISH",
-        content: allDayEvent({
-          uid: `${reservation.reservationCode}@lacasona-coliving.es`,
-          startDate: reservation.startDate,
-          endDate: reservation.endDate,
-          summary: `${BUILDING_NAME}: ${RESERVATION_TYPE_LABELS[reservation.reservationType]} (${reservation.reservationCode})`,
-          description: `Código de reserva ${reservation.reservationCode}. Consulta o cancela en ${lookupUrl()}`,
-          location: ADDRESS,
-        }),
-      },
-    ],
+    attachments: [stayCalendar(reservation, "PUBLISH")],
+  };
+}
+
+/** The stay as an .ics attachment: published with the booking, withdrawn (same UID) when cancelled. */
+function stayCalendar(reservation: AnonymousReservation, method: "PUBLISH" | "CANCEL") {
+  const { BUILDING_NAME } = getEnv();
+  return {
+    filename: `reserva-${reservation.reservationCode}.ics`,
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    content: allDayEvent({
+      uid: `${reservation.reservationCode}@lacasona-coliving.es`,
+      startDate: reservation.startDate,
+      endDate: reservation.endDate,
+      summary: `${BUILDING_NAME}: ${RESERVATION_TYPE_LABELS[reservation.reservationType]} (${reservation.reservationCode})`,
+      description: `Código de reserva ${reservation.reservationCode}. Consulta o cancela en ${lookupUrl()}`,
+      location: ADDRESS,
+      method,
+    }),
   };
 }
 
@@ -66,6 +71,7 @@ export function reservationCancelledMail(reservation: AnonymousReservation): Mai
       paragraphs: ["Tu reserva ha sido cancelada correctamente. Si no has sido tú, responde a este mensaje."],
       rows: reservationRows(reservation),
     }),
+    attachments: [stayCalendar(reservation, "CANCEL")],
   };
 }
 
@@ -101,6 +107,7 @@ export function reservationCancelledByHouseMail(reservation: AnonymousReservatio
       ],
       rows: reservationRows(reservation),
     }),
+    attachments: [stayCalendar(reservation, "CANCEL")],
   };
 }
 

@@ -15,6 +15,8 @@ import {
   type IncidentCategory,
   type ResidentIncidentInput,
 } from "~/schemas/resident-incident";
+import { newIncidentStaffMail } from "~/mail/staff-mail.server";
+import { trySendStaffNotice } from "~/utils/mail.server";
 import type { UploadedPhoto } from "~/utils/photo-upload.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { INCIDENT_NOT_FOUND, incidentPhotoUrl } from "./incidents.server";
@@ -75,18 +77,20 @@ export async function reportResidentIncident(
   const checked = checkPhotos(photos);
   if (!checked.ok) return checked;
   const names = await savePhotoFiles(checked.typed);
+  let incident: Incident;
   try {
     const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
-    const incident = await incidentModel.createResidentIncident({
+    incident = await incidentModel.createResidentIncident({
       reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber },
       ...input,
       photos: names,
     });
-    return { ok: true, incident: toResidentIncidentJson(incident) };
   } catch (error) {
     await deletePhotoFiles(names);
     throw error;
   }
+  await trySendStaffNotice(newIncidentStaffMail(incident));
+  return { ok: true, incident: toResidentIncidentJson(incident) };
 }
 
 /** Refusal for an incident the resident may not change: not theirs (404) or no longer open (409). */

@@ -10,12 +10,13 @@ import {
   getReservationByCode,
   type AnonymousReservation,
 } from "~/models/reservation.server";
+import { newConsultationStaffMail, newIncidentStaffMail, newReservationStaffMail } from "~/mail/staff-mail.server";
 import { reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
 import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
-import { trySendMail } from "~/utils/mail.server";
+import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 
@@ -35,7 +36,10 @@ export async function placeReservation(
   const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
   const reservation = await createReservation({ ...input, ipAddress: ip });
-  const emailSent = await trySendMail(reservationConfirmationMail(reservation));
+  const [emailSent] = await Promise.all([
+    trySendMail(reservationConfirmationMail(reservation)),
+    trySendStaffNotice(newReservationStaffMail(reservation)),
+  ]);
   return { ok: true, reservation, emailSent };
 }
 
@@ -103,9 +107,12 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
     ipAddress: ip,
   });
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
-  if (enquiry.kind === "visita") {
-    await trySendMail(visitRequestMail({ nombre: input.nombre, email: input.email, fecha: enquiry.input.fecha, hora: enquiry.input.hora }));
-  }
+  await Promise.all([
+    trySendStaffNotice(newConsultationStaffMail(created.consultation)),
+    enquiry.kind === "visita"
+      ? trySendMail(visitRequestMail({ nombre: input.nombre, email: input.email, fecha: enquiry.input.fecha, hora: enquiry.input.hora }))
+      : null,
+  ]);
   return { ok: true, stored: true };
 }
 
@@ -114,7 +121,8 @@ export async function reportPublicIncident(input: PublicIncidentInput, { ip }: {
   const refused = await checkRateLimit("faultReport", [ip]);
   if (refused) return refused;
   const { website: _honeypot, ...fields } = input;
-  await createPublicIncident(fields);
+  const incident = await createPublicIncident(fields);
+  await trySendStaffNotice(newIncidentStaffMail(incident));
   return { ok: true, stored: true };
 }
 

@@ -19,6 +19,9 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).default("La Casona Coliving <hola@lacasona-coliving.es>"),
+  // Who hears of each new booking, enquiry, visit request and incident report.
+  // Unset: those notices are kept in the outbox (data/outbox/).
+  STAFF_EMAIL: z.string().email("must be an email address").optional(),
   MQTT_URL: z.string().regex(/^(mqtts?|wss?|tcp|ssl):\/\//, "must be an mqtt:// or mqtts:// URL").optional(),
   MQTT_USERNAME: optional,
   MQTT_PASSWORD: optional,

@@ -1,6 +1,7 @@
 // Outgoing mail. With SMTP_URL set it goes to that server; without it each
 // message is written as an .eml file under data/outbox/ and logged, so a
-// fresh machine needs no mail server.
+// fresh machine needs no mail server. Staff notices go to STAFF_EMAIL; with
+// no staff address they are kept in the outbox whatever SMTP_URL says.
 import fs from "node:fs/promises";
 import nodemailer from "nodemailer";
 import type { Attachment } from "nodemailer/lib/mailer";
@@ -15,41 +16,49 @@ export type Mail = {
   attachments?: Attachment[];
 };
 
-let transport: nodemailer.Transporter | undefined;
+let smtpTransport: nodemailer.Transporter | undefined;
+const outboxTransport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
-function getTransport() {
-  const { SMTP_URL } = getEnv();
-  transport ??= SMTP_URL
-    ? nodemailer.createTransport(SMTP_URL)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  return transport;
+async function writeToOutbox(mail: Mail) {
+  const info = await outboxTransport.sendMail({ from: getEnv().MAIL_FROM, ...mail });
+  const dir = dataPath("outbox");
+  await fs.mkdir(dir, { recursive: true });
+  const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^A-Za-z0-9]/g, "")}.eml`;
+  await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
+  console.info(`[mail] "${mail.subject}" to ${mail.to} written to ${file}`);
+  return info;
 }
 
 export async function sendMail(mail: Mail) {
   const env = getEnv();
-  const info = await getTransport().sendMail({ from: env.MAIL_FROM, ...mail });
-  if (!env.SMTP_URL) {
-    const dir = dataPath("outbox");
-    await fs.mkdir(dir, { recursive: true });
-    const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^A-Za-z0-9]/g, "")}.eml`;
-    await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
-    console.info(`[mail] "${mail.subject}" to ${mail.to} written to ${file}`);
-  }
-  return info;
+  if (!env.SMTP_URL) return writeToOutbox(mail);
+  smtpTransport ??= nodemailer.createTransport(env.SMTP_URL);
+  return smtpTransport.sendMail({ from: env.MAIL_FROM, ...mail });
 }
 
-/** Mail must never undo what was stored: a failed send is logged and reported (false). */
-export async function trySendMail(mail: Mail) {
+async function attempt(what: string, send: () => Promise<unknown>) {
   try {
-    await sendMail(mail);
+    await send();
     return true;
   } catch (error) {
-    console.error(`[mail] could not send "${mail.subject}" to ${mail.to}`, error);
+    console.error(`[mail] could not ${what}`, error);
     return false;
   }
 }
 
+/** Mail must never undo what was stored: a failed send is logged and reported (false). */
+export function trySendMail(mail: Mail) {
+  return attempt(`send "${mail.subject}" to ${mail.to}`, () => sendMail(mail));
+}
+
+/** A notice for the house's staff: to STAFF_EMAIL, or kept in the outbox when there is none. */
+export function trySendStaffNotice(mail: Omit<Mail, "to">) {
+  const { STAFF_EMAIL, MAIL_FROM } = getEnv();
+  if (STAFF_EMAIL) return trySendMail({ ...mail, to: STAFF_EMAIL });
+  return attempt(`keep staff notice "${mail.subject}" in the outbox`, () => writeToOutbox({ ...mail, to: MAIL_FROM }));
+}
+
 /** Drops the cached transport (tests point SMTP_URL at their own receiver). */
 export function resetMailTransport() {
-  transport = undefined;
+  smtpTransport = undefined;
 }

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { E2E } from "../setup/e2e-env";
+import { mimePart } from "../setup/mime";
 
 Object.assign(process.env, E2E.serverEnv, { NODE_ENV: "test" });
 
@@ -68,7 +69,7 @@ export const test = base.extend<{ clientIp: string; createUser: UserFactory; asA
   },
 });
 
-export { expect };
+export { expect, mimePart };
 
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -111,7 +112,8 @@ export async function dismissDialog(page: Page, dialog: Locator, javaScriptEnabl
 
 /**
  * The mails the e2e server wrote to its outbox (it runs without SMTP_URL)
- * whose text contains `text`, once there are `count` of them.
+ * whose raw source or decoded plain text contains `text`, once there are
+ * `count` of them.
  */
 export async function outboxMails(text: string, count = 1) {
   const dir = path.join(E2E.root, "outbox");
@@ -119,7 +121,9 @@ export async function outboxMails(text: string, count = 1) {
   await expect
     .poll(() => {
       const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-      found = files.map((file) => fs.readFileSync(path.join(dir, file), "utf8")).filter((raw) => raw.includes(text));
+      found = files
+        .map((file) => fs.readFileSync(path.join(dir, file), "utf8"))
+        .filter((raw) => raw.includes(text) || (mimePart(raw, "text/plain") ?? "").includes(text));
       return found.length;
     })
     .toBeGreaterThanOrEqual(count);

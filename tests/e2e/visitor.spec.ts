@@ -1,4 +1,5 @@
-import { expect, test } from "./fixtures";
+import { E2E } from "../setup/e2e-env";
+import { expect, mimePart, outboxMails, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 const { createReservation, getReservationByCode } = await import("~/models/reservation.server");
@@ -6,6 +7,7 @@ const { addDays, todayInMadrid } = await import("~/utils/dates");
 const { getDb } = await import("~/utils/db.server");
 
 const today = todayInMadrid();
+const staffRecipient = new RegExp(`^To: ${E2E.serverEnv.STAFF_EMAIL}`, "m");
 
 async function answerCaptcha(page: Page) {
   const question = await page.getByTestId("captcha-question").first().textContent();
@@ -38,6 +40,9 @@ test.describe("booking", () => {
     await expect(dialog).toContainText("Guarda este código");
     const stored = await getReservationByCode(code);
     expect(stored).toMatchObject({ guestEmail: "carmen@example.com", roomType: "suite", contactPreference: "both", specialRequests: "Cuna, por favor" });
+    const [staffNotice] = await outboxMails(`Nueva reserva: ${code}`);
+    expect(staffNotice).toMatch(staffRecipient);
+    expect(mimePart(staffNotice!, "text/plain")).toContain(`/admin/reservations?modal=detail&reservation=${stored!.id}`);
 
     await dialog.getByRole("link", { name: "Cerrar" }).click();
     await expect(dialog).toBeHidden();
@@ -97,10 +102,13 @@ test.describe("enquiry", () => {
     await page.getByLabel("Nombre").fill("Marcos");
     await page.getByRole("textbox", { name: "Email" }).fill("marcos@example.com");
     await page.getByRole("textbox", { name: "Teléfono" }).fill("611");
-    await page.getByLabel("Mensaje").fill(`¿Aceptáis mascotas? ${Date.now()}`);
+    const message = `¿Aceptáis mascotas? ${Date.now()}`;
+    await page.getByLabel("Mensaje").fill(message);
     await answerCaptcha(page);
     await page.getByRole("button", { name: "Enviar Consulta" }).click();
     await expect(page.getByTestId("toast")).toContainText("Consulta Enviada");
+    const [staffNotice] = await outboxMails(`Mensaje: ${message}`);
+    expect(staffNotice).toMatch(staffRecipient);
     await expect(page.getByTestId("toast")).toContainText("Tu consulta ha sido enviada exitosamente. Nos pondremos en contacto contigo pronto.");
     await expect(page.getByLabel("Nombre")).toHaveValue("");
     expect(await page.locator('input[name="captchaId"]').inputValue()).not.toBe(firstId);
@@ -182,6 +190,9 @@ test.describe("visit", () => {
     const rows = await getDb().$client.execute({ sql: "SELECT kind, mensaje FROM consultations WHERE email = ?", args: [email] });
     expect(rows.rows[0]?.kind).toBe("visita");
     expect(String(rows.rows[0]?.mensaje)).toContain("Hora preferida: 16:00");
+    const [staffNotice] = await outboxMails(`Email: ${email}`);
+    expect(staffNotice).toMatch(staffRecipient);
+    expect(mimePart(staffNotice!, "text/plain")).toContain("Elena quiere visitar la casa.");
   });
 
   test("missing fields get the visit message", async ({ page }) => {
@@ -191,7 +202,7 @@ test.describe("visit", () => {
   });
 });
 
-test("a fault report is stored for the admins", async ({ page }) => {
+test("a fault report is stored for the admins and maintenance hears of it", async ({ page }) => {
   const reporter = `Vecino ${Date.now()}`;
   await page.goto("/incidencias");
   await page.getByLabel("Nombre del propietario o inquilino").fill(reporter);
@@ -206,6 +217,9 @@ test("a fault report is stored for the admins", async ({ page }) => {
   await expect(page.getByLabel("Ubicación")).toHaveValue("");
   const rows = await getDb().$client.execute({ sql: "SELECT source, category, urgency, floor FROM incidents WHERE reporter_name = ?", args: [reporter] });
   expect(rows.rows[0]).toMatchObject({ source: "public", category: "plumbing", urgency: "critical", floor: "2" });
+  const [staffNotice] = await outboxMails(`${reporter} ha enviado un aviso de avería desde la web.`);
+  expect(staffNotice).toMatch(staffRecipient);
+  expect(mimePart(staffNotice!, "text/plain")).toContain("Urgencia: Crítica");
 });
 
 test("a fault report with missing fields is refused", async ({ page }) => {
@@ -253,6 +267,12 @@ test.describe("reservation lookup", () => {
     await expect(page.getByTestId("reservation-status")).toHaveText("Cancelada");
     await expect(page.getByRole("button", { name: "Cancelar Reserva" })).toHaveCount(0);
     expect((await getReservationByCode(reservation.reservationCode))?.status).toBe("cancelled");
+    const [mail] = await outboxMails(`Reserva cancelada: ${reservation.reservationCode}`);
+    expect(mail).toMatch(new RegExp(`^To: ${reservation.guestEmail}`, "m"));
+    const calendar = mimePart(mail!, "text/calendar")!;
+    expect(calendar).toContain("METHOD:CANCEL");
+    expect(calendar).toContain(`UID:${reservation.reservationCode}@`);
+    expect(calendar).toContain("SEQUENCE:1");
   });
 
   test("a wrong email and an unknown code get their messages", async ({ page }) => {

@@ -16,7 +16,8 @@ import { resetEnvForTests } from "~/utils/env.server";
 import { resetMailTransport } from "~/utils/mail.server";
 import { createTestReservation, createTestUser, eventually, sessionCookie, toastOf } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
-import { mailSubject, mimePart, startSmtpReceiver } from "../setup/smtp";
+import { mailSubject, mimePart } from "../setup/mime";
+import { startSmtpReceiver } from "../setup/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let adminToken: string;

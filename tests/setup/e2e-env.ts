@@ -22,6 +22,8 @@ export const E2E = {
     ADMIN_USERNAME: "admin",
     ADMIN_PASSWORD: "admin-e2e-password",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // No SMTP server: guests' mail and staff notices land in the outbox.
+    STAFF_EMAIL: "personal@lacasona.test",
     // Each test sends its own X-Forwarded-For, so per-IP limits stay per test.
     TRUST_PROXY: "true",
     // The whole product runs: web app, embedded broker and access service.

@@ -26,7 +26,7 @@ export function hexPrefix(bytes = 3) {
   return randomBytes(bytes).toString("hex").toUpperCase();
 }
 
-const unique = () => randomUUID().slice(0, 8);
+export const unique = () => randomUUID().slice(0, 8);
 
 export async function createTestUser(
   fields: Partial<Pick<User, "role" | "status" | "firstName" | "lastName" | "username" | "unitNumber" | "buildingName">> & { password?: string } = {},

@@ -1,0 +1,83 @@
+// Short notices for the house's staff (STAFF_EMAIL): a new booking, enquiry,
+// visit request, public fault report or resident's incident, each with a link
+// to where the admin panel shows it.
+import type { AnonymousReservation, Consultation, Incident } from "~/db/schema";
+import { INCIDENT_CATEGORY_LABELS, URGENCY_LABELS } from "~/schemas/incident";
+import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
+import { formatIsoDay } from "~/utils/dates";
+import { getEnv } from "~/utils/env.server";
+import type { Mail } from "~/utils/mail.server";
+import { composeMail } from "./layout.server";
+
+type StaffNotice = Omit<Mail, "to">;
+
+function adminUrl(path: string, params: Record<string, string>) {
+  return `${getEnv().PUBLIC_URL}${path}?${new URLSearchParams(params)}`;
+}
+
+function notice(subject: string, summary: string, rows: Array<[string, string | null | undefined]>, link: { label: string; url: string }): StaffNotice {
+  return {
+    subject,
+    ...composeMail({
+      greeting: "Hola:",
+      paragraphs: [summary],
+      rows: rows.filter((row): row is [string, string] => Boolean(row[1])),
+      link,
+    }),
+  };
+}
+
+export function newReservationStaffMail(reservation: AnonymousReservation): StaffNotice {
+  const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
+  return notice(
+    `Nueva reserva: ${reservation.reservationCode}`,
+    `${reservation.guestName} ha hecho una reserva pendiente de confirmación.`,
+    [
+      ["Código de reserva", reservation.reservationCode],
+      ["Tipo", reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type],
+      ["Fecha de entrada", formatIsoDay(reservation.startDate)],
+      ["Fecha de salida", formatIsoDay(reservation.endDate)],
+      ["Email", reservation.guestEmail],
+      ["Teléfono", reservation.guestPhone],
+      ["Solicitudes especiales", reservation.specialRequests],
+    ],
+    { label: "Ver la reserva", url: adminUrl("/admin/reservations", { modal: "detail", reservation: reservation.id }) },
+  );
+}
+
+export function newConsultationStaffMail(consultation: Consultation): StaffNotice {
+  const visit = consultation.kind === "visita";
+  return notice(
+    visit ? `Nueva solicitud de visita: ${consultation.nombre}` : `Nueva consulta: ${consultation.nombre}`,
+    visit ? `${consultation.nombre} quiere visitar la casa.` : `${consultation.nombre} ha enviado una consulta.`,
+    [
+      ["Email", consultation.email],
+      ["Teléfono", consultation.telefono],
+      ["Fecha preferida", consultation.visitDate ? formatIsoDay(consultation.visitDate) : null],
+      ["Hora preferida", consultation.visitTime],
+      ["Mensaje", consultation.mensaje],
+    ],
+    { label: "Ver la consulta", url: adminUrl("/admin/consultations", { modal: "message", consultation: consultation.id }) },
+  );
+}
+
+/** A fault reported on the public page or by a resident in the portal. */
+export function newIncidentStaffMail(incident: Incident): StaffNotice {
+  const fromResident = incident.source === "resident";
+  const reporter = incident.reporterName ?? incident.reportedBy ?? "Alguien";
+  return notice(
+    fromResident ? `Nueva incidencia de residente: ${incident.title}` : `Nuevo aviso de avería: ${incident.title}`,
+    fromResident
+      ? `${reporter} ha reportado una incidencia desde el portal de residentes.`
+      : `${reporter} ha enviado un aviso de avería desde la web.`,
+    [
+      ["Urgencia", URGENCY_LABELS[incident.urgency]],
+      ["Categoría", incident.category ? INCIDENT_CATEGORY_LABELS[incident.category] : null],
+      ["Ubicación", incident.location],
+      [fromResident ? "Unidad" : "Piso / departamento", incident.floor],
+      ["Descripción", incident.description],
+      ["Fotos", incident.photos?.length ? String(incident.photos.length) : null],
+    ],
+    { label: "Ver la incidencia", url: adminUrl("/admin/incidents", { modal: "edit", incident: incident.id }) },
+  );
+}
