@@ -17,7 +17,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { ToastProvider } from "~/components/toaster";
 import { countUnread } from "~/services/notifications.server";
-import stylesUrl from "~/styles/app.css";
+import stylesUrl from "~/styles/app.css?url";
 import { getOptionalUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { getTheme } from "~/utils/theme.server";

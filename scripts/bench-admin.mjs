@@ -24,7 +24,7 @@ import zlib from "node:zlib";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateAccessLogs } from "./generate-access-logs.mjs";
-import { measureSequential, signInWithToken, startApp } from "./lib/server.mjs";
+import { assertBuilt, measureSequential, signInWithToken, startApp } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
 const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
 
-if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
+assertBuilt();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-admin-"));
 let databaseFile = path.join(dir, "app.db");

@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { generateBackoffice } from "./generate-backoffice.mjs";
-import { measureSequential, signIn, startApp } from "./lib/server.mjs";
+import { assertBuilt, measureSequential, signIn, startApp } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -32,7 +32,7 @@ const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
 const PAGE_SIZE = 20;
 
-if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
+assertBuilt();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-backoffice-"));
 let databaseFile = path.join(dir, "app.db");

@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { runLoad } from "./lib/load.mjs";
 import { runTs } from "./lib/run-ts.mjs";
-import { freePort, startApp } from "./lib/server.mjs";
+import { assertBuilt, freePort, startApp } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -34,7 +34,7 @@ const REQUESTS = Number(args.requests);
 const CONNECTIONS = Number(args.connections);
 const RESIDENTS = Math.max(50, Number(args.residents));
 
-if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
+assertBuilt();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-portal-"));
 const env = {

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateUsers } from "./generate-users.mjs";
-import { BENCH_ADMIN, measureSequential, signInWithToken, startApp } from "./lib/server.mjs";
+import { assertBuilt, BENCH_ADMIN, measureSequential, signInWithToken, startApp } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -28,7 +28,7 @@ const { values: args } = parseArgs({
 });
 const options = { requests: Number(args.requests), warmup: Number(args.warmup) };
 
-if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
+assertBuilt();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-users-"));
 const databaseFile = args.db ? path.resolve(args.db) : path.join(dir, "app.db");

@@ -1,14 +1,16 @@
-// Production build: the Remix app (build/index.js, public/build/) and the
-// access service (build/access.js), which the web process forks at start
-// (ACCESS_SERVICE=on) and `npm run start:access` runs alone. The access entry
-// is bundled by esbuild on its own, whatever builds the Remix app.
+// Production build: the Remix app with the Remix Vite plugin (`remix
+// vite:build` → build/client/ for browsers, build/server/index.js for
+// remix-serve) and the access service (build/access.js), which the web
+// process forks at start (ACCESS_SERVICE=on) and `npm run start:access` runs
+// alone. The access entry is bundled by esbuild on its own: it is a plain
+// Node program, not part of the Remix app.
 //   node scripts/build.mjs [--access-only]
 import { execFileSync } from "node:child_process";
+import { ACCESS_BUILD } from "./lib/build-paths.mjs";
 import { bundleTs } from "./lib/run-ts.mjs";
 
 if (!process.argv.includes("--access-only")) {
-  process.env.VITE_CJS_IGNORE_WARNING = "true";
-  execFileSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], { stdio: "inherit" });
 }
-await bundleTs("app/access/main.server.ts", "build/access.js");
-console.info("[build] access service -> build/access.js");
+await bundleTs("app/access/main.server.ts", ACCESS_BUILD);
+console.info(`[build] access service -> ${ACCESS_BUILD}`);

@@ -1,17 +1,18 @@
 // `npm start`: builds once if there is no build, then serves it with
-// remix-serve. Loading the build migrates the database, creates the first
+// remix-serve (paths in lib/build-paths.mjs). Loading the build migrates the database, creates the first
 // admin and forks the access service into its own process (see
 // app/utils/boot.server.ts and app/access/process.server.ts); both stop on
 // SIGINT/SIGTERM.
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { ACCESS_BUILD, SERVER_BUILD } from "./lib/build-paths.mjs";
 
-if (!fs.existsSync("build/index.js") || !fs.existsSync("build/access.js")) {
+if (!fs.existsSync(SERVER_BUILD) || !fs.existsSync(ACCESS_BUILD)) {
   console.info("[start] no build found: building once (npm run build)");
   execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 }
 
-const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", SERVER_BUILD], {
   stdio: "inherit",
   env: { NODE_ENV: "production", ...process.env },
 });

@@ -1,5 +1,5 @@
 // Ports and a production server for the benchmarks: the app started the way
-// `npm start` does (scripts/start.mjs → remix-serve build/index.js), on a
+// `npm start` does (scripts/start.mjs → remix-serve build/server/index.js), on a
 // scratch data directory, plus the admin sign-in the pages need.
 //
 // Ports: by default the OS picks free ones. On a shared machine set
@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { SERVER_BUILD } from "./build-paths.mjs";
 import { runLoad } from "./load.mjs";
 import { processTree } from "./proc.mjs";
 
@@ -63,6 +64,11 @@ export async function waitForPort(port, timeoutMs = 10_000) {
   throw new Error(`nothing listens on ${port}`);
 }
 
+/** Stops a benchmark before it spends time on data when there is nothing to serve it. */
+export function assertBuilt() {
+  if (!fs.existsSync(SERVER_BUILD)) throw new Error("run `npm run build` first");
+}
+
 export const BENCH_ADMIN = { username: "bench-admin", password: "bench-admin-password" };
 
 /**
@@ -78,7 +84,7 @@ export const BENCH_ADMIN = { username: "bench-admin", password: "bench-admin-pas
  * of the server's process tree.
  */
 export async function startApp({ dataDir, env = {}, startTimeoutMs = 120_000 }) {
-  if (!fs.existsSync("build/index.js")) throw new Error("run `npm run build` first");
+  assertBuilt();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, "server.log");
@@ -130,11 +136,11 @@ export async function startApp({ dataDir, env = {}, startTimeoutMs = 120_000 }) 
   throw new Error(`the server did not start (log ${logFile}):\n${tail}`);
 }
 
-/** The web server under the launcher (the process that loaded build/index.js). */
+/** The web server under the launcher (the process that loaded the server build). */
 function webServerPid(launcherPid) {
   for (const pid of processTree(launcherPid)) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("build/index.js")) return pid;
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(SERVER_BUILD)) return pid;
     } catch {} // it exited meanwhile
   }
   throw new Error("no web server process under the launcher");

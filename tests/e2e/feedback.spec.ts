@@ -27,11 +27,12 @@ async function fillEnquiry(page: Page, message: string) {
 test("after a wrong answer the enquiry form shows the server's new question, and answering it sends", async ({ page }) => {
   await page.goto("/consulta");
   await fillEnquiry(page, `Pregunta ${Date.now()}`);
-  const first = await question(page);
+  // The id, not the text: two random questions may read the same.
+  const firstId = await page.locator('input[name="captchaId"]').inputValue();
   await page.getByLabel(/Verificación anti-spam/).fill("999");
   await page.getByRole("button", { name: "Enviar Consulta" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Responde a la nueva pregunta" })).toBeVisible();
-  await expect(page.getByTestId("captcha-question")).not.toHaveText(first);
+  await expect(page.locator('input[name="captchaId"]')).not.toHaveValue(firstId);
   // What was typed is still there; only the answer is asked again.
   await expect(page.getByLabel("Nombre")).toHaveValue("Noa");
   await answer(page);

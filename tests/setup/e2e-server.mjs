@@ -2,13 +2,14 @@
 // directory; the server migrates its new database while booting.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { SERVER_BUILD } from "../../scripts/lib/build-paths.mjs";
 
 const root = process.env.DATA_DIR;
 if (!root || !root.includes("coliving-tests")) throw new Error("e2e-server: DATA_DIR must be the e2e temp dir");
 fs.rmSync(root, { recursive: true, force: true });
 fs.mkdirSync(root, { recursive: true });
 
-const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", SERVER_BUILD], {
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
