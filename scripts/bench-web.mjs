@@ -23,7 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runLoad } from "./lib/load.mjs";
-import { pageJsSizes } from "./lib/page-js.mjs";
+import { jsBudgetKB, pageJsSizes } from "./lib/page-js.mjs";
 import { BENCH_ADMIN, freePort, signIn, startApp, waitForPort } from "./lib/server.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
@@ -107,10 +107,10 @@ try {
   }
 
   const cell = (value, width) => String(value ?? "–").padStart(width);
-  console.log(`\n${"page".padEnd(22)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("JS files", 10)}${cell("JS gzip KB", 12)}`);
+  console.log(`\n${"page".padEnd(22)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("JS files", 10)}${cell("JS gzip KB", 12)}${cell("budget", 8)}`);
   for (const row of table) {
     console.log(
-      `${row.page.padEnd(22)}${cell(row.app?.p50, 9)}${cell(row.app?.p95, 9)}${cell(row.bare?.p50, 10)}${cell(row.bare?.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.js.status === 200 ? row.js.files : `(${row.js.status})`, 10)}${cell(row.js.gzipKB, 12)}`,
+      `${row.page.padEnd(22)}${cell(row.app?.p50, 9)}${cell(row.app?.p95, 9)}${cell(row.bare?.p50, 10)}${cell(row.bare?.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.js.status === 200 ? row.js.files : `(${row.js.status})`, 10)}${cell(row.js.gzipKB, 12)}${cell(jsBudgetKB(row.page), 8)}`,
     );
   }
   console.log(`(latencies in ms, ${amount} requests at ${connections} concurrent; JS = same-origin module scripts and modulepreloads, gzip -9)`);

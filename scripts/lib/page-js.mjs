@@ -65,3 +65,15 @@ export async function pageJsSizes(baseUrl, paths, cookie) {
   }
   return results;
 }
+
+/**
+ * The JavaScript budget of a page, in gzip KB (issue 16): the home page and
+ * other pages without a form 90, every public form page 120, the signed-in
+ * pages (admin panel, residents' portal) 160. The test suite checks every
+ * page against it (tests/e2e/js-budget.spec.ts); bench:web prints it.
+ */
+export function jsBudgetKB(pagePath) {
+  if (pagePath === "/admin" || pagePath.startsWith("/admin/") || pagePath === "/portal") return 160;
+  if (["/", "/privacidad"].includes(pagePath)) return 90;
+  return 120;
+}
