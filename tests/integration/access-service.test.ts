@@ -417,13 +417,15 @@ describe("expiry sweep", () => {
     const sweeper = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 200, credentialsDebounceMs: 50 });
     try {
       const sweepDoor = await createTestDoorWithBridge("sweep");
-      const { card } = await createTestCard("5E000001", [sweepDoor.door.id], { expiresAt: new Date(Date.now() + 400) });
+      const { card } = await createTestCard("5E000001", [sweepDoor.door.id]);
       const sweepBridge = await FakeBridge.connect(`mqtt://127.0.0.1:${sweeper.mqttPort}`, "sweep", sweepDoor.password);
       const contains = (m: { json: unknown }) => {
         const list = m.json as CredentialsMessage;
         return list.cards.some((entry) => entry.h === sha256(`${list.salt}5E000001`));
       };
       await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && contains(m));
+      // The card's expiry passes without anyone telling the access service: only its sweep can notice.
+      await getDb().update(cards).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(cards.id, card.id));
       await eventually(async () => (await getDb().select().from(cards).where(eq(cards.id, card.id)))[0]?.status === "inactive", 3000);
       await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && !contains(m));
       await sweepBridge.end();
