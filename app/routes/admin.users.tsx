@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { DataTable } from "~/components/admin/list-parts";
 import { Pagination } from "~/components/admin/pagination";
 import {
   ActionLink,
@@ -70,25 +71,11 @@ export default function UsersPage() {
       {users.length === 0 ? (
         <p>No hay usuarios encontrados.</p>
       ) : (
-        <div className="table-wrap" aria-busy={loading}>
-          <table className="data users-table">
-            <caption className="visually-hidden">Usuarios</caption>
-            <thead>
-              <tr>
-                {COLUMNS.map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => (
-                <UserRow key={user._id} user={user} linkTo={(name) => withParams(search, { modal: name, user: user._id, card: null })} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Usuarios" columns={COLUMNS} busy={loading}>
+          {users.map((user) => (
+            <UserRow key={user._id} user={user} linkTo={(name) => withParams(search, { modal: name, user: user._id, card: null })} />
+          ))}
+        </DataTable>
       )}
       <Pagination page={pagination.page} pages={pagination.pages} always />
 
@@ -150,15 +137,15 @@ function UserRow({ user, linkTo }: { user: UserJson; linkTo: (modal: RowModal) =
   const isAdmin = user.role === "admin";
   return (
     <tr data-testid="user-row" data-username={user.username}>
-      <td>{user.username}</td>
-      <td>{name || <span className="muted">No especificado</span>}</td>
-      <td>{user.email}</td>
-      <td>{USER_ROLE_LABELS[user.role]}</td>
-      <td>
+      <td data-label="Usuario">{user.username}</td>
+      <td data-label="Nombre">{name || <span className="muted">No especificado</span>}</td>
+      <td data-label="Email">{user.email}</td>
+      <td data-label="Rol">{USER_ROLE_LABELS[user.role]}</td>
+      <td data-label="Estado">
         <UserStatusBadge status={user.status} />
       </td>
-      <td>{user.activeCardCount === 1 ? "1 activa" : `${user.activeCardCount} activas`}</td>
-      <td>
+      <td data-label="Tarjetas">{user.activeCardCount === 1 ? "1 activa" : `${user.activeCardCount} activas`}</td>
+      <td data-label="Acciones">
         <div className="actions">
           <ActionLink to={linkTo("detail")} label="Ver" target={user.username} />
           <ActionLink to={linkTo("edit")} label="Editar" target={user.username} />

@@ -7,7 +7,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 const { registerCard } = await import("~/models/card.server");
-const { createTestDoor, insertLogs } = await import("../setup/fixtures");
+const { createTestConsultation, createTestDoor, createTestReservation, createTestUser, insertLogs } = await import("../setup/fixtures");
 
 const PHONE = { width: 390, height: 844 };
 
@@ -52,6 +52,28 @@ test("on a phone each log row is a card: whether access was granted shows withou
   const result = row.locator("td", { hasText: "Denegado" });
   await expect(result).toBeVisible();
   await expectWithinViewport(page, result);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("on a phone the users, reservations and consultations lists show each row as a card, its buttons on screen", async ({ page, asAdmin }) => {
+  await page.setViewportSize(PHONE);
+  const user = await createTestUser({ username: `usuaria-con-nombre-largo-${randomBytes(3).toString("hex")}`, lastName: "Fernández-Villaverde" });
+  await page.goto(`/admin/users?search=${user.username}`);
+  const userRow = page.getByTestId("user-row").filter({ hasText: user.username });
+  await expectWithinViewport(page, userRow.getByRole("link", { name: `Eliminar ${user.username}` }));
+  await expectWithinViewport(page, userRow.locator('td[data-label="Estado"]'));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+  const reservation = await createTestReservation({ guestName: "Huésped Con Un Nombre Bastante Largo" });
+  await page.goto("/admin/reservations");
+  const reservationRow = page.locator(`[data-testid="reservation-row"][data-code="${reservation.reservationCode}"]`);
+  await expectWithinViewport(page, reservationRow.getByRole("link", { name: `Cancelar reserva ${reservation.reservationCode}` }));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+  const consultation = await createTestConsultation({ mensaje: `Una consulta larga ${"sobre las habitaciones ".repeat(6)}` });
+  await page.goto(`/admin/consultations?search=${encodeURIComponent(consultation.nombre)}`);
+  const consultationRow = page.locator(`[data-testid="consultation-row"][data-id="${consultation.id}"]`);
+  await expectWithinViewport(page, consultationRow.getByRole("link", { name: `Eliminar la consulta de ${consultation.nombre}` }));
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 });
 

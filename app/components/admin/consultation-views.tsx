@@ -134,15 +134,15 @@ export function ConsultationRow({ consultation, linkTo }: { consultation: Consul
   const truncated = Array.from(consultation.mensaje).length > MESSAGE_PREVIEW_LENGTH;
   return (
     <tr data-testid="consultation-row" data-id={consultation._id}>
-      <td className="nowrap">{formatDateTime(consultation.createdAt)}</td>
-      <td>{consultation.nombre}</td>
-      <td>
+      <td data-label="Fecha" className="nowrap">{formatDateTime(consultation.createdAt)}</td>
+      <td data-label="Nombre">{consultation.nombre}</td>
+      <td data-label="Email">
         <a href={`mailto:${consultation.email}`}>{consultation.email}</a>
       </td>
-      <td className="nowrap">
+      <td data-label="Teléfono" className="nowrap">
         <a href={`tel:${consultation.telefono.replace(/[^\d+]/g, "")}`}>{consultation.telefono}</a>
       </td>
-      <td>
+      <td data-label="Mensaje">
         <VisitLine consultation={consultation} />
         <span data-testid="message-preview">{preview}</span>
         {truncated ? (
@@ -154,10 +154,10 @@ export function ConsultationRow({ consultation, linkTo }: { consultation: Consul
           </>
         ) : null}
       </td>
-      <td>
+      <td data-label="Estado">
         <StatusSelect consultation={consultation} label={`Estado de la consulta de ${consultation.nombre}`} />
       </td>
-      <td>
+      <td data-label="Acciones">
         <div className="actions">
           <OpenDetailsForm consultation={consultation} />
           <Link

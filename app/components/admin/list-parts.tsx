@@ -36,11 +36,15 @@ export function FilterSelect({
   );
 }
 
-/** A table with a caption for screen readers and plain column headers; `children` are its rows. */
-export function DataTable({ caption, columns, children }: { caption: string; columns: readonly string[]; children: ReactNode }) {
+/**
+ * A table with a caption for screen readers and plain column headers;
+ * `children` are its rows, whose cells carry their column's name in
+ * `data-label` so that below 768 px each row shows as a card.
+ */
+export function DataTable({ caption, columns, busy, children }: { caption: string; columns: readonly string[]; busy?: boolean; children: ReactNode }) {
   return (
-    <div className="table-wrap">
-      <table className="data">
+    <div className="table-wrap" aria-busy={busy}>
+      <table className="data stack-on-phone">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>

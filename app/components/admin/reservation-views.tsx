@@ -46,31 +46,31 @@ export function ReservationRow({ reservation, linkTo }: { reservation: AdminRese
   const code = reservation.reservationCode;
   return (
     <tr data-testid="reservation-row" data-code={code}>
-      <td>
+      <td data-label="Código">
         <code>{code}</code>
       </td>
-      <td>
+      <td data-label="Huésped">
         <strong>{reservation.guestName}</strong>
         <br />
         <a href={`mailto:${reservation.guestEmail}`}>{reservation.guestEmail}</a>
       </td>
-      <td>{typeText(reservation)}</td>
-      <td className="nowrap">
+      <td data-label="Tipo">{typeText(reservation)}</td>
+      <td data-label="Fechas" className="nowrap">
         Entrada: {formatIsoDay(reservation.startDate)}
         <br />
         Salida: {formatIsoDay(reservation.endDate)}
         <br />
         <span className="muted">{daysText(reservation.days)}</span>
       </td>
-      <td>
+      <td data-label="Contacto">
         <a href={`tel:${reservation.guestPhone.replace(/[^\d+]/g, "")}`}>{reservation.guestPhone}</a>
         <br />
         <span className="muted">Prefiere: {CONTACT_PREFERENCE_LABELS[reservation.contactPreference]}</span>
       </td>
-      <td>
+      <td data-label="Estado">
         <ReservationStatusBadge status={reservation.status} />
       </td>
-      <td>
+      <td data-label="Acciones">
         <div className="actions">
           <Link to={linkTo("detail")} className="button button-secondary button-small" aria-label={`Ver reserva ${code}`} preventScrollReset>
             Ver
