@@ -6,8 +6,17 @@ import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import remixOptions from "./remix.config.js";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [remix(remixOptions), tsconfigPaths()],
+  // The browser gets zod/mini only. Our schemas (app/schemas) are written with
+  // zod/mini, but @conform-to/zod/v4's coercion wraps every schema with
+  // `lazy`, `optional`, `pipe` and `transform` imported from "zod/v4", which
+  // is classic zod: that one import would pull all of classic (its methods,
+  // JSON Schema conversion) into each form page. zod/mini exports the same
+  // four functions over the same core, so the client build resolves that
+  // exact specifier ("zod/v4", not "zod/v4/core") to "zod/v4/mini". The
+  // server keeps classic: the SSR build leaves node_modules external.
+  resolve: isSsrBuild ? undefined : { alias: [{ find: /^zod\/v4$/, replacement: "zod/v4/mini" }] },
   // The server build starts the app with a top-level await (app/entry.server.tsx).
   build: { target: "es2022" },
-});
+}));
