@@ -6,6 +6,9 @@ import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import remixOptions from "./remix.config.js";
 
+/** The packages every page loads (see `manualChunks` below). */
+const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|@remix-run\/[^/]+|turbo-stream)\//;
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [remix(remixOptions), tsconfigPaths()],
   // The browser gets zod/mini only. Our schemas (app/schemas) are written with
@@ -17,6 +20,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   // exact specifier ("zod/v4", not "zod/v4/core") to "zod/v4/mini". The
   // server keeps classic: the SSR build leaves node_modules external.
   resolve: isSsrBuild ? undefined : { alias: [{ find: /^zod\/v4$/, replacement: "zod/v4/mini" }] },
-  // The server build starts the app with a top-level await (app/entry.server.tsx).
-  build: { target: "es2022" },
+  build: {
+    // The server build starts the app with a top-level await (app/entry.server.tsx).
+    target: "es2022",
+    // Every page runs React, React DOM and Remix: in the browser they ship as one
+    // chunk, which gzips about 3 KB smaller than the three Rollup splits them into.
+    rollupOptions: isSsrBuild ? undefined : { output: { manualChunks: (id) => (FRAMEWORK.test(id) ? "framework" : undefined) } },
+  },
 }));
