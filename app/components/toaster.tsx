@@ -1,5 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
-import { TOAST_DURATION_MS, type Toast } from "~/utils/toast";
+import type { Toast } from "~/utils/toast";
+
+/**
+ * SPEC §9: toasts close on click or after this long. Kept here, not in
+ * ~/utils/toast: importing a value from that module would bundle its toast
+ * makers into every page's JavaScript, pages without forms included.
+ */
+export const TOAST_DURATION_MS = 5000;
 
 const ShowToast = createContext<(toast: Toast) => void>(() => {});
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { LookupSchema } from "~/schemas/reservation";
 import { cancelGuestReservation, toGuestView } from "~/services/visitor.server";
 import { apiSuccess, methodNotAllowed, parseJsonBody, parseOrFail, refuseApi } from "~/utils/api.server";

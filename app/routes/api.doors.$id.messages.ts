@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { DoorMessagesSchema } from "~/schemas/door";
 import { setDoorMessages, toDoorJson } from "~/services/doors.server";
 import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 
-const MessagesBody = DoorMessagesSchema.extend({ useCustomMessages: z.boolean({ error: "useCustomMessages debe ser verdadero o falso" }) });
+const MessagesBody = z.extend(DoorMessagesSchema, { useCustomMessages: z.boolean({ error: "useCustomMessages debe ser verdadero o falso" }) });
 
 export async function loader({ request }: ActionFunctionArgs) {
   await requireApiAdmin(request);

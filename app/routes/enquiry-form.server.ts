@@ -2,7 +2,7 @@
 // form and differ only in schema, wording and where they return to.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
-import type { z } from "zod";
+import type { $ZodType, output } from "zod/v4/core";
 import { createVisitSchema, EnquirySchema } from "~/schemas/enquiry";
 import { submitEnquiry, type Enquiry } from "~/services/visitor.server";
 import { getClientIp } from "~/utils/client-ip.server";
@@ -32,7 +32,7 @@ export async function enquiryFormAction(request: Request, kind: Enquiry["kind"])
     : submitForm(request, formData, EnquirySchema, (input) => ({ kind, input }));
 }
 
-async function submitForm<S extends z.ZodType>(request: Request, formData: FormData, schema: S, toEnquiry: (input: z.output<S>) => Enquiry) {
+async function submitForm<S extends $ZodType>(request: Request, formData: FormData, schema: S, toEnquiry: (input: output<S>) => Enquiry) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data({ values: null, result: submission.reply() }, { status: 400 });
   const enquiry = toEnquiry(submission.value);

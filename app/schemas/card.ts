@@ -1,6 +1,6 @@
 // Cards: the list query, the admin's forms and the JSON API bodies, shared by
 // the browser and the server. Browser-safe (no drizzle).
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CARD_STATUSES, CARD_TYPES } from "~/db/schema-enums";
 
 export const CARD_STATUS_LABELS: Record<(typeof CARD_STATUSES)[number], string> = {
@@ -50,27 +50,32 @@ export const CARD_LIST_MAX_LIMIT = 100;
 export const ALIAS_MAX_LENGTH = 100;
 
 export const CardFiltersSchema = z.object({
-  sortBy: z.enum(CARD_SORT_KEYS, { error: `sortBy debe ser uno de: ${CARD_SORT_KEYS.join(", ")}` }).default("lastUsed"),
-  sortOrder: z.enum(SORT_ORDERS, { error: "sortOrder debe ser asc o desc" }).default("desc"),
-  anonymousFilter: z
-    .enum(ANONYMOUS_FILTERS, { error: `anonymousFilter debe ser uno de: ${ANONYMOUS_FILTERS.join(", ")}` })
-    .default("all"),
-  cardNumber: z.string().trim().max(64, "El número de tarjeta admite como máximo 64 caracteres").default(""),
+  sortBy: z._default(z.enum(CARD_SORT_KEYS, { error: `sortBy debe ser uno de: ${CARD_SORT_KEYS.join(", ")}` }), "lastUsed"),
+  sortOrder: z._default(z.enum(SORT_ORDERS, { error: "sortOrder debe ser asc o desc" }), "desc"),
+  anonymousFilter: z._default(
+    z.enum(ANONYMOUS_FILTERS, { error: `anonymousFilter debe ser uno de: ${ANONYMOUS_FILTERS.join(", ")}` }),
+    "all",
+  ),
+  cardNumber: z._default(z.string().check(z.trim(), z.maxLength(64, "El número de tarjeta admite como máximo 64 caracteres")), ""),
 });
 export type CardFilters = z.infer<typeof CardFiltersSchema>;
 
 /** GET /api/cards query. */
-export const CardListQuerySchema = CardFiltersSchema.extend({
-  reassignable: z
-    .enum(["true", "false"], { error: "reassignable debe ser true o false" })
-    .default("false")
-    .transform((value) => value === "true"),
-  limit: z.coerce
-    .number({ error: `limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}` })
-    .int(`limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}`)
-    .min(1, `limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}`)
-    .max(CARD_LIST_MAX_LIMIT, `limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}`)
-    .default(CARD_LIST_MAX_LIMIT),
+export const CardListQuerySchema = z.extend(CardFiltersSchema, {
+  reassignable: z.pipe(
+    z._default(z.enum(["true", "false"], { error: "reassignable debe ser true o false" }), "false"),
+    z.transform((value: "true" | "false") => value === "true"),
+  ),
+  limit: z._default(
+    z.coerce
+      .number({ error: `limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}` })
+      .check(
+        z.int(`limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}`),
+        z.minimum(1, `limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}`),
+        z.maximum(CARD_LIST_MAX_LIMIT, `limit debe ser un número entre 1 y ${CARD_LIST_MAX_LIMIT}`),
+      ),
+    CARD_LIST_MAX_LIMIT,
+  ),
 });
 
 const STATUS_MESSAGE = "El estado debe ser activa (active) o inactiva (inactive)";
@@ -79,32 +84,31 @@ const settableStatus = z.enum(SETTABLE_CARD_STATUSES, { error: STATUS_MESSAGE })
 /** Trimmed; empty means "no alias" (null). */
 const alias = z
   .string({ error: "El alias debe ser texto" })
-  .trim()
-  .max(ALIAS_MAX_LENGTH, `El alias admite como máximo ${ALIAS_MAX_LENGTH} caracteres`);
+  .check(z.trim(), z.maxLength(ALIAS_MAX_LENGTH, `El alias admite como máximo ${ALIAS_MAX_LENGTH} caracteres`));
 
 /** Admin table: the status select of a row. */
 export const CardStatusSchema = z.object({ status: settableStatus });
 
 /** Card detail: the alias form (conform sends an emptied field as undefined). */
-export const CardAliasSchema = z.object({ alias: alias.optional() });
+export const CardAliasSchema = z.object({ alias: z.optional(alias) });
 
 const DOOR_REQUIRED = "Selecciona una puerta";
 
 /** Card detail and POST /api/cards/{id}/permissions: `doorId` is the door's row id (`_id`). */
 export const CardPermissionSchema = z.object({
-  doorId: z.string({ error: DOOR_REQUIRED }).trim().min(1, DOOR_REQUIRED),
-  granted: z.preprocess(
-    (value) => (value === "true" ? true : value === "false" ? false : value),
+  doorId: z.string({ error: DOOR_REQUIRED }).check(z.trim(), z.minLength(1, DOOR_REQUIRED)),
+  granted: z.pipe(
+    z.transform((value: unknown) => (value === "true" ? true : value === "false" ? false : value)),
     z.boolean({ error: "granted debe ser true o false" }),
   ),
 });
 
 /** Approval: optionally grant one door (its row id, `_id`). */
 export const CardApproveSchema = z.object({
-  doorId: z.string({ error: "doorId debe ser texto" }).trim().nullable().optional(),
+  doorId: z.optional(z.nullable(z.string({ error: "doorId debe ser texto" }).check(z.trim()))),
 });
 
 /** PUT /api/cards/{id}. */
 export const CardUpdateSchema = z
-  .object({ alias: alias.nullable().optional(), status: settableStatus.optional() })
-  .refine((value) => value.alias !== undefined || value.status !== undefined, { message: "Indica el alias o el estado" });
+  .object({ alias: z.optional(z.nullable(alias)), status: z.optional(settableStatus) })
+  .check(z.refine((value) => value.alias !== undefined || value.status !== undefined, { message: "Indica el alias o el estado" }));

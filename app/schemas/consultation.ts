@@ -1,7 +1,7 @@
 // The admin's consultations (SPEC §2 Admin consultations, §3, §5, §9): the
 // list's filters, the status and notes forms and the JSON API's bodies.
 // Browser-safe (no drizzle).
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CONSULTATION_STATUSES } from "~/db/schema-enums";
 import { pagingFields, text } from "./fields";
 
@@ -33,22 +33,26 @@ const status = z.enum(CONSULTATION_STATUSES, { error: STATUS_MESSAGE });
 
 /** The list's filters (page and API): a status, and text the name, email or message contains. */
 export const ConsultationFiltersSchema = z.object({
-  status: status.optional(),
-  search: text(CONSULTATION_SEARCH_MAX_LENGTH).optional(),
+  status: z.optional(status),
+  search: z.optional(text(CONSULTATION_SEARCH_MAX_LENGTH)),
 });
 export type ConsultationFilters = z.infer<typeof ConsultationFiltersSchema>;
 
 /** GET /api/consultations. */
-export const ConsultationListQuerySchema = ConsultationFiltersSchema.extend(pagingFields(CONSULTATION_API_MAX_LIMIT, CONSULTATION_PAGE_SIZE));
+export const ConsultationListQuerySchema = z.extend(ConsultationFiltersSchema, pagingFields(CONSULTATION_API_MAX_LIMIT, CONSULTATION_PAGE_SIZE));
 
 /** The row's status select and the details modal's. */
 export const ConsultationStatusSchema = z.object({ status });
 
 /** The details modal's notes; empty clears them. */
-export const ConsultationNotesSchema = z.object({ adminNotes: text(ADMIN_NOTES_MAX_LENGTH).optional() });
+export const ConsultationNotesSchema = z.object({ adminNotes: z.optional(text(ADMIN_NOTES_MAX_LENGTH)) });
 
 /** PUT /api/consultations/{id}/status: `status`, or `adminNotes` alone (null or "" clears them), or both. */
 export const ConsultationUpdateSchema = z
-  .object({ status: status.optional(), adminNotes: text(ADMIN_NOTES_MAX_LENGTH).nullable().optional() })
-  .refine((value) => value.status !== undefined || value.adminNotes !== undefined, { message: "Indica el estado o las notas (status o adminNotes)" });
+  .object({ status: z.optional(status), adminNotes: z.optional(z.nullable(text(ADMIN_NOTES_MAX_LENGTH))) })
+  .check(
+    z.refine((value) => value.status !== undefined || value.adminNotes !== undefined, {
+      message: "Indica el estado o las notas (status o adminNotes)",
+    }),
+  );
 export type ConsultationUpdate = z.output<typeof ConsultationUpdateSchema>;

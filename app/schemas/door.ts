@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { optionalText, requiredText } from "./fields";
 
@@ -22,40 +22,47 @@ const text = requiredText;
 const doorFields = {
   name: text("El nombre es requerido", 80),
   location: text("La ubicación es requerida", 120),
-  doorId: text("El ID de puerta es requerido", 32).regex(
-    /^[A-Za-z0-9_-]{1,32}$/,
-    "El ID de puerta solo admite letras, números, guiones y guiones bajos (máximo 32)",
+  doorId: text("El ID de puerta es requerido", 32).check(
+    z.regex(/^[A-Za-z0-9_-]{1,32}$/, "El ID de puerta solo admite letras, números, guiones y guiones bajos (máximo 32)"),
   ),
   description: optionalText(500),
   status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }),
   // The facility the door leads to (its bookings open it); empty or null: none.
-  facilityId: z
-    .union([z.string().trim().max(64, "La instalación no es válida"), z.null()])
-    .transform((value) => (value === "" ? null : value))
-    .optional(),
+  facilityId: z.optional(
+    z.pipe(
+      z.union([z.string().check(z.trim(), z.maxLength(64, "La instalación no es válida")), z.null()]),
+      z.transform((value: string | null) => (value === "" ? null : value)),
+    ),
+  ),
 };
 
 /** The door form and POST /api/doors: a new door is active unless told otherwise. */
-export const DoorSchema = z.object({ ...doorFields, status: doorFields.status.default("active") });
+export const DoorSchema = z.object({ ...doorFields, status: z._default(doorFields.status, "active") });
 
 /**
  * PUT /api/doors/{id}: any subset of the fields, and only those change (no
  * defaults: a field not sent is a field not changed); an empty body is refused.
  */
 export const DoorUpdateSchema = z
-  .object(doorFields)
-  .partial()
-  .refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar");
+  .partial(z.object(doorFields))
+  .check(z.refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar"));
 
 export const DoorMessagesSchema = z.object({
-  useCustomMessages: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
-  customStatus: z.string().trim().max(10, "El mensaje de estado admite como máximo 10 caracteres").regex(PRINTABLE, NOT_PRINTABLE).optional(),
-  customMessage: z.string().trim().max(16, "El mensaje de bienvenida admite como máximo 16 caracteres").regex(PRINTABLE, NOT_PRINTABLE).optional(),
+  useCustomMessages: z.pipe(
+    z.transform((value: unknown) => value === "on" || value === "true" || value === true),
+    z.boolean(),
+  ),
+  customStatus: z.optional(
+    z.string().check(z.trim(), z.maxLength(10, "El mensaje de estado admite como máximo 10 caracteres"), z.regex(PRINTABLE, NOT_PRINTABLE)),
+  ),
+  customMessage: z.optional(
+    z.string().check(z.trim(), z.maxLength(16, "El mensaje de bienvenida admite como máximo 16 caracteres"), z.regex(PRINTABLE, NOT_PRINTABLE)),
+  ),
 });
 
 export const DoorIncidentSchema = z.object({
   type: z.enum(INCIDENT_TYPES, { error: "El tipo es requerido" }),
-  urgency: z.enum(INCIDENT_URGENCIES, { error: "La urgencia es requerida" }).default("medium"),
+  urgency: z._default(z.enum(INCIDENT_URGENCIES, { error: "La urgencia es requerida" }), "medium"),
   title: optionalText(200),
   description: optionalText(2000),
 });

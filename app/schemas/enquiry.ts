@@ -1,5 +1,5 @@
 // Enquiry and visit-request forms (both become a consultation).
-import { z } from "zod";
+import * as z from "zod/mini";
 import { addDays } from "~/utils/dates";
 import { email, isoDay, optionalText, requiredText } from "./fields";
 
@@ -14,16 +14,14 @@ const INVALID_EMAIL = "Por favor ingresa un email válido";
 const CAPTCHA_EXPIRED = "La verificación anti-spam ha caducado. Responde a la nueva pregunta.";
 
 const captchaFields = (required: string) => ({
-  captchaId: z.string({ error: CAPTCHA_EXPIRED }).trim().min(1, CAPTCHA_EXPIRED).max(200, CAPTCHA_EXPIRED),
+  captchaId: z.string({ error: CAPTCHA_EXPIRED }).check(z.trim(), z.minLength(1, CAPTCHA_EXPIRED), z.maxLength(200, CAPTCHA_EXPIRED)),
   captchaAnswer: z
     .string({ error: required })
-    .trim()
-    .min(1, required)
-    .regex(/^-?\d{1,4}$/, "La respuesta debe ser un número"),
+    .check(z.trim(), z.minLength(1, required), z.regex(/^-?\d{1,4}$/, "La respuesta debe ser un número")),
   // Accepted for compatibility and ignored: the server knows its own question.
-  captchaQuestion: z.string().max(200).optional(),
+  captchaQuestion: z.optional(z.string().check(z.maxLength(200))),
   // Honeypot: people never see it, bots fill it in.
-  website: z.string().max(500).optional(),
+  website: z.optional(z.string().check(z.maxLength(500))),
 });
 
 export const EnquirySchema = z.object({
@@ -42,9 +40,10 @@ export function createVisitSchema({ today }: { today: string }) {
     nombre: requiredText(VISIT_REQUIRED, 100),
     email: email({ required: VISIT_REQUIRED, invalid: INVALID_EMAIL }),
     telefono: requiredText(VISIT_REQUIRED, 30),
-    fecha: isoDay(VISIT_REQUIRED)
-      .refine((day) => day >= tomorrow, "Las visitas se solicitan con al menos un día de antelación")
-      .refine((day) => day <= lastDay, `Las visitas se solicitan con un máximo de ${VISIT_MAX_DAYS_AHEAD} días de antelación`),
+    fecha: isoDay(VISIT_REQUIRED).check(
+      z.refine((day) => day >= tomorrow, "Las visitas se solicitan con al menos un día de antelación"),
+      z.refine((day) => day <= lastDay, `Las visitas se solicitan con un máximo de ${VISIT_MAX_DAYS_AHEAD} días de antelación`),
+    ),
     hora: z.enum(VISIT_HOURS, { error: VISIT_REQUIRED }),
     comentarios: optionalText(1000),
     ...captchaFields(VISIT_REQUIRED),

@@ -2,7 +2,7 @@
 // Resident booking form): the form's and the API's schema, and the labels.
 // The rules that need a clock or the database (the date window, a start in
 // the future, the facility's type, overlaps) are the service's.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { BOOKING_STATUSES, FACILITY_TYPES } from "~/db/schema-enums";
 import { isCalendarDay, optionalText, requiredText } from "./fields";
 
@@ -49,12 +49,18 @@ export const BOOKING_MESSAGES = {
 export const BookingSchema = z.object({
   facilityType: z.enum(FACILITY_TYPES, { error: BOOKING_MESSAGES.facilityType }),
   facilityId: requiredText(BOOKING_MESSAGES.facilityId, 64),
-  date: requiredText(BOOKING_MESSAGES.dateRequired, 10).refine(isCalendarDay, BOOKING_MESSAGES.dateInvalid),
-  startTime: requiredText(BOOKING_MESSAGES.startTimeRequired, 5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, BOOKING_MESSAGES.startTimeInvalid),
+  date: requiredText(BOOKING_MESSAGES.dateRequired, 10).check(z.refine(isCalendarDay, BOOKING_MESSAGES.dateInvalid)),
+  startTime: requiredText(BOOKING_MESSAGES.startTimeRequired, 5).check(
+    z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, BOOKING_MESSAGES.startTimeInvalid),
+  ),
   // The SPEC's payload sends the hours as text; a number is accepted too.
-  duration: z
-    .preprocess((value) => (typeof value === "number" ? String(value) : value), z.enum(BOOKING_DURATIONS, { error: BOOKING_MESSAGES.duration }))
-    .transform(Number),
+  duration: z.pipe(
+    z.pipe(
+      z.transform((value: unknown) => (typeof value === "number" ? String(value) : value)),
+      z.enum(BOOKING_DURATIONS, { error: BOOKING_MESSAGES.duration }),
+    ),
+    z.transform(Number),
+  ),
   notes: optionalText(500),
 });
 

@@ -5,36 +5,34 @@
 //   are refused: nothing invisible is stored.
 // - An email field holds exactly one address.
 // - A date field holds a real calendar day (no 2026-13-45).
-import { z } from "zod";
+//
+// Every schema under app/schemas/ is written with zod/mini: the browser loads
+// them (conform validates each form before it is sent), and mini's functions
+// tree-shake where classic zod's methods do not.
+import * as z from "zod/mini";
 
 /** C0/C1 controls (line breaks aside), and the bidirectional and zero-width format characters. */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/;
 export const CONTROL_CHARACTERS_MESSAGE = "El texto contiene caracteres no permitidos";
 
 const tooLong = (max: number) => `Máximo ${max} caracteres`;
+const noControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
 
 /** Trimmed text without control characters (line breaks allowed), at most `max` characters. */
 export function text(max: number) {
-  return z
-    .string()
-    .trim()
-    .max(max, tooLong(max))
-    .refine((value) => !CONTROL_CHARACTERS.test(value), CONTROL_CHARACTERS_MESSAGE);
+  return z.string().check(z.trim(), z.maxLength(max, tooLong(max)), z.refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE));
 }
 
 /** Required text: missing or blank answers `required`. */
 export function requiredText(required: string, max: number) {
   return z
     .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(max, tooLong(max))
-    .refine((value) => !CONTROL_CHARACTERS.test(value), CONTROL_CHARACTERS_MESSAGE);
+    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong(max)), z.refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE));
 }
 
 /** Optional text: empty means not given (undefined). */
 export function optionalText(max: number) {
-  return text(max).optional();
+  return z.optional(text(max));
 }
 
 /** SPEC §5: non-space text, @, text, dot, text; and one address only (no lists, no spaces). */
@@ -42,9 +40,10 @@ export const EMAIL_PATTERN = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
 
 /** One email address, lower-cased. */
 export function email({ required, invalid }: { required: string; invalid: string }) {
-  return requiredText(required, 254)
-    .pipe(z.string().regex(EMAIL_PATTERN, invalid))
-    .transform((value) => value.toLowerCase());
+  return z.pipe(
+    z.pipe(requiredText(required, 254), z.string().check(z.regex(EMAIL_PATTERN, invalid))),
+    z.transform((value: string) => value.toLowerCase()),
+  );
 }
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -60,30 +59,29 @@ export function isCalendarDay(value: string) {
 
 /** A calendar day as "YYYY-MM-DD"; anything else answers `invalid`. */
 export function isoDay(invalid: string) {
-  return z.string({ error: invalid }).trim().refine(isCalendarDay, invalid);
+  return z.string({ error: invalid }).check(z.trim(), z.refine(isCalendarDay, invalid));
 }
 
 /** "HH:MM", 00:00 to 23:59. */
 export function timeOfDay(invalid: string) {
-  return z
-    .string({ error: invalid })
-    .trim()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, invalid);
+  return z.string({ error: invalid }).check(z.trim(), z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, invalid));
 }
 
 const PHONE_PATTERN = /^[+()\d][\d\s().+-]*$/;
 
 /** A phone number as people write it: digits, spaces, + - ( ) and dots. */
 export function phone({ required, invalid }: { required: string; invalid: string }) {
-  return requiredText(required, 30).pipe(z.string().regex(PHONE_PATTERN, invalid));
+  return z.pipe(requiredText(required, 30), z.string().check(z.regex(PHONE_PATTERN, invalid)));
 }
 
 /** The same, optional: empty means not given (undefined). */
 export function optionalPhone(invalid: string) {
-  return text(30)
-    .refine((value) => value === "" || PHONE_PATTERN.test(value), invalid)
-    .transform((value) => value || undefined)
-    .optional();
+  return z.optional(
+    z.pipe(
+      text(30).check(z.refine((value) => value === "" || PHONE_PATTERN.test(value), invalid)),
+      z.transform((value: string) => value || undefined),
+    ),
+  );
 }
 
 /** Every password anyone sets (admin forms, the portal, the APIs): this long at least. */
@@ -115,10 +113,12 @@ export function isCommonPassword(password: string) {
 export function newPassword(required: string) {
   return z
     .string({ error: required })
-    .min(1, required)
-    .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
-    .max(PASSWORD_MAX_LENGTH, `La contraseña admite como máximo ${PASSWORD_MAX_LENGTH} caracteres`)
-    .refine((value) => !isCommonPassword(value), PASSWORD_TOO_COMMON);
+    .check(
+      z.minLength(1, required),
+      z.minLength(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT),
+      z.maxLength(PASSWORD_MAX_LENGTH, `La contraseña admite como máximo ${PASSWORD_MAX_LENGTH} caracteres`),
+      z.refine((value) => !isCommonPassword(value), PASSWORD_TOO_COMMON),
+    );
 }
 
 /** A list query's `page` (≥ 1, default 1) and `limit` (1 to `maxLimit`). */
@@ -126,7 +126,10 @@ export function pagingFields(maxLimit: number, defaultLimit: number) {
   const pageMessage = "page debe ser un número entero mayor que 0";
   const limitMessage = `limit debe ser un número entre 1 y ${maxLimit}`;
   return {
-    page: z.coerce.number({ error: pageMessage }).int(pageMessage).min(1, pageMessage).default(1),
-    limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(maxLimit, limitMessage).default(defaultLimit),
+    page: z._default(z.coerce.number({ error: pageMessage }).check(z.int(pageMessage), z.minimum(1, pageMessage)), 1),
+    limit: z._default(
+      z.coerce.number({ error: limitMessage }).check(z.int(limitMessage), z.minimum(1, limitMessage), z.maximum(maxLimit, limitMessage)),
+      defaultLimit,
+    ),
   };
 }

@@ -2,7 +2,7 @@
 // the list's filters, the create and edit forms, the status change, and the
 // JSON API's queries and bodies, shared by the browser and the server.
 // Browser-safe (no drizzle).
-import { z } from "zod";
+import * as z from "zod/mini";
 import { INCIDENT_CATEGORIES, INCIDENT_SOURCES, INCIDENT_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { DOOR_INCIDENT_TYPE_LABELS, URGENCY_LABELS } from "./door";
 import { optionalText, pagingFields, requiredText } from "./fields";
@@ -68,19 +68,19 @@ export function incidentTitle(incident: { title: string | null; type: IncidentTy
 }
 
 const filter = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
-  z.enum(values, { error: `${name} debe ser uno de: ${values.join(", ")}` }).optional();
+  z.optional(z.enum(values, { error: `${name} debe ser uno de: ${values.join(", ")}` }));
 
 /** The list's filters (page and API); absent means "any". `doorId` is the door's row id or its hardware code. */
 export const IncidentFiltersSchema = z.object({
   status: filter(INCIDENT_STATUSES, "status"),
   type: filter(INCIDENT_TYPES, "type"),
   urgency: filter(INCIDENT_URGENCIES, "urgency"),
-  doorId: z.string().trim().max(64, "doorId no es válido").optional(),
+  doorId: z.optional(z.string().check(z.trim(), z.maxLength(64, "doorId no es válido"))),
 });
 export type IncidentFilters = z.infer<typeof IncidentFiltersSchema>;
 
 /** GET /api/incidents. */
-export const IncidentListQuerySchema = IncidentFiltersSchema.extend(pagingFields(INCIDENT_API_MAX_LIMIT, INCIDENT_PAGE_SIZE));
+export const IncidentListQuerySchema = z.extend(IncidentFiltersSchema, pagingFields(INCIDENT_API_MAX_LIMIT, INCIDENT_PAGE_SIZE));
 
 const TITLE_REQUIRED = "El título es requerido";
 const TYPE_REQUIRED = "El tipo es requerido";
@@ -99,7 +99,7 @@ export const IncidentCreateSchema = z.object({
   title,
   type,
   doorId: requiredText(DOOR_REQUIRED, 64),
-  urgency: urgency.default("medium"),
+  urgency: z._default(urgency, "medium"),
   description,
 });
 export type IncidentCreateInput = z.output<typeof IncidentCreateSchema>;
@@ -115,12 +115,12 @@ export const IncidentApiCreateSchema = z.object({
   title: optionalText(200),
   type,
   doorId: requiredText(DOOR_REQUIRED, 64),
-  urgency: urgency.default("medium"),
+  urgency: z._default(urgency, "medium"),
   description,
-  status: adminStatus.default("open"),
-  doorName: z.unknown().optional(),
-  reportedBy: z.unknown().optional(),
-  reportedAt: z.unknown().optional(),
+  status: z._default(adminStatus, "open"),
+  doorName: z.optional(z.unknown()),
+  reportedBy: z.optional(z.unknown()),
+  reportedAt: z.optional(z.unknown()),
 });
 export type IncidentApiCreateInput = z.output<typeof IncidentApiCreateSchema>;
 

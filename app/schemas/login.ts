@@ -1,9 +1,9 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const REQUIRED_LOGIN = "Por favor complete todos los campos";
 
 export const LoginSchema = z.object({
-  username: z.string({ error: REQUIRED_LOGIN }).trim().min(1, REQUIRED_LOGIN).max(100),
-  password: z.string({ error: REQUIRED_LOGIN }).min(1, REQUIRED_LOGIN).max(200),
-  redirectTo: z.string().max(500).optional(),
+  username: z.string({ error: REQUIRED_LOGIN }).check(z.trim(), z.minLength(1, REQUIRED_LOGIN), z.maxLength(100)),
+  password: z.string({ error: REQUIRED_LOGIN }).check(z.minLength(1, REQUIRED_LOGIN), z.maxLength(200)),
+  redirectTo: z.optional(z.string().check(z.maxLength(500))),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const PUBLIC_INCIDENT_TYPES = {
   fontaneria: "Fontanería",
@@ -17,7 +17,7 @@ export const PUBLIC_INCIDENT_URGENCIES = {
 } as const;
 
 const REQUIRED = "Por favor completa todos los campos obligatorios";
-const text = (max: number) => z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max, `Máximo ${max} caracteres`);
+const text = (max: number) => z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `Máximo ${max} caracteres`));
 
 export const PublicIncidentSchema = z.object({
   nombre: text(100),
@@ -25,10 +25,8 @@ export const PublicIncidentSchema = z.object({
   tipo: z.enum(Object.keys(PUBLIC_INCIDENT_TYPES) as [keyof typeof PUBLIC_INCIDENT_TYPES], { error: REQUIRED }),
   ubicacion: text(200),
   descripcion: text(2000),
-  urgencia: z
-    .enum(Object.keys(PUBLIC_INCIDENT_URGENCIES) as [keyof typeof PUBLIC_INCIDENT_URGENCIES], { error: REQUIRED })
-    .default("media"),
-  website: z.string().optional(),
+  urgencia: z._default(z.enum(Object.keys(PUBLIC_INCIDENT_URGENCIES) as [keyof typeof PUBLIC_INCIDENT_URGENCIES], { error: REQUIRED }), "media"),
+  website: z.optional(z.string()),
 });
 
 export type PublicIncidentInput = z.output<typeof PublicIncidentSchema>;

@@ -1,6 +1,6 @@
 // One schema for the booking form, used by the browser (conform) and the
 // server (page action and JSON API). `today` is the building's date.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CONTACT_PREFERENCES, RESERVATION_STATUSES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
 import { addDays } from "~/utils/dates";
 import { email, isoDay, optionalText, pagingFields, requiredText, text } from "./fields";
@@ -42,44 +42,53 @@ export function createReservationSchema({ today }: { today: string }) {
 
 function buildReservationSchema(today: string) {
   const lastStart = addDays(today, MAX_DAYS_AHEAD);
-  return z
+  const fields = z
     .object({
-      reservationType: z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }).default("habitacion"),
+      reservationType: z._default(z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }), "habitacion"),
       guestName: requiredText("El nombre es requerido", 100),
       guestEmail: email({ required: "El email es requerido", invalid: "El email no es válido" }),
       guestPhone: requiredText("El teléfono es requerido", 30),
-      startDate: isoDay("La fecha de entrada es requerida")
-        .refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy")
-        .refine((day) => day <= lastStart, "La fecha de entrada debe estar dentro de los próximos dos años"),
+      startDate: isoDay("La fecha de entrada es requerida").check(
+        z.refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy"),
+        z.refine((day) => day <= lastStart, "La fecha de entrada debe estar dentro de los próximos dos años"),
+      ),
       endDate: isoDay("La fecha de salida es requerida"),
-      roomType: z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" }).optional(),
-      contactPreference: z.enum(CONTACT_PREFERENCES, { error: "La preferencia de contacto no es válida" }).default("email"),
+      roomType: z.optional(z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" })),
+      contactPreference: z._default(z.enum(CONTACT_PREFERENCES, { error: "La preferencia de contacto no es válida" }), "email"),
       specialRequests: optionalText(1000),
     })
     // `when`: also run when other fields are invalid, so every message shows at once
     // (then `value` may be anything the client sent, even null).
-    .superRefine((value, ctx) => {
-      if (typeof value !== "object" || value === null) return;
-      const { startDate, endDate } = value as { startDate?: unknown; endDate?: unknown };
-      if (typeof startDate === "string" && typeof endDate === "string" && endDate <= startDate) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["endDate"],
-          message: "La fecha de salida debe ser posterior a la fecha de entrada",
-        });
-      } else if (typeof startDate === "string" && typeof endDate === "string" && daysBetween(startDate, endDate) > MAX_STAY_NIGHTS) {
-        ctx.addIssue({ code: "custom", path: ["endDate"], message: "La estancia no puede superar un año" });
-      }
-      if ((value.reservationType ?? "habitacion") === "habitacion" && !value.roomType) {
-        ctx.addIssue({ code: "custom", path: ["roomType"], message: "El tipo de habitación es requerido" });
-      }
-    }, { when: () => true })
-    .transform((value) => ({
+    .check(
+      z.superRefine(
+        (value, ctx) => {
+          if (typeof value !== "object" || value === null) return;
+          const { startDate, endDate } = value as { startDate?: unknown; endDate?: unknown };
+          if (typeof startDate === "string" && typeof endDate === "string" && endDate <= startDate) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["endDate"],
+              message: "La fecha de salida debe ser posterior a la fecha de entrada",
+            });
+          } else if (typeof startDate === "string" && typeof endDate === "string" && daysBetween(startDate, endDate) > MAX_STAY_NIGHTS) {
+            ctx.addIssue({ code: "custom", path: ["endDate"], message: "La estancia no puede superar un año" });
+          }
+          if ((value.reservationType ?? "habitacion") === "habitacion" && !value.roomType) {
+            ctx.addIssue({ code: "custom", path: ["roomType"], message: "El tipo de habitación es requerido" });
+          }
+        },
+        { when: () => true },
+      ),
+    );
+  return z.pipe(
+    fields,
+    z.transform((value: z.output<typeof fields>) => ({
       ...value,
       // A meeting room has no room type, whatever the client sent.
       roomType: value.reservationType === "habitacion" ? value.roomType! : null,
       specialRequests: value.specialRequests || null,
-    }));
+    })),
+  );
 }
 
 export type ReservationInput = z.output<ReturnType<typeof buildReservationSchema>>;
@@ -87,8 +96,14 @@ export type ReservationInput = z.output<ReturnType<typeof buildReservationSchema
 export const RESERVATION_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 export const LookupSchema = z.object({
-  code: requiredText("Por favor complete todos los campos", 64).transform((code) => code.toUpperCase().slice(0, 8)),
-  email: requiredText("Por favor complete todos los campos", 254).transform((value) => value.toLowerCase()),
+  code: z.pipe(
+    requiredText("Por favor complete todos los campos", 64),
+    z.transform((code: string) => code.toUpperCase().slice(0, 8)),
+  ),
+  email: z.pipe(
+    requiredText("Por favor complete todos los campos", 254),
+    z.transform((value: string) => value.toLowerCase()),
+  ),
 });
 
 export const RESERVATION_STATUS_LABELS = {
@@ -138,24 +153,28 @@ const ADMIN_STATUS_MESSAGE = "status debe ser confirmed (confirmar) o cancelled 
 
 /** The list's status filter (page and API); `completed` includes stays that have ended. */
 export const ReservationFiltersSchema = z.object({
-  status: z.enum(RESERVATION_STATUSES, { error: RESERVATION_STATUS_MESSAGE }).optional(),
+  status: z.optional(z.enum(RESERVATION_STATUSES, { error: RESERVATION_STATUS_MESSAGE })),
 });
 export type ReservationFilters = z.infer<typeof ReservationFiltersSchema>;
 
 /** GET /api/anonymous-reservations (admin). */
-export const ReservationListQuerySchema = ReservationFiltersSchema.extend(pagingFields(RESERVATION_API_MAX_LIMIT, RESERVATION_PAGE_SIZE));
+export const ReservationListQuerySchema = z.extend(ReservationFiltersSchema, pagingFields(RESERVATION_API_MAX_LIMIT, RESERVATION_PAGE_SIZE));
 
 /** The confirm and cancel buttons. */
 export const ReservationStatusSchema = z.object({ status: z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE }) });
 
 /** The details modal's notes; empty clears them. */
-export const ReservationNotesSchema = z.object({ adminNotes: text(2000).optional() });
+export const ReservationNotesSchema = z.object({ adminNotes: z.optional(text(2000)) });
 
 /** PUT /api/anonymous-reservations/{id}/status: `status`, `adminNotes` (null or "" clears them), or both. */
 export const ReservationUpdateSchema = z
   .object({
-    status: z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE }).optional(),
-    adminNotes: text(2000).nullable().optional(),
+    status: z.optional(z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE })),
+    adminNotes: z.optional(z.nullable(text(2000))),
   })
-  .refine((value) => value.status !== undefined || value.adminNotes !== undefined, { message: "Indica el estado o las notas (status o adminNotes)" });
+  .check(
+    z.refine((value) => value.status !== undefined || value.adminNotes !== undefined, {
+      message: "Indica el estado o las notas (status o adminNotes)",
+    }),
+  );
 export type ReservationUpdate = z.output<typeof ReservationUpdateSchema>;

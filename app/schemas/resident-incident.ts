@@ -2,7 +2,7 @@
 // incident form): fields, labels and the photo limits, shared by the
 // browser (conform), the page's action and the JSON API. Photos are checked
 // again on the server by their bytes (app/services/resident-incidents.server.ts).
-import { z } from "zod";
+import * as z from "zod/mini";
 import { INCIDENT_CATEGORIES, INCIDENT_STATUSES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { requiredText } from "./fields";
 
@@ -28,7 +28,7 @@ export const ResidentIncidentSchema = z.object({
   category: z.enum(INCIDENT_CATEGORIES, { error: "La categoría es requerida" }),
   location: requiredText("La ubicación es requerida", 200),
   description: requiredText("La descripción es requerida", 2000),
-  priority: z.enum(INCIDENT_URGENCIES, { error: "La prioridad no es válida" }).default("medium"),
+  priority: z._default(z.enum(INCIDENT_URGENCIES, { error: "La prioridad no es válida" }), "medium"),
 });
 
 export type ResidentIncidentInput = z.output<typeof ResidentIncidentSchema>;
@@ -39,11 +39,14 @@ const PHOTO_TYPES = new Set(PHOTO_ACCEPT.split(","));
  * The report form in the browser: the fields and the photos chosen, checked
  * before they are sent (count, size, declared type).
  */
-export const ResidentIncidentFormSchema = ResidentIncidentSchema.extend({
-  photos: z
-    .array(z.custom<File>((value) => typeof File !== "undefined" && value instanceof File))
-    .max(MAX_INCIDENT_PHOTOS, PHOTO_MESSAGES.tooMany)
-    .refine((files) => files.every((file) => file.size <= MAX_PHOTO_BYTES), PHOTO_MESSAGES.tooLarge)
-    .refine((files) => files.every((file) => PHOTO_TYPES.has(file.type)), PHOTO_MESSAGES.notAnImage)
-    .optional(),
+export const ResidentIncidentFormSchema = z.extend(ResidentIncidentSchema, {
+  photos: z.optional(
+    z
+      .array(z.custom<File>((value) => typeof File !== "undefined" && value instanceof File))
+      .check(
+        z.maxLength(MAX_INCIDENT_PHOTOS, PHOTO_MESSAGES.tooMany),
+        z.refine((files) => files.every((file) => file.size <= MAX_PHOTO_BYTES), PHOTO_MESSAGES.tooLarge),
+        z.refine((files) => files.every((file) => PHOTO_TYPES.has(file.type)), PHOTO_MESSAGES.notAnImage),
+      ),
+  ),
 });

@@ -1,9 +1,9 @@
 // Users and their cards: the list query, the admin's forms and the JSON API
 // bodies (one schema per form, shared by the browser and the server).
 // Browser-safe.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CARD_TYPES, USER_ROLES, USER_STATUSES } from "~/db/schema-enums";
-import { email, isCalendarDay, newPassword, optionalPhone, optionalText, requiredText } from "./fields";
+import { email, isCalendarDay, newPassword, optionalPhone, optionalText, pagingFields, requiredText } from "./fields";
 
 export type UserRole = (typeof USER_ROLES)[number];
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -31,15 +31,21 @@ const REQUIRED_MESSAGES = new Set([USERNAME_REQUIRED, EMAIL_REQUIRED, PASSWORD_R
 export const PASSWORD_LIKE_NAME = "La contraseña no puede ser igual al usuario ni al email";
 
 /** A JSON body's null means "not given", like an empty form field. */
-function orNull<S extends z.ZodType>(schema: S) {
-  return z.preprocess((value) => (value === null ? undefined : value), schema);
+function orNull<S extends z.ZodMiniType>(schema: S): z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, S> {
+  return z.pipe(
+    z.transform<unknown, unknown>((value) => (value === null ? undefined : value)),
+    schema,
+  );
 }
 
-const username = requiredText(USERNAME_REQUIRED, 50).pipe(
+const username = z.pipe(
+  requiredText(USERNAME_REQUIRED, 50),
   z
     .string()
-    .min(3, "El usuario debe tener al menos 3 caracteres")
-    .regex(/^[\p{L}\p{N}._@-]+$/u, "El usuario solo admite letras, números, puntos, guiones, guiones bajos y @"),
+    .check(
+      z.minLength(3, "El usuario debe tener al menos 3 caracteres"),
+      z.regex(/^[\p{L}\p{N}._@-]+$/u, "El usuario solo admite letras, números, puntos, guiones, guiones bajos y @"),
+    ),
 );
 
 const password = newPassword(PASSWORD_REQUIRED);
@@ -68,7 +74,7 @@ const profileFields = {
 type PasswordCheck = { username: string; email: string; password?: string };
 
 /** The password may not be the username or the email. */
-function passwordUnlikeName(value: PasswordCheck, context: z.RefinementCtx) {
+function passwordUnlikeName(value: PasswordCheck, context: z.core.$RefinementCtx<PasswordCheck>) {
   if (!value.password) return;
   const typed = value.password.normalize("NFKC").toLowerCase();
   if (typed === value.username.toLowerCase() || typed === value.email.toLowerCase()) {
@@ -78,18 +84,21 @@ function passwordUnlikeName(value: PasswordCheck, context: z.RefinementCtx) {
 
 /** 'Crear Usuario' and POST /api/users. */
 export const UserCreateSchema = z
-  .object({ ...identityFields, password, ...profileFields, status: status.default("active") })
-  .superRefine(passwordUnlikeName);
+  .object({ ...identityFields, password, ...profileFields, status: z._default(status, "active") })
+  .check(z.superRefine(passwordUnlikeName));
 
 /** 'Editar' and PUT /api/users/{id}: an empty or missing password, or a missing status, keeps the current one. */
 export const UserUpdateSchema = z
   .object({
     ...identityFields,
-    password: z.preprocess((value) => (value === "" || value === null ? undefined : value), password.optional()),
+    password: z.pipe(
+      z.transform((value: unknown) => (value === "" || value === null ? undefined : value)),
+      z.optional(password),
+    ),
     ...profileFields,
-    status: status.optional(),
+    status: z.optional(status),
   })
-  .superRefine(passwordUnlikeName);
+  .check(z.superRefine(passwordUnlikeName));
 
 export type UserInput = z.output<typeof UserUpdateSchema>;
 export type NewUserInput = z.output<typeof UserCreateSchema>;
@@ -101,16 +110,13 @@ export const UserStatusSchema = z.object({
 
 /** The list: /admin/users and GET /api/users. */
 export const UserFiltersSchema = z.object({
-  search: z.string().trim().max(USER_SEARCH_MAX_LENGTH, `La búsqueda admite como máximo ${USER_SEARCH_MAX_LENGTH} caracteres`).default(""),
+  search: z._default(
+    z.string().check(z.trim(), z.maxLength(USER_SEARCH_MAX_LENGTH, `La búsqueda admite como máximo ${USER_SEARCH_MAX_LENGTH} caracteres`)),
+    "",
+  ),
 });
 
-const PAGE_MESSAGE = "page debe ser un número entero mayor que 0";
-const LIMIT_MESSAGE = `limit debe ser un número entre 1 y ${USER_LIST_MAX_LIMIT}`;
-
-export const UserListQuerySchema = UserFiltersSchema.extend({
-  page: z.coerce.number({ error: PAGE_MESSAGE }).int(PAGE_MESSAGE).min(1, PAGE_MESSAGE).default(1),
-  limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(USER_LIST_MAX_LIMIT, LIMIT_MESSAGE).default(USER_PAGE_SIZE),
-});
+export const UserListQuerySchema = z.extend(UserFiltersSchema, pagingFields(USER_LIST_MAX_LIMIT, USER_PAGE_SIZE));
 
 const EXPIRY_INVALID = "La fecha de expiración no es válida";
 const EXPIRY_PAST = "La fecha de expiración no puede ser anterior a hoy";
@@ -122,21 +128,22 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{
  * past. Empty or null: no expiry.
  */
 function expiry(today: string) {
-  return z.preprocess(
-    (value) => (value === null || value === "" ? undefined : value),
-    z
-      .string({ error: EXPIRY_INVALID })
-      .trim()
-      .superRefine((value, context) => {
-        if (isCalendarDay(value)) {
-          if (value < today) context.addIssue({ code: "custom", message: EXPIRY_PAST });
-        } else if (!INSTANT.test(value) || Number.isNaN(Date.parse(value))) {
-          context.addIssue({ code: "custom", message: EXPIRY_INVALID });
-        } else if (Date.parse(value) <= Date.now()) {
-          context.addIssue({ code: "custom", message: EXPIRY_PAST });
-        }
-      })
-      .optional(),
+  return z.pipe(
+    z.transform((value: unknown) => (value === null || value === "" ? undefined : value)),
+    z.optional(
+      z.string({ error: EXPIRY_INVALID }).check(
+        z.trim(),
+        z.superRefine((value: string, context) => {
+          if (isCalendarDay(value)) {
+            if (value < today) context.addIssue({ code: "custom", message: EXPIRY_PAST });
+          } else if (!INSTANT.test(value) || Number.isNaN(Date.parse(value))) {
+            context.addIssue({ code: "custom", message: EXPIRY_INVALID });
+          } else if (Date.parse(value) <= Date.now()) {
+            context.addIssue({ code: "custom", message: EXPIRY_PAST });
+          }
+        }),
+      ),
+    ),
   );
 }
 
@@ -146,7 +153,7 @@ function cardDetails(today: string) {
   return {
     alias: orNull(optionalText(100)),
     description: orNull(optionalText(500)),
-    cardType: z.enum(CARD_TYPES, { error: "El tipo debe ser primary, secondary, temporary o emergency" }).default(CARD_TYPE_DEFAULT),
+    cardType: z._default(z.enum(CARD_TYPES, { error: "El tipo debe ser primary, secondary, temporary o emergency" }), CARD_TYPE_DEFAULT),
     expiresAt: expiry(today),
   };
 }
@@ -166,11 +173,14 @@ export function createCardAssignmentSchema({ today }: { today: string }) {
 
 /** The API also accepts the older field names, cardId and expirationDate. */
 export function createApiCardAssignmentSchema({ today }: { today: string }) {
-  return z.preprocess((body) => {
-    if (typeof body !== "object" || body === null) return body;
-    const { cardId, expirationDate, ...rest } = body as Record<string, unknown>;
-    return { ...rest, cardNumber: rest.cardNumber ?? cardId, expiresAt: rest.expiresAt !== undefined ? rest.expiresAt : expirationDate };
-  }, createCardAssignmentSchema({ today }).omit({ reassignFrom: true }));
+  return z.pipe(
+    z.transform((body: unknown) => {
+      if (typeof body !== "object" || body === null) return body;
+      const { cardId, expirationDate, ...rest } = body as Record<string, unknown>;
+      return { ...rest, cardNumber: rest.cardNumber ?? cardId, expiresAt: rest.expiresAt !== undefined ? rest.expiresAt : expirationDate };
+    }),
+    z.omit(createCardAssignmentSchema({ today }), { reassignFrom: true }),
+  );
 }
 
 /** 'Actualizar Tarjeta' and PUT /api/users/{userId}/cards/{cardId}. */

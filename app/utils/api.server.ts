@@ -1,6 +1,8 @@
 // The JSON API's conventions: `{success: true, data}` or (thrown refusals)
 // `{success: false, error: {message}}`, zod-parsed bodies and queries.
-import type { z } from "zod";
+// The schemas are zod/mini's (app/schemas) or classic zod's (server-only
+// parsing): both are zod/v4/core schemas, parsed with core's safeParse.
+import { safeParse, type $ZodError, type $ZodObject, type $ZodType, type output } from "zod/v4/core";
 import { refusalResponse, throwRefusal, type Refusal } from "./refusal.server";
 
 export function apiSuccess<T>(data: T, status = 200, headers?: HeadersInit) {
@@ -32,12 +34,12 @@ export async function readOptionalJsonBody(request: Request): Promise<unknown> {
 }
 
 /** Parses a JSON body; bad input answers 400 with the schema's Spanish messages. */
-export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+export async function parseJsonBody<S extends $ZodType>(request: Request, schema: S): Promise<output<S>> {
   return parseOrFail(schema, await readJsonBody(request));
 }
 
-export function parseOrFail<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
+export function parseOrFail<S extends $ZodType>(schema: S, value: unknown): output<S> {
+  const result = safeParse(schema, value);
   if (!result.success) throwRefusal({ status: 400, message: zodErrorMessage(result.error) });
   return result.data;
 }
@@ -51,23 +53,23 @@ export function queryObject(params: URLSearchParams) {
  * A screen's filters from its query: each field the schema accepts, and
  * nothing of a value nobody could have picked (it drops that filter only).
  */
-export function filtersFromQuery<S extends z.ZodObject>(schema: S, params: URLSearchParams): Partial<z.infer<S>> {
+export function filtersFromQuery<S extends $ZodObject>(schema: S, params: URLSearchParams): Partial<output<S>> {
   const query = queryObject(params);
   const filters: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(schema.shape)) {
-    const parsed = (field as z.ZodType).safeParse(query[key]);
+  for (const [key, field] of Object.entries(schema._zod.def.shape)) {
+    const parsed = safeParse(field, query[key]);
     if (parsed.success && parsed.data !== undefined) filters[key] = parsed.data;
   }
-  return filters as Partial<z.infer<S>>;
+  return filters as Partial<output<S>>;
 }
 
 /** The request's query parsed by the schema; bad values answer 400. */
-export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+export function parseQuery<S extends $ZodType>(request: Request, schema: S): output<S> {
   return parseOrFail(schema, queryObject(new URL(request.url).searchParams));
 }
 
 /** The schema's distinct Spanish messages, joined with commas. */
-export function zodErrorMessage(error: z.ZodError) {
+export function zodErrorMessage(error: $ZodError) {
   return [...new Set(error.issues.map((issue) => issue.message))].join(", ");
 }
 

@@ -9,9 +9,6 @@ export type Toast = {
   description?: string;
 };
 
-/** SPEC §9: toasts close on click or after this long. */
-export const TOAST_DURATION_MS = 5000;
-
 let counter = 0;
 
 export function makeToast(type: ToastType, title: string, description?: string): Toast {
