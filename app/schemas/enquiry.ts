@@ -1,7 +1,7 @@
 // Enquiry and visit-request forms (both become a consultation).
 import * as z from "zod/mini";
 import { addDays } from "~/utils/dates";
-import { email, isoDay, optionalText, requiredText } from "./fields";
+import { builtOncePerDay, email, isoDay, optionalText, requiredText } from "./fields";
 
 export const VISIT_HOURS = ["10:00", "11:00", "12:00", "16:00", "17:00", "18:00"] as const;
 
@@ -33,7 +33,7 @@ export const EnquirySchema = z.object({
 });
 
 /** The visit form's schema for a day in the building ("YYYY-MM-DD"): tomorrow to 90 days ahead. */
-export function createVisitSchema({ today }: { today: string }) {
+export const createVisitSchema = builtOncePerDay((today) => {
   const tomorrow = addDays(today, 1);
   const lastDay = addDays(today, VISIT_MAX_DAYS_AHEAD);
   return z.object({
@@ -48,7 +48,7 @@ export function createVisitSchema({ today }: { today: string }) {
     comentarios: optionalText(1000),
     ...captchaFields(VISIT_REQUIRED),
   });
-}
+});
 
 export type EnquiryInput = z.output<typeof EnquirySchema>;
 export type VisitInput = z.output<ReturnType<typeof createVisitSchema>>;

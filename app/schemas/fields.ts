@@ -133,3 +133,16 @@ export function pagingFields(maxLimit: number, defaultLimit: number) {
     ),
   };
 }
+
+/**
+ * A schema that depends on the building's date ("YYYY-MM-DD"), built once per
+ * day: building a zod schema costs more than using it, and form pages render
+ * theirs on every request.
+ */
+export function builtOncePerDay<Schema>(build: (today: string) => Schema) {
+  let latest: { today: string; schema: Schema } | undefined;
+  return ({ today }: { today: string }) => {
+    if (latest?.today !== today) latest = { today, schema: build(today) };
+    return latest.schema;
+  };
+}

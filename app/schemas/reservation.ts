@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 import { CONTACT_PREFERENCES, RESERVATION_STATUSES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
 import { addDays } from "~/utils/dates";
-import { email, isoDay, optionalText, pagingFields, requiredText, text } from "./fields";
+import { builtOncePerDay, email, isoDay, optionalText, pagingFields, requiredText, text } from "./fields";
 
 /** A stay lasts at most this many nights, and starts at most this many days ahead. */
 export const MAX_STAY_NIGHTS = 365;
@@ -27,18 +27,8 @@ export const CONTACT_PREFERENCE_LABELS: Record<(typeof CONTACT_PREFERENCES)[numb
   both: "Ambos",
 };
 
-const reservationSchemas = new Map<string, ReturnType<typeof buildReservationSchema>>();
-
-/** Built once per day: a zod schema is costly to build and to compile on first use. */
-export function createReservationSchema({ today }: { today: string }) {
-  let schema = reservationSchemas.get(today);
-  if (!schema) {
-    reservationSchemas.clear();
-    schema = buildReservationSchema(today);
-    reservationSchemas.set(today, schema);
-  }
-  return schema;
-}
+/** The booking form's schema for a day in the building. */
+export const createReservationSchema = builtOncePerDay(buildReservationSchema);
 
 function buildReservationSchema(today: string) {
   const lastStart = addDays(today, MAX_DAYS_AHEAD);
