@@ -18,6 +18,7 @@ import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
 import { patchHttpServer } from "./http-server-patch.server";
+import { useSpanishValidationMessages } from "./validation-locale.server";
 
 export async function ensureAdmin() {
   if ((await countAdmins()) > 0) return;
@@ -84,6 +85,7 @@ const DAY_MS = 24 * 3600_000;
 
 export async function boot() {
   const env = getEnv();
+  useSpanishValidationMessages();
   patchHttpServer();
   getSessionSecret();
   await migrateDatabase(getDb(), path.resolve("drizzle"));
