@@ -13,7 +13,7 @@ import * as permissionRoute from "~/routes/api.cards.$id.permissions.$doorId";
 import { setCardPermission } from "~/services/cards.server";
 import { getDb } from "~/utils/db.server";
 import { createTestDoor, createTestUser, hexPrefix as prefix } from "../setup/fixtures";
-import { callRoute, jsonRequest } from "../setup/route";
+import { callApi, callRoute, type ApiCall, type ApiRoute } from "../setup/route";
 
 const ASSIGNED = "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.";
 
@@ -37,14 +37,8 @@ async function door(name = "Portal") {
   return createTestDoor({ name: `${name} ${doorCounter}` });
 }
 
-type Call = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string> };
-
-/** Calls a route function with the admin's token unless told otherwise; answers status and JSON. */
-async function call(fn: (args: never) => unknown, path: string, { method = "GET", body, token = adminToken, params = {} }: Call = {}) {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const response = await callRoute(fn as never, jsonRequest(path, { method, body, headers }), params);
-  return { status: response.status, body: await response.json() };
-}
+/** Calls an API route function with the admin's token unless told otherwise. */
+const call = (fn: ApiRoute, path: string, options: ApiCall = {}) => callApi(fn, path, { token: adminToken, ...options });
 
 const ROUTES = [
   { name: "GET /api/cards", fn: listRoute.loader, path: "/api/cards", method: "GET", params: {} },

@@ -13,7 +13,7 @@ import * as page from "~/routes/admin.consultations";
 import { composeVisitMessage } from "~/services/visitor.server";
 import { getDb } from "~/utils/db.server";
 import { createTestConsultation, createTestUser, sessionCookie, toastOf } from "../setup/fixtures";
-import { callRoute, jsonRequest } from "../setup/route";
+import { callApi, callRoute, type ApiCall, type ApiRoute } from "../setup/route";
 
 let adminToken: string;
 let residentToken: string;
@@ -26,13 +26,8 @@ beforeAll(async () => {
   residentToken = (await issueApiToken((await createTestUser()).id)).token;
 });
 
-type Call = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string> };
-
-async function call(fn: (args: never) => unknown, path: string, { method = "GET", body, token = adminToken, params = {} }: Call = {}) {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const response = await callRoute(fn as never, jsonRequest(path, { method, body, headers }), params);
-  return { status: response.status, body: await response.json() };
-}
+/** Calls an API route function with the admin's token unless told otherwise. */
+const call = (fn: ApiRoute, path: string, options: ApiCall = {}) => callApi(fn, path, { token: adminToken, ...options });
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 

@@ -8,7 +8,7 @@ import * as listRoute from "~/routes/api.incidents";
 import * as incidentRoute from "~/routes/api.incidents.$id";
 import * as statusRoute from "~/routes/api.incidents.$id.status";
 import { createTestDoor, createTestPublicIncident, createTestResidentIncident, createTestUser, sessionCookie } from "../setup/fixtures";
-import { callRoute, jsonRequest } from "../setup/route";
+import { callApi, type ApiCall, type ApiRoute } from "../setup/route";
 
 let admin: Awaited<ReturnType<typeof createTestUser>>;
 let adminToken: string;
@@ -20,13 +20,8 @@ beforeAll(async () => {
   residentToken = (await issueApiToken((await createTestUser()).id)).token;
 });
 
-type Call = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string>; headers?: Record<string, string> };
-
-async function call(fn: (args: never) => unknown, path: string, { method = "GET", body, token = adminToken, params = {}, headers = {} }: Call = {}) {
-  const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const response = await callRoute(fn as never, jsonRequest(path, { method, body, headers: { ...auth, ...headers } }), params);
-  return { status: response.status, body: await response.json() };
-}
+/** Calls an API route function with the admin's token unless told otherwise. */
+const call = (fn: ApiRoute, path: string, options: ApiCall = {}) => callApi(fn, path, { token: adminToken, ...options });
 
 const ROUTES = [
   { name: "GET /api/incidents", fn: listRoute.loader, path: "/api/incidents", method: "GET", params: {} },

@@ -15,7 +15,7 @@ import { addDays, todayInMadrid } from "~/utils/dates";
 import { resetEnvForTests } from "~/utils/env.server";
 import { resetMailTransport } from "~/utils/mail.server";
 import { createTestReservation, createTestUser, eventually, sessionCookie, toastOf } from "../setup/fixtures";
-import { callRoute, jsonRequest } from "../setup/route";
+import { callRoute, jsonRequest, callApi, type ApiCall } from "../setup/route";
 import { mailSubject, mimePart } from "../setup/mime";
 import { startSmtpReceiver } from "../setup/smtp";
 
@@ -136,12 +136,9 @@ describe("rules and mail", () => {
   });
 });
 
-async function api(path: string, { method = "GET", body, token = adminToken, params = {} }: { method?: string; body?: unknown; token?: string | null; params?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+async function api(path: string, { method = "GET", ...options }: ApiCall = {}) {
   const fn = path.endsWith("/status") ? statusRoute : listRoute;
-  const handler = method === "GET" ? fn.loader : fn.action;
-  const response = await callRoute(handler as never, jsonRequest(path, { method, body, headers }), params);
-  return { status: response.status, body: await response.json() };
+  return callApi(method === "GET" ? fn.loader : fn.action, path, { token: adminToken, method, ...options });
 }
 
 describe("GET /api/anonymous-reservations (admin)", () => {

@@ -19,7 +19,7 @@ import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { addDays, endOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
-import { callRoute, jsonRequest } from "../setup/route";
+import { callApi, type ApiCall, type ApiRoute } from "../setup/route";
 
 let admin: Awaited<ReturnType<typeof createTestUser>>;
 let adminToken: string;
@@ -31,15 +31,11 @@ beforeAll(async () => {
   residentToken = (await issueApiToken((await createTestUser()).id)).token;
 });
 
-type Call = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string>; headers?: Record<string, string> };
-
-/** Calls a route function with the admin's token unless told otherwise; answers status and JSON. */
-async function call(fn: (args: never) => unknown, path: string, { method = "GET", body, token = adminToken, params = {}, headers = {} }: Call = {}) {
-  const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const response = await callRoute(fn as never, jsonRequest(path, { method, body, headers: { ...auth, ...headers } }), params);
-  const text = await response.text();
-  expect(text).not.toMatch(/passwordHash|password_hash|\$scrypt|scrypt\$/);
-  return { status: response.status, body: JSON.parse(text) };
+/** Calls an API route function with the admin's token unless told otherwise; no answer ever carries a password hash. */
+async function call(fn: ApiRoute, path: string, options: ApiCall = {}) {
+  const result = await callApi(fn, path, { token: adminToken, ...options });
+  expect(JSON.stringify(result.body)).not.toMatch(/passwordHash|password_hash|\$scrypt|scrypt\$/);
+  return result;
 }
 
 const fresh = () => randomUUID().slice(0, 8);

@@ -45,6 +45,18 @@ export function jsonRequest(
   });
 }
 
+export type ApiCall = { method?: string; body?: unknown; token?: string | null; params?: Record<string, string>; headers?: Record<string, string> };
+
+/** A route module's loader or action, whatever its arguments' type. */
+export type ApiRoute = (args: never) => unknown;
+
+/** Calls an API route function as a client with a bearer `token` (none when null or absent); answers its status and JSON body. */
+export async function callApi(fn: ApiRoute, path: string, { method = "GET", body, token = null, params = {}, headers = {} }: ApiCall = {}) {
+  const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const response = await callRoute(fn as RouteFunction, jsonRequest(path, { method, body, headers: { ...auth, ...headers } }), params);
+  return { status: response.status, body: await response.json() };
+}
+
 /** A page's GET as a signed-in browser sends it (the cookie from fixtures' sessionCookie). */
 export function pageRequest(path: string, cookie: string) {
   return new Request(`http://localhost${path}`, { headers: { Cookie: cookie } });
