@@ -386,6 +386,24 @@ describe("renaming a door's doorId", () => {
     await expect(FakeBridge.connect(url, "old-name", renamed.password)).rejects.toThrow(/Bad username or password/i);
     await Promise.all([oldBridge.end(), newBridge.end()]);
   });
+
+  it("drops the old name's bridge even when the periodic refresh sees the rename before any change notice", async () => {
+    const refresher = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 200, credentialsDebounceMs: 50 });
+    try {
+      const renamed = await createTestDoorWithBridge("quiet-old");
+      const oldBridge = await FakeBridge.connect(`mqtt://127.0.0.1:${refresher.mqttPort}`, "quiet-old", renamed.password);
+      await oldBridge.waitFor((m) => m.topic === oldBridge.topic("display"));
+      const dropped = new Promise<void>((resolve) => oldBridge.client.once("close", () => resolve()));
+      // Renamed behind the services' back: no change notice, only the refresh can notice.
+      await getDb().update(doors).set({ code: "quiet-new" }).where(eq(doors.id, renamed.door.id));
+      await dropped;
+      const newBridge = await FakeBridge.connect(`mqtt://127.0.0.1:${refresher.mqttPort}`, "quiet-new", renamed.password);
+      await newBridge.waitFor((m) => m.topic === newBridge.topic("display"));
+      await newBridge.end();
+    } finally {
+      await refresher.stop();
+    }
+  });
 });
 
 describe("bridge state", () => {
