@@ -11,13 +11,10 @@
 // The database is migrated first; run it on a scratch database (it adds
 // doors and residents next to whatever is there).
 import crypto from "node:crypto";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
-import { createClient } from "@libsql/client";
-import { drizzle } from "drizzle-orm/libsql";
-import { migrate } from "drizzle-orm/libsql/migrator";
 import { randomSource } from "./lib/random.mjs";
+import { openScratchDatabase } from "./lib/scratch-db.mjs";
 
 const DAY_MS = 24 * 3600_000;
 const ROWS_PER_STATEMENT = 2000;
@@ -66,11 +63,7 @@ async function insertInBatches(client, sql, rows) {
 
 export async function generateBackoffice({ url, rows = 100_000, doors = 50, residents = 2000, seed = 1, now = Date.now(), log = console.info }) {
   const random = randomSource(seed);
-  const client = createClient({ url });
-  await client.execute("PRAGMA journal_mode = WAL");
-  await migrate(drizzle(client), { migrationsFolder: path.resolve("drizzle") });
-  // A scratch database: speed over durability while it is being filled.
-  await client.execute("PRAGMA synchronous = OFF");
+  const client = await openScratchDatabase(url);
   const started = performance.now();
   const run = Date.now().toString(36);
 

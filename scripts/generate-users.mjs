@@ -10,14 +10,11 @@
 // The database is migrated first; run it on a scratch database (it adds users
 // and cards next to whatever is there).
 import crypto from "node:crypto";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
-import { createClient } from "@libsql/client";
-import { drizzle } from "drizzle-orm/libsql";
-import { migrate } from "drizzle-orm/libsql/migrator";
 import { FIRST_NAMES, hex, LAST_NAMES } from "./generate-access-logs.mjs";
 import { randomSource } from "./lib/random.mjs";
+import { openScratchDatabase } from "./lib/scratch-db.mjs";
 
 const DEPARTMENTS = ["Coworking", "Coliving", "Planta 1", "Planta 2", "Planta 3", "Ático", "Estudio", "Mantenimiento", "Recepción", "Cocina"];
 const DOMAINS = ["example.com", "correo.es", "gmail.test", "coliving.es"];
@@ -33,10 +30,7 @@ async function insertRows(client, sql, rows) {
 
 export async function generateUsers({ url, users = 10_000, seed = 7, now = Date.now(), log = console.info }) {
   const random = randomSource(seed);
-  const client = createClient({ url });
-  await client.execute("PRAGMA journal_mode = WAL");
-  await migrate(drizzle(client), { migrationsFolder: path.resolve("drizzle") });
-  await client.execute("PRAGMA synchronous = OFF");
+  const client = await openScratchDatabase(url);
   const started = performance.now();
   const run = Date.now().toString(36);
 
