@@ -3,7 +3,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cards } from "~/db/schema";
-import { issueApiToken } from "~/models/api-token.server";
 import { assignCardToUser, getCardById, registerCard, type NewCard } from "~/models/card.server";
 import * as listRoute from "~/routes/api.cards";
 import * as cardRoute from "~/routes/api.cards.$id";
@@ -12,7 +11,7 @@ import * as permissionsRoute from "~/routes/api.cards.$id.permissions";
 import * as permissionRoute from "~/routes/api.cards.$id.permissions.$doorId";
 import { setCardPermission } from "~/services/cards.server";
 import { getDb } from "~/utils/db.server";
-import { createTestDoor, createTestUser, hexPrefix as prefix } from "../setup/fixtures";
+import { createApiCallers, createTestDoor, createTestUser, hexPrefix as prefix } from "../setup/fixtures";
 import { callApi, callRoute, type ApiCall, type ApiRoute } from "../setup/route";
 
 const ASSIGNED = "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.";
@@ -21,10 +20,7 @@ let adminToken: string;
 let residentToken: string;
 
 beforeAll(async () => {
-  const admin = await createTestUser({ role: "admin" });
-  const resident = await createTestUser();
-  adminToken = (await issueApiToken(admin.id)).token;
-  residentToken = (await issueApiToken(resident.id)).token;
+  ({ adminToken, residentToken } = await createApiCallers());
 });
 
 async function card(fields: Partial<NewCard> = {}) {

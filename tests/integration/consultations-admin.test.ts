@@ -3,7 +3,6 @@
 // delete) and the admin calls of /api/consultations.
 import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueApiToken } from "~/models/api-token.server";
 import { getConsultationById } from "~/models/consultation.server";
 import * as listRoute from "~/routes/api.consultations";
 import * as consultationRoute from "~/routes/api.consultations.$id";
@@ -12,7 +11,7 @@ import * as submitRoute from "~/routes/api.consultations.submit";
 import * as page from "~/routes/admin.consultations";
 import { composeVisitMessage } from "~/services/visitor.server";
 import { getDb } from "~/utils/db.server";
-import { createTestConsultation, createTestUser, sessionCookie, toastOf } from "../setup/fixtures";
+import { createApiCallers, createTestConsultation, createTestUser, sessionCookie, toastOf } from "../setup/fixtures";
 import { callApi, callRoute, type ApiCall, type ApiRoute } from "../setup/route";
 
 let adminToken: string;
@@ -20,10 +19,9 @@ let residentToken: string;
 let adminCookie: string;
 
 beforeAll(async () => {
-  const admin = await createTestUser({ role: "admin" });
-  adminToken = (await issueApiToken(admin.id)).token;
-  adminCookie = await sessionCookie(admin.id);
-  residentToken = (await issueApiToken((await createTestUser()).id)).token;
+  const callers = await createApiCallers();
+  ({ adminToken, residentToken } = callers);
+  adminCookie = await sessionCookie(callers.admin.id);
 });
 
 /** Calls an API route function with the admin's token unless told otherwise. */

@@ -4,19 +4,15 @@ import * as messagesRoute from "~/routes/api.doors.$id.messages";
 import * as doorRoute from "~/routes/api.doors.$id";
 import * as statsRoute from "~/routes/api.doors.stats";
 import * as doorsRoute from "~/routes/api.doors";
-import { issueApiToken } from "~/models/api-token.server";
 import { getDoorById } from "~/models/door.server";
-import { createTestDoor, createTestUser } from "../setup/fixtures";
+import { createApiCallers, createTestDoor } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 
 let adminToken = "";
 let residentToken = "";
 
 beforeAll(async () => {
-  const admin = await createTestUser({ role: "admin" });
-  const resident = await createTestUser();
-  adminToken = (await issueApiToken(admin.id)).token;
-  residentToken = (await issueApiToken(resident.id)).token;
+  ({ adminToken, residentToken } = await createApiCallers());
 });
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,13 +1,12 @@
 // /api/incidents*: admin only (bearer or the admin's cookie), SPEC §3 admin
 // incident JSON, status codes and the Spanish messages of every refusal.
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueApiToken } from "~/models/api-token.server";
 import { getIncidentById } from "~/models/incident.server";
 import { listNotificationsOfUser } from "~/models/notification.server";
 import * as listRoute from "~/routes/api.incidents";
 import * as incidentRoute from "~/routes/api.incidents.$id";
 import * as statusRoute from "~/routes/api.incidents.$id.status";
-import { createTestDoor, createTestPublicIncident, createTestResidentIncident, createTestUser, sessionCookie } from "../setup/fixtures";
+import { createApiCallers, createTestDoor, createTestPublicIncident, createTestResidentIncident, createTestUser, sessionCookie } from "../setup/fixtures";
 import { callApi, type ApiCall, type ApiRoute } from "../setup/route";
 
 let admin: Awaited<ReturnType<typeof createTestUser>>;
@@ -15,9 +14,7 @@ let adminToken: string;
 let residentToken: string;
 
 beforeAll(async () => {
-  admin = await createTestUser({ role: "admin" });
-  adminToken = (await issueApiToken(admin.id)).token;
-  residentToken = (await issueApiToken((await createTestUser()).id)).token;
+  ({ admin, adminToken, residentToken } = await createApiCallers());
 });
 
 /** Calls an API route function with the admin's token unless told otherwise. */

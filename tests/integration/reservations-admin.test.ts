@@ -4,7 +4,6 @@
 // cancel race, stays that are over, /admin/reservations and the admin calls
 // of /api/anonymous-reservations.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiToken } from "~/models/api-token.server";
 import { getReservationById } from "~/models/reservation.server";
 import * as listRoute from "~/routes/api.anonymous-reservations";
 import * as statusRoute from "~/routes/api.anonymous-reservations.$id.status";
@@ -14,7 +13,7 @@ import { cancelGuestReservation } from "~/services/visitor.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { resetEnvForTests } from "~/utils/env.server";
 import { resetMailTransport } from "~/utils/mail.server";
-import { createTestReservation, createTestUser, eventually, sessionCookie, toastOf } from "../setup/fixtures";
+import { createApiCallers, createTestReservation, createTestUser, eventually, sessionCookie, toastOf } from "../setup/fixtures";
 import { callRoute, jsonRequest, callApi, type ApiCall } from "../setup/route";
 import { mailSubject, mimePart } from "../setup/mime";
 import { startSmtpReceiver } from "../setup/smtp";
@@ -29,10 +28,9 @@ beforeAll(async () => {
   process.env.SMTP_URL = smtp.url;
   resetEnvForTests();
   resetMailTransport();
-  const admin = await createTestUser({ role: "admin" });
-  adminToken = (await issueApiToken(admin.id)).token;
-  adminCookie = await sessionCookie(admin.id);
-  residentToken = (await issueApiToken((await createTestUser()).id)).token;
+  const callers = await createApiCallers();
+  ({ adminToken, residentToken } = callers);
+  adminCookie = await sessionCookie(callers.admin.id);
 });
 
 afterAll(async () => {

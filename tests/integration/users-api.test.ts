@@ -18,7 +18,7 @@ import { setCardPermission } from "~/services/cards.server";
 import { requireUser } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { addDays, endOfMadridDay, todayInMadrid } from "~/utils/dates";
-import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
+import { createApiCallers, createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
 import { callApi, type ApiCall, type ApiRoute } from "../setup/route";
 
 let admin: Awaited<ReturnType<typeof createTestUser>>;
@@ -26,9 +26,7 @@ let adminToken: string;
 let residentToken: string;
 
 beforeAll(async () => {
-  admin = await createTestUser({ role: "admin" });
-  adminToken = (await issueApiToken(admin.id)).token;
-  residentToken = (await issueApiToken((await createTestUser()).id)).token;
+  ({ admin, adminToken, residentToken } = await createApiCallers());
 });
 
 /** Calls an API route function with the admin's token unless told otherwise; no answer ever carries a password hash. */

@@ -10,6 +10,7 @@ import { assignCardToUser, registerCard, type NewCard } from "~/models/card.serv
 import { createConsultation, type NewConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
 import { createReservation } from "~/models/reservation.server";
+import { issueApiToken } from "~/models/api-token.server";
 import { createUser } from "~/models/user.server";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
@@ -43,6 +44,13 @@ export async function createTestUser(
     unitNumber: fields.unitNumber ?? null,
     buildingName: fields.buildingName ?? null,
   });
+}
+
+/** An admin and a resident with an API token each: the callers of an API test. */
+export async function createApiCallers() {
+  const admin = await createTestUser({ role: "admin" });
+  const resident = await createTestUser();
+  return { admin, resident, adminToken: (await issueApiToken(admin.id)).token, residentToken: (await issueApiToken(resident.id)).token };
 }
 
 /** A resident (role user) with a unit, as the admin's users screen creates them. */
