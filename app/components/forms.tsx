@@ -1,4 +1,15 @@
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type DefaultValue,
+  type FieldMetadata,
+  type Submission,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { $ZodType, output } from "zod/v4/core";
 import { useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { createContext, useContext, useId, useRef, type ReactNode } from "react";
 
@@ -181,4 +192,34 @@ export function useFreshFormKey() {
   const key = useRef(location.key);
   if (actionData === undefined) key.current = location.key;
   return key.current;
+}
+
+/**
+ * Every form's conform setup: checked in the browser by the same zod schema
+ * the server uses, first when it is submitted, then as each field is
+ * corrected; the server's answer (`lastResult`) shows the same way.
+ * `onValidated` sees each check's result (e.g. to toast a refused submit).
+ */
+export function useSchemaForm<Schema extends $ZodType<Record<string, unknown>>>(
+  schema: Schema,
+  {
+    id,
+    lastResult,
+    defaultValue,
+    onValidated = (submission) => submission,
+  }: {
+    id?: string;
+    lastResult?: SubmissionResult<string[]> | null;
+    defaultValue?: DefaultValue<output<Schema>>;
+    onValidated?: (submission: Submission<output<Schema>>) => Submission<output<Schema>>;
+  },
+) {
+  return useForm<output<Schema>>({
+    id,
+    lastResult,
+    defaultValue,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => onValidated(parseWithZod(formData, { schema }) as Submission<output<Schema>>),
+  });
 }

@@ -1,10 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, TextareaField, HoneypotField, SharedFieldMessage, useFreshFormKey } from "~/components/forms";
+import { FormAlert, HoneypotField, InputField, SharedFieldMessage, TextareaField, useFreshFormKey, useSchemaForm } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { EnquirySchema } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
@@ -28,13 +27,10 @@ export default function EnquiryPage() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const formKey = useFreshFormKey();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(EnquirySchema, {
     id: "enquiry",
     lastResult: actionData?.result,
     defaultValue: actionData && "values" in actionData ? (actionData.values ?? undefined) : undefined,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EnquirySchema }),
   });
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") !== "refresh-captcha";
 

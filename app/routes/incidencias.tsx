@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage, useFreshFormKey } from "~/components/forms";
+import { FormAlert, HoneypotField, InputField, SelectField, SharedFieldMessage, TextareaField, useFreshFormKey, useSchemaForm } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { PUBLIC_INCIDENT_TYPES, PUBLIC_INCIDENT_URGENCIES, PublicIncidentSchema } from "~/schemas/public-incident";
 import { reportPublicIncident } from "~/services/visitor.server";
@@ -31,13 +31,10 @@ const toOptions = (labels: Record<string, string>) => Object.entries(labels).map
 export default function IncidentPage() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(PublicIncidentSchema, {
     id: "public-incident",
     lastResult: actionData?.result,
     defaultValue: { urgencia: "media" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PublicIncidentSchema }),
   });
   const submitting = navigation.state === "submitting";
   const formKey = useFreshFormKey();

@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField } from "~/components/forms";
+import { FormAlert, InputField, useSchemaForm } from "~/components/forms";
 import { LoginSchema } from "~/schemas/login";
 import { authenticator, SignInRefused } from "~/services/sign-in.server";
 import { createUserSession, getOptionalUser, homeFor, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
@@ -39,11 +39,9 @@ export default function LoginPage() {
   const lastResult = useActionData<typeof action>()?.result;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(LoginSchema, {
     id: "login",
     lastResult,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   });
   const submitting = navigation.state === "submitting";
 

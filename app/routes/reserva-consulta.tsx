@@ -1,11 +1,11 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField } from "~/components/forms";
+import { FormAlert, InputField, useSchemaForm } from "~/components/forms";
 import { Modal } from "~/components/modal";
 import {
   CONTACT_PREFERENCE_LABELS,
@@ -68,12 +68,10 @@ export default function ReservationLookupPage() {
   const prefill = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(LookupSchema, {
     id: "lookup",
     lastResult: actionData?.result,
     defaultValue: prefill,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LookupSchema }),
   });
   const [code, setCode] = useState(String(fields.code.initialValue ?? ""));
   const [email, setEmail] = useState(String(fields.email.initialValue ?? ""));

@@ -1,11 +1,11 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ErrorList, FormAlert, InputField, SelectField, TextareaField } from "~/components/forms";
+import { ErrorList, FormAlert, InputField, SelectField, TextareaField, useSchemaForm } from "~/components/forms";
 import { Modal } from "~/components/modal";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { useToast } from "~/components/toaster";
@@ -83,14 +83,11 @@ function BookingForm({ today, lastResult }: { today: string; lastResult: Submiss
   const schema = createReservationSchema({ today });
   const clientErrors = useRef<Record<string, string[] | null> | null>(null);
   const showToast = useToast();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(schema, {
     id: "booking",
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
     defaultValue: { reservationType: "habitacion", contactPreference: "email" },
-    onValidate({ formData }) {
-      const submission = parseWithZod(formData, { schema });
+    onValidated(submission) {
       clientErrors.current = submission.status === "error" ? (submission.error ?? null) : null;
       return submission;
     },

@@ -1,10 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, InputField, SelectField, TextareaField, HoneypotField, SharedFieldMessage, useFreshFormKey } from "~/components/forms";
+import { FormAlert, HoneypotField, InputField, SelectField, SharedFieldMessage, TextareaField, useFreshFormKey, useSchemaForm } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { createVisitSchema, VISIT_HOURS, VISIT_MAX_DAYS_AHEAD } from "~/schemas/enquiry";
 import { newCaptcha } from "~/services/visitor.server";
@@ -31,13 +30,10 @@ export default function VisitPage() {
   const navigation = useNavigation();
   const formKey = useFreshFormKey();
   const schema = createVisitSchema({ today });
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(schema, {
     id: "visit",
     lastResult: actionData?.result,
     defaultValue: actionData && "values" in actionData ? (actionData.values ?? undefined) : undefined,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") !== "refresh-captcha";
 

@@ -1,7 +1,6 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { FormAlert, InputField, SelectField, SubmitButton } from "~/components/forms";
+import { FormAlert, InputField, SelectField, SubmitButton, useSchemaForm } from "~/components/forms";
 import { CARD_TYPE_LABELS, CardAliasSchema, CardApproveSchema, CardPermissionSchema } from "~/schemas/card";
 import type { CardDetail } from "~/services/cards.server";
 import { formatDateTime } from "~/utils/dates";
@@ -137,13 +136,10 @@ export function CardDetailModal({ detail, now, closeTo, linkTo, results }: {
 }
 
 function AliasForm({ cardId, alias, lastResult }: { cardId: string; alias: string | null; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(CardAliasSchema, {
     id: `card-alias-${cardId}`,
     lastResult,
     defaultValue: { alias: alias ?? "" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardAliasSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
@@ -158,13 +154,10 @@ function AliasForm({ cardId, alias, lastResult }: { cardId: string; alias: strin
 }
 
 function PermissionForm({ cardId, doors, lastResult }: { cardId: string; doors: CardDetail["availableDoors"]; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(CardPermissionSchema, {
     id: `card-permission-${cardId}`,
     lastResult,
     defaultValue: { granted: "true" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardPermissionSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
@@ -225,11 +218,9 @@ export function DeleteCardModal({ detail, closeTo, lastResult }: { detail: CardD
 
 export function ApproveCardModal({ detail, closeTo, lastResult }: { detail: CardDetail; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
   const { card } = detail;
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(CardApproveSchema, {
     id: `card-approve-${card._id}`,
     lastResult,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CardApproveSchema }),
   });
   return (
     <RouteModal title={`Aprobar tarjeta ${card.cardNumber}`} closeTo={closeTo}>

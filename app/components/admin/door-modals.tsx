@@ -1,11 +1,10 @@
 // The dashboard's door card and its modals (URL state: ?modal=…&door=…), each
 // a plain form that works without JavaScript.
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { doorDisplayTexts } from "~/access/rules";
-import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
   DOOR_INCIDENT_TYPE_LABELS,
@@ -87,7 +86,7 @@ export function DoorFormModal({
   lastResult?: SubmissionResult<string[]>;
 }) {
   const intent = door ? "update-door" : "create-door";
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(DoorSchema, {
     id: `door-form-${door?.id ?? "new"}`,
     lastResult,
     defaultValue: door
@@ -100,9 +99,6 @@ export function DoorFormModal({
           facilityId: door.facilityId ?? "",
         }
       : { status: "active" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DoorSchema }),
   });
   return (
     <RouteModal title={door ? "Editar Puerta" : "Añadir Puerta"} closeTo="/admin">
@@ -136,7 +132,7 @@ export function DoorFormModal({
 
 export function MessagesModal({ door, lastResult }: { door: DoorView; lastResult?: SubmissionResult<string[]> }) {
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(DoorMessagesSchema, {
     id: `door-messages-${door.id}`,
     lastResult,
     defaultValue: {
@@ -144,9 +140,6 @@ export function MessagesModal({ door, lastResult }: { door: DoorView; lastResult
       customStatus: door.customStatus ?? "",
       customMessage: door.customMessage ?? "",
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DoorMessagesSchema }),
   });
   const [status, setStatus] = useState(door.customStatus ?? "");
   const [welcome, setWelcome] = useState(door.customMessage ?? "");
@@ -180,12 +173,10 @@ export function MessagesModal({ door, lastResult }: { door: DoorView; lastResult
 }
 
 export function IncidentModal({ door, lastResult }: { door: DoorView; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(DoorIncidentSchema, {
     id: `door-incident-${door.id}`,
     lastResult,
     defaultValue: { urgency: "medium" },
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DoorIncidentSchema }),
   });
   return (
     <RouteModal title={`Reportar incidencia: ${door.name}`} closeTo="/admin">

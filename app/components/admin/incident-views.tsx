@@ -1,10 +1,9 @@
 // /admin/incidents: an incident's card in the list and the screen's modals
 // (URL state: ?modal=new | edit | delete & incident=…), each a plain form
 // that works without JavaScript.
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, labelledOptions } from "~/components/forms";
+import { FormAlert, InputField, labelledOptions, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
   ADMIN_INCIDENT_STATUSES,
@@ -128,13 +127,10 @@ const typeOptions = labelledOptions(INCIDENT_TYPES, INCIDENT_TYPE_LABELS);
 const urgencyOptions = labelledOptions(INCIDENT_URGENCIES, URGENCY_LABELS);
 
 export function CreateIncidentModal({ doors, closeTo, lastResult }: { doors: DoorOption[]; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(IncidentCreateSchema, {
     id: "incident-create",
     lastResult,
     defaultValue: { urgency: "medium" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: IncidentCreateSchema }),
   });
   return (
     <RouteModal title="Crear Incidencia" closeTo={closeTo}>
@@ -160,7 +156,7 @@ export function CreateIncidentModal({ doors, closeTo, lastResult }: { doors: Doo
 
 export function EditIncidentModal({ incident, closeTo, lastResult }: { incident: IncidentJson; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
   const settable = (ADMIN_INCIDENT_STATUSES as readonly string[]).includes(incident.status);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(IncidentEditSchema, {
     id: `incident-edit-${incident._id}`,
     lastResult,
     defaultValue: {
@@ -170,9 +166,6 @@ export function EditIncidentModal({ incident, closeTo, lastResult }: { incident:
       urgency: incident.urgency,
       description: incident.description ?? "",
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: IncidentEditSchema }),
   });
   return (
     <RouteModal title="Editar Incidencia" closeTo={closeTo}>

@@ -1,10 +1,9 @@
 // /admin/reservations: a reservation's table row and the screen's modals
 // (URL state: ?modal=detail | cancel & reservation=…), each a plain form that
 // works without JavaScript.
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { FormAlert, SubmitButton, TextareaField } from "~/components/forms";
+import { FormAlert, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import {
   CONTACT_PREFERENCE_LABELS,
   RESERVATION_STATUS_LABELS,
@@ -185,13 +184,10 @@ export function ReservationDetailModal({
 }
 
 function ReservationNotesForm({ reservation, lastResult }: { reservation: AdminReservationJson; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ReservationNotesSchema, {
     id: `reservation-notes-${reservation._id}`,
     lastResult,
     defaultValue: { adminNotes: reservation.adminNotes ?? "" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReservationNotesSchema }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>

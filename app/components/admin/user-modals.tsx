@@ -1,11 +1,10 @@
 // The users screen's modals (URL state: ?modal=…&user=…&card=…), each a plain
 // form that works without JavaScript; with it, the forms validate in the
 // browser and the assign form reveals its fields once a card is chosen.
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
-import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { useToast } from "~/components/toaster";
 import { CARD_TYPES, USER_ROLES, USER_STATUSES } from "~/db/schema-enums";
 import { CARD_TYPE_LABELS } from "~/schemas/card";
@@ -111,14 +110,13 @@ export function UserNotFoundModal({ closeTo }: { closeTo: string }) {
   );
 }
 
-type UserFormValues = Partial<Record<"username" | "email" | "password" | "firstName" | "lastName" | "department" | "phone" | "role" | "status" | "notes" | "unitNumber", string>>;
 
 /** 'Crear Usuario' (user null) and 'Editar'. */
 export function UserFormModal({ user, closeTo, lastResult }: { user: UserJson | null; closeTo: string; lastResult: LastResult }) {
   const hydrated = useHydrated();
   const failure = user ? "Error al actualizar" : "Error al crear";
   const validation = useValidationToast(failure);
-  const [form, fields] = useForm<UserFormValues>({
+  const [form, fields] = useSchemaForm(user ? UserUpdateSchema : UserCreateSchema, {
     id: `user-form-${user?._id ?? "new"}`,
     lastResult,
     defaultValue: user
@@ -135,9 +133,7 @@ export function UserFormModal({ user, closeTo, lastResult }: { user: UserJson | 
           unitNumber: user.unitNumber ?? "",
         }
       : { role: "user", status: "active" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validation.remember(parseWithZod(formData, { schema: user ? UserUpdateSchema : UserCreateSchema })),
+    onValidated: validation.remember,
   });
   const [role, setRole] = useState(String(fields.role.initialValue ?? "user"));
   const formProps = getFormProps(form);
@@ -376,7 +372,6 @@ function CardFields({ fields, today }: { fields: ReturnType<typeof useCardForm>[
   );
 }
 
-type CardFormValues = Partial<Record<"cardNumber" | "alias" | "description" | "cardType" | "expiresAt" | "reassignFrom", string>>;
 
 function useCardForm({ id, lastResult, defaultValue, schema, failureTitle }: {
   id: string;
@@ -386,13 +381,11 @@ function useCardForm({ id, lastResult, defaultValue, schema, failureTitle }: {
   failureTitle: string;
 }) {
   const validation = useValidationToast(failureTitle);
-  const [form, fields] = useForm<CardFormValues>({
+  const [form, fields] = useSchemaForm(schema, {
     id,
     lastResult,
     defaultValue,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validation.remember(parseWithZod(formData, { schema })),
+    onValidated: validation.remember,
   });
   return [form, fields, validation] as const;
 }

@@ -1,12 +1,11 @@
 // The portal's booking modals (URL state): a new booking and the
 // confirmation of a cancellation. Plain forms that work without JavaScript;
 // with it, the facility list follows the chosen type.
-import { getFormProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getSelectProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { RouteModal } from "~/components/admin/route-modal";
-import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { FACILITY_TYPES } from "~/db/schema-enums";
 import {
   BOOKING_DURATION_LABELS,
@@ -30,13 +29,10 @@ export function NewBookingModal({
   dates: { min: string; max: string };
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(BookingSchema, {
     id: "new-booking",
     lastResult,
     defaultValue: { duration: "1" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BookingSchema }),
   });
   return (
     <RouteModal title="Nueva Reserva" closeTo={CLOSE_TO}>

@@ -1,10 +1,9 @@
 // The portal's incident modals (URL state): report (with photos), edit and
 // cancel, each a plain form that works without JavaScript.
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { RouteModal } from "~/components/admin/route-modal";
-import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField, type AnyField } from "~/components/forms";
+import { type AnyField, ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { INCIDENT_CATEGORIES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { INCIDENT_CATEGORY_LABELS, URGENCY_LABELS } from "~/schemas/incident";
 import {
@@ -41,13 +40,10 @@ function IncidentFields({ fields }: { fields: Record<"title" | "category" | "loc
 }
 
 export function ReportIncidentModal({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ResidentIncidentFormSchema, {
     id: "report-incident",
     lastResult,
     defaultValue: { priority: "medium" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResidentIncidentFormSchema }),
   });
   const photosHint = `${fields.photos.id}-hint`;
   return (
@@ -78,7 +74,7 @@ export function ReportIncidentModal({ lastResult }: { lastResult?: SubmissionRes
 }
 
 export function EditIncidentModal({ incident, lastResult }: { incident: ResidentIncidentJson; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ResidentIncidentSchema, {
     id: `edit-incident-${incident._id}`,
     lastResult,
     defaultValue: {
@@ -88,9 +84,6 @@ export function EditIncidentModal({ incident, lastResult }: { incident: Resident
       description: incident.description ?? "",
       priority: incident.priority,
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResidentIncidentSchema }),
   });
   return (
     <RouteModal title="Editar Incidencia" closeTo={CLOSE_TO}>

@@ -1,10 +1,9 @@
 // The resident's profile (SPEC §3 User profile) and password, as URL-state
 // modals of the portal.
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { RouteModal } from "~/components/admin/route-modal";
-import { FormAlert, InputField, SubmitButton } from "~/components/forms";
+import { FormAlert, InputField, SubmitButton, useSchemaForm } from "~/components/forms";
 import { PASSWORD_MIN_LENGTH } from "~/schemas/fields";
 import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import type { ProfileJson } from "~/services/profile.server";
@@ -12,7 +11,7 @@ import type { ProfileJson } from "~/services/profile.server";
 const CLOSE_TO = "/portal";
 
 export function ProfileModal({ profile, lastResult }: { profile: ProfileJson; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(ProfileSchema, {
     id: "profile",
     lastResult,
     defaultValue: {
@@ -21,9 +20,6 @@ export function ProfileModal({ profile, lastResult }: { profile: ProfileJson; la
       email: profile.email,
       phone: profile.phone ?? "",
     },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
   });
   return (
     <RouteModal title="Mi Perfil" closeTo={CLOSE_TO}>
@@ -55,12 +51,9 @@ export function ProfileModal({ profile, lastResult }: { profile: ProfileJson; la
 }
 
 export function PasswordModal({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(PasswordFormSchema, {
     id: "password",
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordFormSchema }),
   });
   return (
     <RouteModal title="Cambiar contraseña" closeTo={CLOSE_TO}>
