@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootOnce } from "~/utils/boot.server";
 import { withoutNulBytes } from "~/utils/html-stream.server";
+import { cachedPage, cacheablePage, rememberPage } from "~/utils/render-cache.server";
 
 // Top-level await: remix-serve imports this build before it listens, so no
 // request is served before the database is migrated.
@@ -19,17 +20,33 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("X-Content-Type-Options", "nosniff");
+  responseHeaders.set("Referrer-Policy", "same-origin");
+  responseHeaders.set("X-Frame-Options", "DENY");
+
+  const page = cacheablePage(request, responseStatusCode, remixContext);
+  if (page) {
+    const html = cachedPage(page);
+    responseHeaders.set("Server-Timing", `render;desc="${html === null ? "cache miss" : "cache hit"}"`);
+    if (html !== null) return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  }
+
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
         const body = withoutNulBytes();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("X-Content-Type-Options", "nosniff");
-        responseHeaders.set("Referrer-Policy", "same-origin");
-        responseHeaders.set("X-Frame-Options", "DENY");
+        if (page) {
+          const chunks: Buffer[] = [];
+          body.on("data", (chunk: Buffer) => chunks.push(chunk));
+          body.on("end", () => {
+            if (!failed) rememberPage(page, Buffer.concat(chunks).toString("utf8"));
+          });
+        }
         resolve(
           new Response(createReadableStreamFromReadable(body), {
             headers: responseHeaders,
@@ -42,10 +59,14 @@ export default function handleRequest(
         reject(error);
       },
       onError(error: unknown) {
+        failed = true;
         responseStatusCode = 500;
         if (shellRendered) console.error(error);
       },
     });
-    setTimeout(abort, streamTimeout + 1000);
+    setTimeout(() => {
+      failed = true;
+      abort();
+    }, streamTimeout + 1000);
   });
 }

@@ -3,6 +3,9 @@ import { InputField, type AnyField } from "./forms";
 
 export type Captcha = { captchaId: string; question: string };
 
+/** Where a page's loader data holds its challenge: per-request values in a reused page (cachedPageHandle). */
+export const CAPTCHA_HOLES = ["captcha.captchaId", "captcha.question"];
+
 /**
  * The arithmetic anti-spam question. Its refresh button is a form submit
  * (intent=refresh-captcha) that keeps what was typed; with JavaScript it asks

@@ -1,6 +1,8 @@
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Inicio", "Vive y trabaja en Asturias: habitaciones, espacios de trabajo y comunidad.");
+export const handle = cachedPageHandle();
 
 const FACILITIES = [
   {

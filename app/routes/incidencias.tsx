@@ -14,8 +14,10 @@ import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Comunicar Avería");
+export const handle = cachedPageHandle();
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);

@@ -10,8 +10,10 @@ import { authenticator, SignInRefused } from "~/services/sign-in.server";
 import { createUserSession, getOptionalUser, homeFor, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Iniciar Sesión");
+export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);

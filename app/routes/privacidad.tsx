@@ -2,8 +2,10 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getEnv } from "~/utils/env.server";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Política de Privacidad");
+export const handle = cachedPageHandle();
 
 /** How long consultations and closed fault reports are kept (app/utils/boot.server.ts deletes them daily). */
 export function loader() {

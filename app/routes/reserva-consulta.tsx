@@ -25,8 +25,10 @@ import { dataWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { lastBookingCookie } from "./reservar.server";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Consulta de Reserva");
+export const handle = cachedPageHandle();
 
 const INTENTS = ["lookup", "confirm-cancel", "cancel"] as const;
 type Intent = (typeof INTENTS)[number];

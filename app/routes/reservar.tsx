@@ -25,8 +25,10 @@ import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./reservar.server";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Reservar");
+export const handle = cachedPageHandle();
 
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { CaptchaField } from "~/components/captcha-field";
+import { CAPTCHA_HOLES, CaptchaField } from "~/components/captcha-field";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, HoneypotField, InputField, SelectField, SharedFieldMessage, TextareaField, useFreshFormKey, useSchemaForm } from "~/components/forms";
 import { PrivacyNotice } from "~/components/privacy-notice";
@@ -11,8 +11,10 @@ import { requireSameOrigin } from "~/utils/auth.server";
 import { enquiryFormAction } from "./enquiry-form.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Programa tu Visita");
+export const handle = cachedPageHandle(CAPTCHA_HOLES);
 
 export async function loader() {
   const today = todayInMadrid();

@@ -195,6 +195,31 @@ test.describe("visit", () => {
     expect(mimePart(staffNotice!, "text/plain")).toContain("Elena quiere visitar la casa.");
   });
 
+  test("a page reused from the render cache still brings each visitor a question of their own, and its answer counts", async ({ page, request }) => {
+    // Two renders that agree put the page in the cache (app/utils/render-cache.server.ts).
+    await expect.poll(async () => (await request.get("/visita")).headers()["server-timing"]).toContain("cache hit");
+    const response = await page.goto("/visita");
+    expect(response?.headers()["server-timing"]).toContain("cache hit");
+    const firstId = await page.locator('input[name="captchaId"]').inputValue();
+    await page.reload();
+    const captchaId = await page.locator('input[name="captchaId"]').inputValue();
+    expect(captchaId).not.toBe(firstId);
+    expect(await page.locator('input[name="captchaQuestion"]').inputValue()).toBe(await page.getByTestId("captcha-question").textContent());
+    expect(await page.content()).not.toContain("hole-");
+
+    const email = `visita-cache-${Date.now()}@example.com`;
+    await page.getByLabel("Nombre completo").fill("Iris");
+    await page.getByRole("textbox", { name: "Email" }).fill(email);
+    await page.getByRole("textbox", { name: "Teléfono" }).fill("633");
+    await page.getByLabel("Fecha preferida").fill(addDays(today, 3));
+    await page.getByLabel("Hora preferida").selectOption("11:00");
+    await answerCaptcha(page);
+    await page.getByRole("button", { name: "Solicitar Visita" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Solicitud Enviada");
+    const rows = await getDb().$client.execute({ sql: "SELECT kind FROM consultations WHERE email = ?", args: [email] });
+    expect(rows.rows[0]?.kind).toBe("visita");
+  });
+
   test("missing fields get the visit message", async ({ page }) => {
     await page.goto("/visita");
     await page.getByRole("button", { name: "Solicitar Visita" }).click();

@@ -37,6 +37,7 @@ describe("route matching on the server", () => {
     const source = fs.readFileSync(routerFile, "utf8");
     expect(source).toContain("rankedBranchesCache");
     expect(source).toContain("compiledPaths");
+    expect(source).toContain("matchAnswersCache");
   });
 
   it("answers each path with its own route and params when one tree is matched again and again", () => {
@@ -56,6 +57,20 @@ describe("route matching on the server", () => {
     const other = [{ id: "only", path: "/solo" }];
     expect(matchRoutes(other, "/solo")?.[0]?.route.id).toBe("only");
     expect(matchRoutes(other, "/reservar")).toBeNull();
+    expect(leaf("/reservar")).toEqual({ id: "routes/reservar", params: {} });
+  });
+
+  it("hands out copies of a remembered answer, so a caller that changes one changes nothing for the next", () => {
+    const first = matchRoutes(tree, "/api/cards/abc")!;
+    (first.at(-1)!.params as Record<string, string>).id = "changed";
+    first.pop();
+    const again = matchRoutes(tree, "/api/cards/abc")!;
+    expect(again.map((match) => match.route.id)).toEqual(["root", "routes/api.cards.$id"]);
+    expect(again.at(-1)!.params).toEqual({ id: "abc" });
+  });
+
+  it("still answers right after more pathnames than it remembers", () => {
+    for (let i = 0; i < 2500; i++) expect(leaf(`/api/cards/card-${i}`)).toEqual({ id: "routes/api.cards.$id", params: { id: `card-${i}` } });
     expect(leaf("/reservar")).toEqual({ id: "routes/reservar", params: {} });
   });
 });

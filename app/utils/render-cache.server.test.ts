@@ -1,0 +1,111 @@
+import type { EntryContext } from "@remix-run/node";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { cachedPageHandle } from "./page-handle";
+import { cachedPage, cacheablePage, clearRenderCache, MAX_CACHED_PAGES, rememberPage } from "./render-cache.server";
+
+type PageData = { captcha?: { captchaId: string; question: string }; today?: string; reply?: Promise<string> };
+
+/** What entry.server gets from Remix for a page at /visita, with the given loader data. */
+function context(pageData: PageData | undefined, { handle = cachedPageHandle(["captcha.captchaId", "captcha.question"]), actionData = null as unknown, rootData = { theme: "system" } } = {}) {
+  return {
+    staticHandlerContext: {
+      matches: [{ route: { id: "root" } }, { route: { id: "routes/visita" } }],
+      loaderData: { root: rootData, "routes/visita": pageData },
+      actionData,
+      errors: null,
+    },
+    routeModules: { root: {}, "routes/visita": { handle } },
+  } as unknown as EntryContext;
+}
+
+const get = (url = "http://casa.test/visita") => new Request(url);
+let challenge = 0;
+const captcha = () => ({ captchaId: `id-${++challenge}-abcdefgh`, question: `¿Cuánto es ${(challenge % 9) + 1} + 2?` });
+/** The page React would render for this data. */
+const render = (data: PageData, extra = "") =>
+  `<html><p>${data.today ?? ""}${extra}</p><input name="captchaId" value="${data.captcha?.captchaId}"><span>${data.captcha?.question}</span><script>ctx(["captchaId","${data.captcha?.captchaId}"])</script></html>`;
+
+/** One request through the cache as entry.server takes it: a hit, or a render offered to the cache. */
+function serve(data: PageData, { url = "http://casa.test/visita", extra = "" } = {}) {
+  const page = cacheablePage(get(url), 200, context(data));
+  if (!page) return { html: render(data, extra), from: "render" };
+  const hit = cachedPage(page);
+  if (hit !== null) return { html: hit, from: "cache" };
+  const html = render(data, extra);
+  rememberPage(page, html);
+  return { html, from: "render" };
+}
+
+beforeEach(() => {
+  vi.stubEnv("NODE_ENV", "production");
+  clearRenderCache();
+});
+afterEach(() => vi.unstubAllEnvs());
+
+describe("the render cache", () => {
+  it("serves a page once two renders agree, with this request's challenge in every place the page shows it", () => {
+    expect(serve({ captcha: captcha(), today: "2026-11-24" }).from).toBe("render");
+    expect(serve({ captcha: captcha(), today: "2026-11-24" }).from).toBe("render");
+    const mine = captcha();
+    const reused = serve({ captcha: mine, today: "2026-11-24" });
+    expect(reused.from).toBe("cache");
+    expect(reused.html).toBe(render({ captcha: mine, today: "2026-11-24" }));
+  });
+
+  it("renders again when the loaders return anything else, or for another URL", () => {
+    serve({ captcha: captcha(), today: "2026-11-24" });
+    serve({ captcha: captcha(), today: "2026-11-24" });
+    expect(serve({ captcha: captcha(), today: "2026-11-25" }).from).toBe("render");
+    expect(serve({ captcha: captcha(), today: "2026-11-24" }, { url: "http://casa.test/visita?x=1" }).from).toBe("render");
+    const other = cacheablePage(get(), 200, context({ captcha: captcha(), today: "2026-11-24" }, { rootData: { theme: "dark" } }));
+    expect(other && cachedPage(other)).toBeNull();
+  });
+
+  it("never stores a page whose output depends on more than its data", () => {
+    for (let i = 0; i < 5; i++) expect(serve({ captcha: captcha() }, { extra: `rendered at ${i}` }).from).toBe("render");
+  });
+
+  it("keeps ordinary text that happens to equal a challenge, and stores nothing from two renders with the same challenge", () => {
+    const first = captcha();
+    serve({ captcha: first }, { extra: first.question });
+    // The same challenge twice (a repeat of one request) cuts the same text out both times: no proof.
+    serve({ captcha: first }, { extra: first.question });
+    expect(serve({ captcha: captcha() }, { extra: first.question }).from).toBe("render");
+    serve({ captcha: captcha() }, { extra: first.question });
+    const mine = captcha();
+    const reused = serve({ captcha: mine }, { extra: first.question });
+    expect(reused.from).toBe("cache");
+    expect(reused.html).toBe(render({ captcha: mine }, first.question));
+  });
+
+  it("leaves out pages that did not opt in, posts, action replies, errors and data it cannot compare", () => {
+    const data = { captcha: captcha() };
+    expect(cacheablePage(get(), 200, context(data, { handle: {} as never }))).toBeNull();
+    expect(cacheablePage(new Request("http://casa.test/visita", { method: "POST" }), 200, context(data))).toBeNull();
+    expect(cacheablePage(get(), 200, context(data, { actionData: { "routes/visita": { result: {} } } }))).toBeNull();
+    expect(cacheablePage(get(), 404, context(data))).toBeNull();
+    expect(cacheablePage(get(), 200, context({ ...data, reply: Promise.resolve("later") }))).toBeNull();
+    // A challenge that HTML or JSON would escape, or too short to stand out.
+    expect(cacheablePage(get(), 200, context({ captcha: { captchaId: 'a"b<c>defgh', question: "¿Cuánto es 1 + 1?" } }))).toBeNull();
+    expect(cacheablePage(get(), 200, context({ captcha: { captchaId: "short", question: "¿Cuánto es 1 + 1?" } }))).toBeNull();
+    expect(cacheablePage(get(), 200, context(undefined))).toBeNull();
+  });
+
+  it("is off outside production, where components change under a running server", () => {
+    vi.stubEnv("NODE_ENV", "development");
+    expect(cacheablePage(get(), 200, context({ captcha: captcha() }))).toBeNull();
+  });
+
+  it(`keeps at most ${MAX_CACHED_PAGES} pages, dropping the least recently used`, () => {
+    const fill = (i: number) => serve({ captcha: captcha() }, { url: `http://casa.test/visita?n=${i}` }).from;
+    fill(0);
+    fill(0);
+    for (let i = 1; i <= MAX_CACHED_PAGES; i++) {
+      fill(i);
+      fill(i);
+      if (i === 1) expect(fill(0)).toBe("cache"); // used again: no longer the oldest
+    }
+    expect(fill(0)).toBe("cache");
+    expect(fill(1)).toBe("render");
+  });
+});
