@@ -11,6 +11,8 @@
 // The load is open-loop: swipes leave at the target rate whatever the answers
 // do, so a slow service shows up as latency, not as a lower offered rate.
 // Each run uses a fresh database in a temp directory.
+// ACCESS_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" passes Node flags to the access
+// service process (to profile it).
 //
 // Other scenarios (scripts/bench/access-web.mjs), against the whole product
 // as `npm start` runs it:
@@ -174,7 +176,7 @@ function startMosquitto(dir, doors, appPassword) {
 }
 
 async function startService(entry, env) {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...(process.env.ACCESS_NODE_FLAGS ? process.env.ACCESS_NODE_FLAGS.split(" ") : []), entry], {
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
