@@ -173,19 +173,24 @@ test.describe("enquiry", () => {
   });
 });
 
+/** Fills the visit form on the page (answering its question) and sends it. */
+async function requestVisit(page: Page, visit: { name: string; email: string; phone: string; day: string; hour: string; comments?: string }) {
+  await page.getByLabel("Nombre completo").fill(visit.name);
+  await page.getByRole("textbox", { name: "Email" }).fill(visit.email);
+  await page.getByRole("textbox", { name: "Teléfono" }).fill(visit.phone);
+  await page.getByLabel("Fecha preferida").fill(visit.day);
+  await page.getByLabel("Hora preferida").selectOption(visit.hour);
+  if (visit.comments) await page.getByLabel("Comentarios (opcional)").fill(visit.comments);
+  await answerCaptcha(page);
+  await page.getByRole("button", { name: "Solicitar Visita" }).click();
+}
+
 test.describe("visit", () => {
   test("a visit request is sent and stored as a consultation", async ({ page }) => {
     const email = `visita-${Date.now()}@example.com`;
     await page.goto("/visita");
     await expect(page.getByLabel("Fecha preferida")).toHaveAttribute("min", addDays(today, 1));
-    await page.getByLabel("Nombre completo").fill("Elena");
-    await page.getByRole("textbox", { name: "Email" }).fill(email);
-    await page.getByRole("textbox", { name: "Teléfono" }).fill("622");
-    await page.getByLabel("Fecha preferida").fill(addDays(today, 5));
-    await page.getByLabel("Hora preferida").selectOption("16:00");
-    await page.getByLabel("Comentarios (opcional)").fill("Vengo en bici");
-    await answerCaptcha(page);
-    await page.getByRole("button", { name: "Solicitar Visita" }).click();
+    await requestVisit(page, { name: "Elena", email, phone: "622", day: addDays(today, 5), hour: "16:00", comments: "Vengo en bici" });
     await expect(page.getByTestId("toast")).toContainText("Solicitud Enviada");
     const rows = await getDb().$client.execute({ sql: "SELECT kind, mensaje FROM consultations WHERE email = ?", args: [email] });
     expect(rows.rows[0]?.kind).toBe("visita");
@@ -208,13 +213,7 @@ test.describe("visit", () => {
     expect(await page.content()).not.toContain("hole-");
 
     const email = `visita-cache-${Date.now()}@example.com`;
-    await page.getByLabel("Nombre completo").fill("Iris");
-    await page.getByRole("textbox", { name: "Email" }).fill(email);
-    await page.getByRole("textbox", { name: "Teléfono" }).fill("633");
-    await page.getByLabel("Fecha preferida").fill(addDays(today, 3));
-    await page.getByLabel("Hora preferida").selectOption("11:00");
-    await answerCaptcha(page);
-    await page.getByRole("button", { name: "Solicitar Visita" }).click();
+    await requestVisit(page, { name: "Iris", email, phone: "633", day: addDays(today, 3), hour: "11:00" });
     await expect(page.getByTestId("toast")).toContainText("Solicitud Enviada");
     const rows = await getDb().$client.execute({ sql: "SELECT kind FROM consultations WHERE email = ?", args: [email] });
     expect(rows.rows[0]?.kind).toBe("visita");
