@@ -52,6 +52,16 @@ describe("the render cache", () => {
     expect(reused.html).toBe(render({ captcha: mine, today: "2026-11-24" }));
   });
 
+  it("fills a hole with its value as written, even one with $ patterns", () => {
+    const withDollars = () => ({ captchaId: `id-${++challenge}-$1$$x`, question: `¿Cuánto es $$ + ${challenge}?` });
+    serve({ captcha: withDollars() });
+    serve({ captcha: withDollars() });
+    const mine = withDollars();
+    const reused = serve({ captcha: mine });
+    expect(reused.from).toBe("cache");
+    expect(reused.html).toBe(render({ captcha: mine }));
+  });
+
   it("renders again when the loaders return anything else, or for another URL", () => {
     serve({ captcha: captcha(), today: "2026-11-24" });
     serve({ captcha: captcha(), today: "2026-11-24" });

@@ -57,7 +57,7 @@ export function cacheablePage(request: Request, statusCode: number, context: Ent
   for (const [index, path] of (options.holes ?? []).entries()) {
     const value = readPath(loaderData[leafRouteId], path);
     if (typeof value !== "string" || !INERT_VALUE.test(value)) return null;
-    holes.push({ marker: `${MARKER_PREFIX}${index}`, value });
+    holes.push({ marker: `${MARKER_PREFIX}${index}-`, value });
   }
   let json: string;
   try {
@@ -75,7 +75,7 @@ export function cachedPage(page: CacheablePage): string | null {
   if (!stored?.agreed) return null;
   pages.delete(page.key);
   pages.set(page.key, stored);
-  return page.holes.reduce((html, hole) => html.replaceAll(hole.marker, hole.value), stored.html);
+  return page.holes.reduce((html, hole) => html.replaceAll(hole.marker, () => hole.value), stored.html);
 }
 
 /** Offers a complete render of a cacheable page; it is stored once a second render agrees with it. */
