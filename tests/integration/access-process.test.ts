@@ -176,7 +176,9 @@ describe("kill -9 of the access service", () => {
 
     for (let round = 0; round < 3; round++) {
       await access.whenReady();
-      await waitFor(() => handle.status().connected, "the bridge to reconnect", 8000);
+      // Longer than the bridge's 10 s connect timeout: an attempt that reached
+      // the new process while it was still starting is given up and retried.
+      await waitFor(() => handle.status().connected, "the bridge to reconnect", 25_000);
       const killAt = 1 + Math.floor(Math.random() * 4);
       const oldPid = access.pid()!;
       for (let i = 0; i < 6; i++) {
