@@ -6,17 +6,20 @@
 //   separate machine, normally against an external broker (MQTT_URL); without
 //   MQTT_URL it runs the embedded broker itself. Several instances may share
 //   the swipes of one broker with MQTT_SHARE_GROUP (docs/mqtt.md).
+//
+// The same bundle also runs in the access process's recorder thread
+// (recorder-thread.server.ts), which records the batches of swipes.
 import path from "node:path";
+import { workerData } from "node:worker_threads";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { notifyAccessChange } from "./notify.server";
 import { serveParent } from "./process.server";
+import { isRecorderThread, serveRecorderThread } from "./recorder-thread.server";
 import { startAccessService, type AccessServiceHandle } from "./service.server";
 
-const env = getEnv();
-await migrateDatabase(getDb(), path.resolve("drizzle"));
-
 function announce() {
+  const env = getEnv();
   console.info(
     `[access] ${env.BUILDING_NAME}: access service running` +
       (env.MQTT_URL ? ` on ${env.MQTT_URL.replace(/\/\/[^@/]*@/, "//")}` : "") +
@@ -42,17 +45,24 @@ function stopOnSignals(stop: () => Promise<void>) {
   }
 }
 
-if (process.send) {
+// The worker threads of the access process: WAL checkpoints and batch recording.
+const threads = { checkpointThread: true, recorderThread: new URL(import.meta.url) };
+
+if (isRecorderThread(workerData)) {
+  serveRecorderThread();
+} else if (process.send) {
+  await migrateDatabase(getDb(), path.resolve("drizzle"));
   let service: AccessServiceHandle | null = null;
   stopOnSignals(async () => service?.stop());
   await serveParent(async (options) => {
-    service = await startAccessService({ ...options, checkpointThread: true });
+    service = await startAccessService({ ...options, ...threads });
     announce();
     return service;
   }, notifyAccessChange);
   process.exit(0);
 } else {
-  const service = await startAccessService({ checkpointThread: true });
+  await migrateDatabase(getDb(), path.resolve("drizzle"));
+  const service = await startAccessService(threads);
   announce();
   stopOnSignals(() => service.stop());
 }

@@ -5,10 +5,13 @@
 //
 // Swipes and offline events are queued as they arrive and recorded in
 // batches (record-batch.server.ts): whatever arrived while the previous batch
-// was being written, or during the short pause that spaces commits under
-// load, goes into the next one. A quiet door gets a batch of one at once; a
-// busy building shares each transaction and its fsync. The doors' retained
-// display and offline lists are door-publisher.server.ts's.
+// was being written goes into the next one. A quiet door gets a batch of one
+// at once; a busy building shares each transaction and its fsync. build/access.js
+// records in a thread of its own (recorder-thread.server.ts), so this thread
+// keeps reading swipes and sending decisions while a batch commits; recorded
+// on this thread (tests, scripts), commits under load are spaced by a short
+// pause instead. The doors' retained display and offline lists are
+// door-publisher.server.ts's.
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
 import { insertBuildingReading } from "~/models/building-reading.server";
@@ -38,6 +41,7 @@ import { DoorPublisher } from "./door-publisher.server";
 import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
 import { recordAccessBatch, type AccessInput, type SwipeDecision } from "./record-batch.server";
+import { startRecorderThread, type RecorderThread } from "./recorder-thread.server";
 import { UNLOCK_MS } from "./rules";
 
 export type AccessServiceOptions = {
@@ -70,6 +74,12 @@ export type AccessServiceOptions = {
    * uses (tests, scripts) leave checkpoints to SQLite.
    */
   checkpointThread?: boolean;
+  /**
+   * Record the batches in a worker thread (recorder-thread.server.ts) that
+   * loads this module: the bundle's URL. build/access.js passes its own; in-process
+   * uses (tests, scripts) record on the calling thread.
+   */
+  recorderThread?: string | URL;
 };
 
 export type AccessServiceHandle = {
@@ -83,7 +93,11 @@ export type AccessServiceHandle = {
 
 /** Largest batch recorded in one transaction. */
 const MAX_BATCH = 500;
-/** Under load, commits (each waits for its fsync) are at least this far apart; see flush(). */
+/**
+ * Recording on the service's own thread, commits under load are at least this
+ * far apart (each holds the thread for its fsync); see flush(). With the
+ * recorder thread, the next batch starts as soon as the last one is done.
+ */
 const MIN_COMMIT_INTERVAL_MS = 8;
 /** MQTT 5: a decision nobody read within this is useless (the bridge decided offline long ago). */
 const DECISION_EXPIRY_S = 10;
@@ -131,16 +145,21 @@ class AccessService {
   private sideWrites: Promise<void> = Promise.resolve();
   private refreshTimer: NodeJS.Timeout | null = null;
   private checkpointer: Checkpointer | null = null;
+  private recorder: RecorderThread | null = null;
+  private readonly commitSpacingMs: number;
   private wasConnected = false;
   /** Resolves after the first subscription: from then on every swipe and event reaches this service. */
   private markSubscribed!: () => void;
   private readonly subscribed = new Promise<void>((resolve) => (this.markSubscribed = resolve));
   private readonly counters = { decisions: 0, events: 0, batches: 0 };
 
-  constructor(private readonly options: Resolved) {}
+  constructor(private readonly options: Resolved) {
+    this.commitSpacingMs = options.recorderThread ? 0 : MIN_COMMIT_INTERVAL_MS;
+  }
 
   async start(): Promise<AccessServiceHandle> {
     const { options } = this;
+    if (options.recorderThread) this.recorder = startRecorderThread(options.recorderThread);
     let url: string;
     let username = options.mqttUsername;
     let password = options.mqttPassword;
@@ -345,9 +364,9 @@ class AccessService {
   private async flush() {
     while (this.queue.length > 0) {
       // Group commit: every commit waits for its fsync, so under load commits
-      // are spaced by at least MIN_COMMIT_INTERVAL_MS and each takes
+      // are spaced by at least commitSpacingMs and each takes
       // everything that arrived meanwhile. A lone swipe goes at once.
-      const wait = this.lastCommitAt + MIN_COMMIT_INTERVAL_MS - performance.now();
+      const wait = this.lastCommitAt + this.commitSpacingMs - performance.now();
       await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
       this.lastCommitAt = performance.now();
       await this.recordBatch(this.queue.splice(0, MAX_BATCH));
@@ -358,7 +377,8 @@ class AccessService {
   private async recordBatch(batch: Queued[]) {
     let result;
     try {
-      result = await recordAccessBatch(batch.map((item) => item.input));
+      const inputs = batch.map((item) => item.input);
+      result = await (this.recorder ? this.recorder.record(inputs) : recordAccessBatch(inputs));
     } catch (error) {
       // Nothing was committed: no decision goes out; the bridges decide offline
       // and report it on `events` with the same ids.
@@ -441,6 +461,7 @@ class AccessService {
     }
     await this.flushing;
     await this.broker?.close();
+    await this.recorder?.stop();
     await this.checkpointer?.stop();
     console.info("[access] stopped");
   }

@@ -96,6 +96,32 @@ describe("the access service in its own process", () => {
     }
   });
 
+  it("records swipes in a thread of its own: while a batch waits on the database, the broker still serves the doors", async () => {
+    const swiping = await FakeBridge.connect(url, "proc-front", front.password);
+    const events: string[] = [];
+    // This process takes the write lock: the access process's next batch waits
+    // for it (up to the 5 s busy timeout) inside its transaction.
+    const lock = await getDb().$client.transaction("write");
+    let decided: Promise<{ granted: boolean }>;
+    try {
+      decided = swiping.swipe("0F000001").then((decision) => {
+        events.push("decision");
+        return decision;
+      });
+      // Were the batch on the service's main thread, that thread (and the
+      // embedded broker on it) would be stuck until the lock goes.
+      const watcher = await FakeBridge.connect(url, "proc-front", front.password);
+      await watcher.waitFor((message) => message.topic === watcher.topic("display"));
+      events.push("display");
+      await watcher.end();
+    } finally {
+      await lock.commit();
+    }
+    expect((await decided).granted).toBe(true);
+    expect(events).toEqual(["display", "decision"]);
+    await swiping.end();
+  });
+
   it("disconnects a door that publishes 1 MB, without the service's memory growing", async () => {
     const pid = access.pid()!;
     const door = await mqtt.connectAsync(url, { username: "proc-front", password: front.password, protocolVersion: 4, reconnectPeriod: 0 });

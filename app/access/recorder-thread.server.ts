@@ -1,0 +1,80 @@
+// Batches recorded in a worker thread of the access process. libsql runs
+// each statement of a `file:` database synchronously, so a batch's
+// transaction (its reads, writes and fsync, a few milliseconds) would hold
+// the thread that also reads the doors' swipes and sends their decisions.
+// Here the main thread keeps doing MQTT while this thread, with its own
+// database connection, records one batch after another; the next batch is
+// whatever arrived meanwhile. The worker runs the same bundle as the access
+// process (build/access.js), which starts this side when it is not the main
+// thread. A recorder thread that dies takes the access process with it: the
+// web process restarts the service whole (process.server.ts), as after any
+// crash, and the doors' offline events fill in what was not recorded.
+import { isMainThread, parentPort, Worker } from "node:worker_threads";
+import { recordAccessBatch, type AccessBatchResult, type AccessInput } from "./record-batch.server";
+
+type Request = { id: number; items: AccessInput[]; now: number };
+type Reply = { id: number; result: AccessBatchResult } | { id: number; error: string };
+
+export type RecorderThread = {
+  record(items: AccessInput[], now?: Date): Promise<AccessBatchResult>;
+  stop(): Promise<void>;
+};
+
+export const RECORDER_THREAD_ROLE = "access-recorder";
+
+/** Starts the thread from `entry` (the bundle that calls serveRecorderThread in a worker). */
+export function startRecorderThread(entry: string | URL): RecorderThread {
+  const worker = new Worker(entry, { workerData: { role: RECORDER_THREAD_ROLE } });
+  const pending = new Map<number, { resolve(result: AccessBatchResult): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let stopping = false;
+  worker.on("message", (reply: Reply) => {
+    const call = pending.get(reply.id);
+    if (!call) return;
+    pending.delete(reply.id);
+    if ("error" in reply) call.reject(new Error(reply.error));
+    else call.resolve(reply.result);
+  });
+  worker.on("error", (error) => console.error("[access] recorder thread failed", error));
+  worker.on("exit", (code) => {
+    if (stopping) return;
+    console.error(`[access] recorder thread exited (${code}): stopping the access service`);
+    process.exit(1);
+  });
+
+  return {
+    record(items, now = new Date()) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, items, now: now.getTime() } satisfies Request);
+      });
+    },
+    async stop() {
+      stopping = true;
+      for (const call of pending.values()) call.reject(new Error("the access service is stopping"));
+      pending.clear();
+      await worker.terminate();
+    },
+  };
+}
+
+/** True in the recorder's worker thread of the access bundle. */
+export function isRecorderThread(workerData: unknown) {
+  return !isMainThread && (workerData as { role?: string } | null)?.role === RECORDER_THREAD_ROLE;
+}
+
+/** The worker's side: records each batch it is sent, one at a time, and answers with its decisions. */
+export function serveRecorderThread() {
+  const port = parentPort!;
+  let chain = Promise.resolve();
+  port.on("message", (request: Request) => {
+    chain = chain.then(async () => {
+      try {
+        port.postMessage({ id: request.id, result: await recordAccessBatch(request.items, new Date(request.now)) } satisfies Reply);
+      } catch (error) {
+        port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply);
+      }
+    });
+  });
+}
