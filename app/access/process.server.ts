@@ -13,7 +13,15 @@
 //   child → parent  {type: "ready", mqttPort, mqttTlsPort}
 // The child stops by itself when the channel closes (the web process died),
 // and the parent starts a new child when one dies unexpectedly.
+//
+// Once the first child runs, the web process's main thread lowers its own CPU
+// priority: on a machine that a busy web side (an export, heavy admin pages)
+// fills, a swipe does not queue for the CPU behind it. On Linux the nice value
+// is per thread and a child inherits its parent thread's: a child restarted
+// after a crash runs at the web's priority, and only unprivileged raises are
+// impossible, so it cannot be given back.
 import { fork, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import type { AccessChange } from "./contract";
 import { errorMessage } from "./mqtt.server";
@@ -51,6 +59,8 @@ const RESTART_MIN_MS = 500;
 const RESTART_MAX_MS = 30_000;
 /** A child that ran this long before dying restarts after the shortest delay again. */
 const STABLE_AFTER_MS = 60_000;
+/** The web's main thread runs this much nicer than the access process (nice values, 0–19). */
+export const WEB_PRIORITY_OFFSET = 5;
 
 export function defaultAccessEntry() {
   return path.resolve("build", "access.js");
@@ -138,7 +148,18 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
   }
   // From now on notifyAccessChange in this process reaches the service through the channel.
   setInProcessChangePublisher(publishChange);
+  giveWayToTheDoors();
   return handle;
+}
+
+const startingPriority = os.getPriority();
+
+function giveWayToTheDoors() {
+  try {
+    os.setPriority(Math.min(19, startingPriority + WEB_PRIORITY_OFFSET));
+  } catch (error) {
+    console.warn(`[access] could not lower the web process's priority: ${errorMessage(error)}`);
+  }
 }
 
 function send(child: ChildProcess, message: ParentMessage): Promise<void> {

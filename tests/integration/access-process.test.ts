@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import net from "node:net";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { sql } from "drizzle-orm";
@@ -17,7 +17,7 @@ import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
 import { MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import type { DisplayMessage } from "~/access/contract";
-import { startAccessProcess, type AccessProcessHandle, type ChildMessage } from "~/access/process.server";
+import { startAccessProcess, WEB_PRIORITY_OFFSET, type AccessProcessHandle, type ChildMessage } from "~/access/process.server";
 import { accessLogs } from "~/db/schema";
 import { setDoorMessages } from "~/services/doors.server";
 import { getDb } from "~/utils/db.server";
@@ -61,6 +61,11 @@ describe("the access service in its own process", () => {
       await setDoorMessages(front.door.id, { useCustomMessages: false, customStatus: undefined, customMessage: undefined });
       await bridge.end();
     }
+  });
+
+  it("gives way to the doors: once the service runs, the web side's thread has a lower CPU priority than the service", () => {
+    // This thread plays the web process (a higher nice value is a lower priority).
+    expect(os.getPriority()).toBe(os.getPriority(access.pid()!) + WEB_PRIORITY_OFFSET);
   });
 
   it("keeps deciding while the web side's event loop is held by a long query", async () => {
