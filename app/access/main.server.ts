@@ -49,7 +49,7 @@ function stopOnSignals(stop: () => Promise<void>) {
 const threads = { checkpointThread: true, recorderThread: new URL(import.meta.url) };
 
 if (isRecorderThread(workerData)) {
-  serveRecorderThread();
+  serveRecorderThread(workerData);
 } else if (process.send) {
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   let service: AccessServiceHandle | null = null;

@@ -9,9 +9,22 @@
 // thread. A recorder thread that dies takes the access process with it: the
 // web process restarts the service whole (process.server.ts), as after any
 // crash, and the doors' offline events fill in what was not recorded.
+//
+// When the access process runs its checkpoint thread (checkpointer.server.ts),
+// this thread's commits leave the WAL to it: SQLite's automatic checkpoint,
+// which runs inside the commit that finds the WAL past 1,000 pages, made one
+// batch in a few dozen take 10-15 ms at 1,000 swipes/s. The commits here
+// still checkpoint if the WAL ever reaches CHECKPOINT_SAFETY_NET_PAGES (the
+// checkpoint thread stuck behind a long reader, say), so it cannot grow
+// without bound.
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
+import { getDb, setWalAutoCheckpoint } from "~/utils/db.server";
 import { recordAccessBatch, type AccessBatchResult, type AccessInput } from "./record-batch.server";
 
+/** About 40 MB of WAL. */
+export const CHECKPOINT_SAFETY_NET_PAGES = 10_000;
+
+type ThreadData = { role: typeof RECORDER_THREAD_ROLE; checkpointsElsewhere: boolean };
 type Request = { id: number; items: AccessInput[]; now: number };
 type Reply = { id: number; result: AccessBatchResult } | { id: number; error: string };
 
@@ -22,9 +35,12 @@ export type RecorderThread = {
 
 export const RECORDER_THREAD_ROLE = "access-recorder";
 
-/** Starts the thread from `entry` (the bundle that calls serveRecorderThread in a worker). */
-export function startRecorderThread(entry: string | URL): RecorderThread {
-  const worker = new Worker(entry, { workerData: { role: RECORDER_THREAD_ROLE } });
+/**
+ * Starts the thread from `entry` (the bundle that calls serveRecorderThread in
+ * a worker). checkpointsElsewhere: another thread runs the WAL checkpoints.
+ */
+export function startRecorderThread(entry: string | URL, { checkpointsElsewhere }: { checkpointsElsewhere: boolean }): RecorderThread {
+  const worker = new Worker(entry, { workerData: { role: RECORDER_THREAD_ROLE, checkpointsElsewhere } satisfies ThreadData });
   const pending = new Map<number, { resolve(result: AccessBatchResult): void; reject(error: Error): void }>();
   let nextId = 1;
   let stopping = false;
@@ -60,14 +76,18 @@ export function startRecorderThread(entry: string | URL): RecorderThread {
 }
 
 /** True in the recorder's worker thread of the access bundle. */
-export function isRecorderThread(workerData: unknown) {
+export function isRecorderThread(workerData: unknown): workerData is ThreadData {
   return !isMainThread && (workerData as { role?: string } | null)?.role === RECORDER_THREAD_ROLE;
 }
 
 /** The worker's side: records each batch it is sent, one at a time, and answers with its decisions. */
-export function serveRecorderThread() {
+export function serveRecorderThread(workerData: ThreadData) {
   const port = parentPort!;
-  let chain = Promise.resolve();
+  let chain = workerData.checkpointsElsewhere
+    ? setWalAutoCheckpoint(getDb(), CHECKPOINT_SAFETY_NET_PAGES).catch((error: unknown) =>
+        console.warn(`[access] recorder thread: commits keep SQLite's own checkpoints (${String(error)})`),
+      )
+    : Promise.resolve();
   port.on("message", (request: Request) => {
     chain = chain.then(async () => {
       try {

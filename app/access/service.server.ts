@@ -159,7 +159,10 @@ class AccessService {
 
   async start(): Promise<AccessServiceHandle> {
     const { options } = this;
-    if (options.recorderThread) this.recorder = startRecorderThread(options.recorderThread);
+    if (options.checkpointThread) this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
+    if (options.recorderThread) {
+      this.recorder = startRecorderThread(options.recorderThread, { checkpointsElsewhere: this.checkpointer !== null });
+    }
     let url: string;
     let username = options.mqttUsername;
     let password = options.mqttPassword;
@@ -215,7 +218,6 @@ class AccessService {
       new Promise<false>((resolve) => setTimeout(() => resolve(false), options.connectTimeoutMs).unref()),
     ]);
     if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
-    if (options.checkpointThread) this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
     this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
 
