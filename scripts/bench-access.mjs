@@ -19,6 +19,9 @@
 //   --scenario web     what a person at a door waits for while the web side
 //                      is busy (a CSV export of the whole log, 20 admins paging)
 //   --scenario export  the CSV export of the whole log alone
+// and, on the recording alone (scripts/bench/record-batch.ts, no MQTT):
+//   --scenario record  milliseconds per batch of swipes, with SQLite's own
+//                      checkpoints and with the checkpoint thread, side by side
 // `--help` lists their options.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -51,6 +54,9 @@ const { values: args } = parseArgs({
     clients: { type: "string", default: "20" },
     pages: { type: "string" },
     repeat: { type: "string", default: "3" },
+    // --scenario record
+    batch: { type: "string", default: "8" },
+    batches: { type: "string", default: "3000" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -60,13 +66,14 @@ if (args.help) {
       "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
+      "       node scripts/bench-access.mjs --scenario record [--batch 8] [--batches 3000] [--doors 50] [--cards 1000]",
       "       (web, export: --logs-db FILE keeps the generated log in FILE and reuses it in later runs)",
       "BENCH_PORTS=5100-5199 keeps every port in that range; TMPDIR chooses where scratch data goes.",
     ].join("\n"),
   );
   process.exit(0);
 }
-if (!["default", "web", "export"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
+if (!["default", "web", "export", "record"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
 const DURATION_S = Number(args.duration ?? 60);
 const RATE = Number(args.rate ?? 1000);
 const DOORS = Number(args.doors ?? 50);
@@ -311,8 +318,53 @@ async function runDefaultScenario() {
   return results.some((r) => !r.logOk || r.lost > 0) ? 1 : 0;
 }
 
+/**
+ * recordAccessBatch alone, in a process of its own on a freshly seeded log:
+ * every commit free to checkpoint (SQLite's default), then as build/access.js
+ * runs it (checkpoint thread, recorder's connection leaving checkpoints to it).
+ */
+async function runRecordScenario() {
+  const entry = await bundleTs("scripts/bench/record-batch.ts", path.resolve("node_modules/.cache/coliving-bench/record-batch.mjs"));
+  const results = [];
+  for (const checkpoints of ["sqlite", "thread"]) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coliving-bench-record-"));
+    const databaseUrl = `file:${path.join(dir, "app.db")}`;
+    const { doors, cards } = await seed(databaseUrl);
+    const child = spawn(process.execPath, [entry], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dir,
+        BENCH_BATCH: args.batch,
+        BENCH_BATCHES: args.batches,
+        BENCH_CHECKPOINTS: checkpoints,
+        BENCH_DOOR_CODES: doors.map((door) => door.code).join(","),
+        BENCH_CARD_NUMBERS: cards.map((card) => card.number).join(","),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk.toString()));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (code !== 0) throw new Error(`record-batch exited (${code}):\n${output}`);
+    const result = JSON.parse(output.trim().split("\n").at(-1));
+    console.info(JSON.stringify(result));
+    results.push(result);
+  }
+  console.info(`\n[bench] recordAccessBatch, ${args.batches} batches of ${args.batch} swipes, ${DOORS} doors, ${CARDS} cards (ms a batch)`);
+  for (const r of results) {
+    const label = r.checkpoints === "thread" ? "checkpoint thread" : "SQLite's own checkpoints";
+    console.info(`  ${label.padEnd(26)} mean ${r.meanMs}  p50 ${r.p50Ms}  p99 ${r.p99Ms}  max ${r.maxMs}`);
+  }
+  return 0;
+}
+
 if (args.scenario === "default") {
   process.exitCode = await runDefaultScenario();
+} else if (args.scenario === "record") {
+  process.exitCode = await runRecordScenario();
 } else {
   const { runScenario } = await import("./bench/access-web.mjs");
   process.exitCode = await runScenario(args.scenario, args);

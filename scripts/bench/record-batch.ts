@@ -1,0 +1,58 @@
+// Entry for `bench:access --scenario record`, bundled and run in its own
+// process against a seeded DATABASE_URL: times recordAccessBatch alone (no
+// MQTT) on random swipes, as the access process's recorder thread runs it.
+// Prints one JSON line: milliseconds per batch (mean, p50, p99, max).
+//
+//   BENCH_BATCH (8) swipes a batch, BENCH_BATCHES (3000) batches,
+//   BENCH_CHECKPOINTS: "thread" (the checkpoint thread runs and the batches'
+//   connection leaves checkpoints to it, as in build/access.js) or "sqlite"
+//   (every commit may checkpoint, SQLite's default),
+//   BENCH_DOOR_CODES, BENCH_CARD_NUMBERS: comma-separated, from the seed.
+import crypto from "node:crypto";
+import { startCheckpointer } from "~/access/checkpointer.server";
+import { recordAccessBatch, type AccessInput } from "~/access/record-batch.server";
+import { CHECKPOINT_SAFETY_NET_PAGES } from "~/access/recorder-thread.server";
+import { getDb, setWalAutoCheckpoint } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
+
+const batchSize = Number(process.env.BENCH_BATCH ?? 8);
+const batches = Number(process.env.BENCH_BATCHES ?? 3000);
+const checkpoints = process.env.BENCH_CHECKPOINTS ?? "thread";
+const doorCodes = (process.env.BENCH_DOOR_CODES ?? "").split(",");
+const cardNumbers = (process.env.BENCH_CARD_NUMBERS ?? "").split(",");
+const pick = (values: string[]) => values[Math.floor(Math.random() * values.length)]!;
+
+const checkpointer = checkpoints === "thread" ? startCheckpointer(getEnv().DATABASE_URL) : null;
+if (checkpointer) await setWalAutoCheckpoint(getDb(), CHECKPOINT_SAFETY_NET_PAGES);
+
+const times: number[] = [];
+for (let b = 0; b < batches; b++) {
+  const items: AccessInput[] = Array.from({ length: batchSize }, () => ({
+    kind: "swipe",
+    id: crypto.randomUUID(),
+    doorCode: pick(doorCodes),
+    cardNumber: pick(cardNumbers),
+    rawCard: "",
+    source: "reader",
+    ipAddress: null,
+  }));
+  const start = performance.now();
+  await recordAccessBatch(items);
+  times.push(performance.now() - start);
+}
+await checkpointer?.stop();
+
+const sorted = [...times].sort((a, b) => a - b);
+const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+const round = (ms: number) => Math.round(ms * 100) / 100;
+console.info(
+  JSON.stringify({
+    checkpoints,
+    batchSize,
+    batches,
+    meanMs: round(times.reduce((sum, ms) => sum + ms, 0) / times.length),
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    maxMs: round(sorted.at(-1)!),
+  }),
+);
