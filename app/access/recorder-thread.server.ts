@@ -18,7 +18,7 @@
 // checkpoint thread stuck behind a long reader, say), so it cannot grow
 // without bound.
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
-import { getDb, setWalAutoCheckpoint } from "~/utils/db.server";
+import { setWalAutoCheckpoint } from "~/utils/db.server";
 import { recordAccessBatch, type AccessBatchResult, type AccessInput } from "./record-batch.server";
 
 /** About 40 MB of WAL. */
@@ -84,7 +84,7 @@ export function isRecorderThread(workerData: unknown): workerData is ThreadData 
 export function serveRecorderThread(workerData: ThreadData) {
   const port = parentPort!;
   let chain = workerData.checkpointsElsewhere
-    ? setWalAutoCheckpoint(getDb(), CHECKPOINT_SAFETY_NET_PAGES).catch((error: unknown) =>
+    ? setWalAutoCheckpoint(CHECKPOINT_SAFETY_NET_PAGES).catch((error: unknown) =>
         console.warn(`[access] recorder thread: commits keep SQLite's own checkpoints (${String(error)})`),
       )
     : Promise.resolve();

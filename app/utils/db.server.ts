@@ -29,15 +29,15 @@ export async function migrateDatabase(database: Database, migrationsFolder = "dr
 }
 
 /**
- * How far this process's connection lets the WAL grow before one of its own
+ * How far the process-wide connection lets the WAL grow before one of its own
  * commits copies it back into the database (SQLite's automatic checkpoint;
  * its default is 1,000 pages). The access service's recorder thread raises it
  * because a thread of its own runs the checkpoints (docs/decisions/0004).
  * A pragma is per connection: this holds for a process that runs one database
  * call at a time, whose pool then keeps a single connection.
  */
-export async function setWalAutoCheckpoint(database: Database, pages: number) {
-  await database.$client.execute(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
+export async function setWalAutoCheckpoint(pages: number) {
+  await getDb().$client.execute(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
 }
 
 const globalForDb = globalThis as unknown as { __db?: Database };

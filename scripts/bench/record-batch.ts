@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import { startCheckpointer } from "~/access/checkpointer.server";
 import { recordAccessBatch, type AccessInput } from "~/access/record-batch.server";
 import { CHECKPOINT_SAFETY_NET_PAGES } from "~/access/recorder-thread.server";
-import { getDb, setWalAutoCheckpoint } from "~/utils/db.server";
+import { setWalAutoCheckpoint } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 
 const batchSize = Number(process.env.BENCH_BATCH ?? 8);
@@ -23,7 +23,7 @@ const cardNumbers = (process.env.BENCH_CARD_NUMBERS ?? "").split(",");
 const pick = (values: string[]) => values[Math.floor(Math.random() * values.length)]!;
 
 const checkpointer = checkpoints === "thread" ? startCheckpointer(getEnv().DATABASE_URL) : null;
-if (checkpointer) await setWalAutoCheckpoint(getDb(), CHECKPOINT_SAFETY_NET_PAGES);
+if (checkpointer) await setWalAutoCheckpoint(CHECKPOINT_SAFETY_NET_PAGES);
 
 const times: number[] = [];
 for (let b = 0; b < batches; b++) {
