@@ -7,11 +7,14 @@
 //
 //   node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60]
 //        [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0]
+//        [--data-dirs DIR,DIR]
 //
 // The load is open-loop: swipes leave at the target rate whatever the answers
 // do, so a slow service shows up as latency, not as a lower offered rate.
 // Each run uses a fresh database in a temp directory; --log-rows N starts it
 // with N earlier log rows of those doors and cards (a building's log of weeks).
+// --data-dirs runs every broker once per directory, side by side (say the
+// disk and /dev/shm: the same service on memory-backed storage).
 // ACCESS_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" passes Node flags to the access
 // service process (to profile it).
 //
@@ -23,6 +26,9 @@
 // and, on the recording alone (scripts/bench/record-batch.ts, no MQTT):
 //   --scenario record  milliseconds per batch of swipes, with SQLite's own
 //                      checkpoints and with the checkpoint thread, side by side
+// and on the storage alone (scripts/bench/storage-commits.mjs, no SQLite):
+//   --scenario storage durable commits as the recorder makes them at 1,000
+//                      swipes/s, alone and beside a checkpoint's page writes
 // `--help` lists their options.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -50,6 +56,7 @@ const { values: args } = parseArgs({
     cards: { type: "string" },
     warmup: { type: "string", default: "3" },
     "log-rows": { type: "string", default: "0" },
+    "data-dirs": { type: "string" },
     // --scenario web / export
     rows: { type: "string", default: "1000000" },
     "logs-db": { type: "string" },
@@ -65,17 +72,18 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.info(
     [
-      "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0]",
+      "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0] [--data-dirs DIR,DIR]",
       "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
-      "       node scripts/bench-access.mjs --scenario record [--batch 8] [--batches 3000] [--doors 50] [--cards 1000]",
+      "       node scripts/bench-access.mjs --scenario record [--batch 8] [--batches 3000] [--doors 50] [--cards 1000] [--log-rows 0]",
+      "       node scripts/bench-access.mjs --scenario storage [--duration 20] [--data-dirs DIR,DIR]",
       "       (web, export: --logs-db FILE keeps the generated log in FILE and reuses it in later runs)",
       "BENCH_PORTS=5100-5199 keeps every port in that range; TMPDIR chooses where scratch data goes.",
     ].join("\n"),
   );
   process.exit(0);
 }
-if (!["default", "web", "export", "record"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
+if (!["default", "web", "export", "record", "storage"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
 const DURATION_S = Number(args.duration ?? 60);
 const RATE = Number(args.rate ?? 1000);
 const DOORS = Number(args.doors ?? 50);
@@ -86,6 +94,8 @@ const APP_USERNAME = "coliving.app";
 const MOSQUITTO = "/usr/sbin/mosquitto";
 const DRAIN_TIMEOUT_MS = 10_000;
 const brokers = args.broker === "both" ? ["embedded", "mosquitto"] : [args.broker];
+// Where each run's scratch directory (its database) goes; the system's temp directory by default.
+const dataDirs = args["data-dirs"] ? args["data-dirs"].split(",").map((dir) => path.resolve(dir)) : [os.tmpdir()];
 for (const broker of brokers) {
   if (!["embedded", "mosquitto"].includes(broker)) throw new Error(`unknown broker ${broker}`);
 }
@@ -231,8 +241,8 @@ async function stopProcess(child) {
   await exited;
 }
 
-async function runOne(broker, entry) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `coliving-bench-${broker}-`));
+async function runOne(broker, entry, dataDir) {
+  const dir = fs.mkdtempSync(path.join(dataDir, `coliving-bench-${broker}-`));
   const databaseUrl = `file:${path.join(dir, "app.db")}`;
   const { doors, cards } = await seed(databaseUrl);
   const appPassword = crypto.randomBytes(18).toString("base64url");
@@ -256,7 +266,7 @@ async function runOne(broker, entry) {
   const service = await startService(entry, env);
   const bridges = await connectBridges(url, doors);
   try {
-    console.info(`\n[bench] ${broker}: ${DOORS} doors, ${CARDS} cards, ${RATE} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
+    console.info(`\n[bench] ${broker}${dataDirs.length > 1 ? ` on ${dataDir}` : ""}: ${DOORS} doors, ${CARDS} cards, ${RATE} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
     const warm = await sendSwipes(bridges, cards, { rate: RATE, seconds: WARMUP_S, drainTimeoutMs: DRAIN_TIMEOUT_MS });
     const cpuBefore = cpuSeconds(service.child.pid);
     const benchCpuBefore = process.cpuUsage();
@@ -278,7 +288,7 @@ async function runOne(broker, entry) {
     const swipes = warm.total + run.total;
     const sorted = run.latencies.sort((a, b) => a - b);
     const result = {
-      broker,
+      broker: dataDirs.length > 1 ? `${broker} on ${dataDir}` : broker,
       swipes: run.total,
       decided: run.decided,
       lost: run.lost + warm.lost,
@@ -332,11 +342,13 @@ function printResult(r) {
 async function runDefaultScenario() {
   const entry = await bundleService();
   const results = [];
-  for (const broker of brokers) results.push(await runOne(broker, entry));
+  for (const dataDir of dataDirs) {
+    for (const broker of brokers) results.push(await runOne(broker, entry, dataDir));
+  }
   console.info(`\n[bench] target: ${RATE} swipes/s for ${DURATION_S} s, p99 ≤ 20 ms, nothing lost`);
   for (const r of results) {
     const met = r.lost === 0 && r.logOk && r.p99 <= 20 && r.decisionsPerSecond >= RATE * 0.98;
-    console.info(`  ${r.broker.padEnd(10)} ${r.decisionsPerSecond.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms: ${met ? "met" : "NOT met"}`);
+    console.info(`  ${r.broker.padEnd(dataDirs.length > 1 ? 30 : 10)} ${r.decisionsPerSecond.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms: ${met ? "met" : "NOT met"}`);
   }
   // Lost swipes or a wrong log count are failures; missing the latency target is a finding.
   return results.some((r) => !r.logOk || r.lost > 0) ? 1 : 0;
@@ -389,6 +401,9 @@ if (args.scenario === "default") {
   process.exitCode = await runDefaultScenario();
 } else if (args.scenario === "record") {
   process.exitCode = await runRecordScenario();
+} else if (args.scenario === "storage") {
+  const { runStorageScenario } = await import("./bench/storage-commits.mjs");
+  process.exitCode = await runStorageScenario({ dataDirs, seconds: Number(args.duration ?? 20) });
 } else {
   const { runScenario } = await import("./bench/access-web.mjs");
   process.exitCode = await runScenario(args.scenario, args);
