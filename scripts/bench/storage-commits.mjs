@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { sleep } from "../lib/server.mjs";
 
 const PAGE = 4096;
 const PAGES_PER_COMMIT = 20;
@@ -16,8 +17,6 @@ const LOG_BYTES = 40 << 20;
 const CHECKPOINT_FILE_PAGES = 16_384;
 const CHECKPOINT_PAGES = 4_000;
 const CHECKPOINT_INTERVAL_MS = 250;
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The checkpoint-like writer, in a worker thread until told to stop. */
 async function writeLikeACheckpoint(file) {
