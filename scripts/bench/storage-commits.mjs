@@ -57,13 +57,20 @@ async function commitFor(file, seconds) {
 async function measure(dataDir, seconds, withCheckpoint) {
   const dir = fs.mkdtempSync(path.join(dataDir, "coliving-bench-storage-"));
   const checkpoint = withCheckpoint ? new Worker(new URL(import.meta.url), { workerData: { file: path.join(dir, "db") } }) : null;
+  // A writer that dies would leave "beside" measuring commits alone: fail the run instead.
+  let writerFailed = null;
+  checkpoint?.on("error", (error) => (writerFailed = error));
   try {
     const times = await commitFor(path.join(dir, "wal"), seconds);
+    if (writerFailed) throw new Error(`the checkpoint-like writer failed: ${writerFailed.message}`);
     const at = (p) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
     return { commitsPerSecond: times.length / seconds, p50: at(0.5), p99: at(0.99), max: times.at(-1) };
   } finally {
     if (checkpoint) {
-      const stopped = new Promise((resolve) => checkpoint.once("message", resolve));
+      const stopped = new Promise((resolve) => {
+        checkpoint.once("message", resolve);
+        checkpoint.once("exit", resolve);
+      });
       checkpoint.postMessage("stop");
       await stopped;
       await checkpoint.terminate();
