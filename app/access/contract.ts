@@ -67,16 +67,21 @@ export type SwipeMessage = z.infer<typeof swipeSchema>;
 /** Just enough of a swipe to answer it: a swipe without a usable id cannot be correlated. */
 export const swipeIdSchema = z.object({ id: messageId });
 
-/** bridge → app, QoS 1: a decision the bridge took from its offline list. */
-export const offlineEventSchema = z.object({
+/**
+ * bridge → app, QoS 1, on `events`: what the door did. `offline: true`, a
+ * decision the bridge took from its offline list; `offline: false`, a swipe
+ * the app answered, sent again because no receipt named it (the app answers
+ * before its commit, so it may have stopped in between).
+ */
+export const doorEventSchema = z.object({
   id: messageId,
   card: z.string().max(64),
   at: isoDate,
   granted: z.boolean(),
   reason: z.enum(ACCESS_REASONS),
-  offline: z.literal(true),
+  offline: z.boolean(),
 });
-export type OfflineEventMessage = z.infer<typeof offlineEventSchema>;
+export type DoorEventMessage = z.infer<typeof doorEventSchema>;
 
 /** bridge → app, retained; the bridge's last will is `{"online": false}`. */
 export const bridgeStateSchema = z.union([
@@ -123,9 +128,9 @@ export type CredentialsMessage = {
 export const MAX_RECEIPT_IDS = 500;
 
 /**
- * app → bridge, QoS 1, not retained: ids of this door's offline events that
- * are stored (committed), duplicates included. The bridge keeps each event
- * until a receipt names it.
+ * app → bridge, QoS 1, not retained: ids of this door's events and answered
+ * swipes that are stored (committed), duplicates included. The bridge keeps
+ * each event and each answered swipe until a receipt names it.
  */
 export type ReceiptMessage = { ids: string[] };
 

@@ -1,22 +1,32 @@
-// Decides a batch of swipes and records it with the batch's offline events,
-// in one write transaction (the access service calls this; it publishes the
-// decisions only after this resolves, i.e. once the rows are committed):
-// one log row per swipe or event (keyed by door and id, so a door's
-// redelivery never adds a second row, and another door's id is another row),
-// the cards' usage stats, the doors' last access,
-// pending cards for unknown cards and the deactivation of expired ones. The
-// rules are the pure functions of rules.ts; the reads and writes are the
-// access-log model's.
+// Decides and records the doors' swipes and events. Both steps run the same
+// plan (planAccessBatch): the items in arrival order, each on the facts as
+// earlier items left them, through the pure rules of rules.ts.
+//
+// - decideAccessBatch answers new swipes on what is committed, with the
+//   swipes and events received but not yet committed planned first (their
+//   pending cards, expired cards and ids count): the access service
+//   publishes these decisions at once, so a person at the door never waits
+//   for a commit (docs/decisions/0004).
+// - recordAccessBatch records a batch in one write transaction: one log row
+//   per swipe or event (keyed by door and id, so a door's redelivery never
+//   adds a second row, and another door's id is another row), the cards'
+//   usage stats, the doors' last access, pending cards for unknown cards and
+//   the deactivation of expired ones. A swipe already answered is logged as
+//   it was answered (its `answers` entry); one without an answer is decided
+//   here, and its decision is returned to be published after the commit.
+// The reads and writes are the access-log model's.
 import {
   doorEventKey,
   inAccessTransaction,
   readAccessFacts,
+  readCommittedAccessFacts,
   writeAccessBatch,
   type AccessBatchWrites,
+  type AccessTransaction,
   type CardFacts,
   type NewAccessLogRow,
 } from "~/models/access-log.server";
-import { readBookingWindows } from "~/models/facility-booking.server";
+import { readBookingWindows, readCommittedBookingWindows } from "~/models/facility-booking.server";
 import { createId } from "~/utils/crypto.server";
 import type { AccessReason } from "./reasons";
 import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "./rules";
@@ -36,7 +46,12 @@ export type SwipeInput = {
   ipAddress: string | null;
 };
 
-export type OfflineEventInput = {
+/**
+ * What a door did: `offline` true, a decision from its offline list; false, a
+ * swipe the app answered, sent again by the bridge because no receipt named
+ * it (the app may have stopped before its commit).
+ */
+export type DoorEventInput = {
   kind: "event";
   id: string;
   doorCode: string;
@@ -44,10 +59,25 @@ export type OfflineEventInput = {
   at: Date;
   granted: boolean;
   reason: AccessReason;
+  offline: boolean;
   ipAddress: string | null;
 };
 
-export type AccessInput = SwipeInput | OfflineEventInput;
+export type AccessInput = SwipeInput | DoorEventInput;
+
+/** A swipe's decision as it was published (at: epoch ms); keyed by doorEventKey(door, swipe id). */
+export type SwipeAnswer = { granted: boolean; reason: AccessReason; at: number };
+export type SwipeAnswers = Map<string, SwipeAnswer>;
+
+/** The answers of the items that have one; a redelivered swipe's answer repeats the first one's, which is kept. */
+export function swipeAnswers(items: { input: AccessInput; answer?: SwipeAnswer }[]): SwipeAnswers {
+  const answers: SwipeAnswers = new Map();
+  for (const { input, answer } of items) {
+    const key = doorEventKey(input.doorCode, input.id);
+    if (answer && !answers.has(key)) answers.set(key, answer);
+  }
+  return answers;
+}
 
 export type SwipeDecision = {
   id: string;
@@ -60,6 +90,7 @@ export type SwipeDecision = {
 };
 
 export type AccessBatchResult = {
+  /** The decisions of the batch's swipes that came without an answer. */
   decisions: SwipeDecision[];
   /** Cards this batch set inactive because they had expired (their doors' offline lists change). */
   deactivatedCardIds: string[];
@@ -67,177 +98,224 @@ export type AccessBatchResult = {
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
-export async function recordAccessBatch(items: AccessInput[], now = new Date()): Promise<AccessBatchResult> {
+type PlanFacts = Awaited<ReturnType<typeof readAccessFacts>> & { bookingWindows: Awaited<ReturnType<typeof readBookingWindows>> };
+
+/** How a plan reads: inside the batch's write transaction, or what is committed. */
+type FactReaders = { accessFacts: typeof readCommittedAccessFacts; bookingWindows: typeof readCommittedBookingWindows };
+const COMMITTED: FactReaders = { accessFacts: readCommittedAccessFacts, bookingWindows: readCommittedBookingWindows };
+const inTransaction = (tx: AccessTransaction): FactReaders => ({
+  accessFacts: (query) => readAccessFacts(tx, query),
+  bookingWindows: (query) => readBookingWindows(tx, query),
+});
+
+/** Everything a plan of these items reads. */
+async function readPlanFacts(read: FactReaders, items: AccessInput[], now: Date): Promise<PlanFacts> {
+  const facts = await read.accessFacts({
+    doorCodes: unique(items.map((item) => item.doorCode)),
+    cardNumbers: unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : []))),
+    events: items.map((item) => ({ doorCode: item.doorCode, eventId: item.id })),
+  });
+  // Facility bookings that open these doors to these cards' holders.
+  const bookingWindows = await read.bookingWindows({
+    cardNumbers: [...facts.cards.keys()],
+    doorCodes: [...facts.doors.keys()],
+    from: now.getTime() - RECENT_WINDOW_MS,
+    to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
+    leadMs: BOOKING_WINDOW_LEAD_MS,
+  });
+  return { ...facts, bookingWindows };
+}
+
+/**
+ * Decides new swipes on the committed facts, with `pending` (received, not
+ * yet committed) planned first. Returns the decisions of `fresh`'s swipes, in
+ * order. Reads only.
+ */
+export async function decideAccessBatch(
+  pending: AccessInput[],
+  pendingAnswers: SwipeAnswers,
+  fresh: AccessInput[],
+  now = new Date(),
+): Promise<SwipeDecision[]> {
+  const items = [...pending, ...fresh];
+  const facts = await readPlanFacts(COMMITTED, items, now);
+  const { decisions } = planAccessBatch(facts, items, pendingAnswers, now);
+  const freshSwipes = fresh.filter((item) => item.kind === "swipe").length;
+  return decisions.slice(decisions.length - freshSwipes);
+}
+
+/** Records a batch in one write transaction; swipes without an answer are decided here. */
+export async function recordAccessBatch(items: AccessInput[], now = new Date(), answers: SwipeAnswers = new Map()): Promise<AccessBatchResult> {
   if (items.length === 0) return { decisions: [], deactivatedCardIds: [] };
   return inAccessTransaction(async (tx) => {
-    const { doors, cards, recorded, takenRowIds } = await readAccessFacts(tx, {
-      doorCodes: unique(items.map((item) => item.doorCode)),
-      cardNumbers: unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : []))),
-      events: items.map((item) => ({ doorCode: item.doorCode, eventId: item.id })),
-    });
-    // A new row is keyed by the door's id unless another door's row has it.
-    const newRowId = (eventId: string) => {
-      const rowId = takenRowIds.has(eventId) ? createId() : eventId;
-      takenRowIds.add(rowId);
-      return rowId;
+    const facts = await readPlanFacts(inTransaction(tx), items, now);
+    const { decisions, writes } = planAccessBatch(facts, items, answers, now);
+    await writeAccessBatch(tx, writes, now);
+    const unanswered = decisions.filter((decision) => !answers.has(doorEventKey(decision.doorCode, decision.id)));
+    return { decisions: unanswered, deactivatedCardIds: writes.expiredCardIds };
+  });
+}
+
+/**
+ * The batch's decisions (one per swipe, in order) and the writes that record
+ * it. A swipe with an entry in `answers` is logged as answered; its effects
+ * (a pending card, an expired card set inactive) follow the facts.
+ */
+function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeAnswers, now: Date) {
+  const { doors, cards, recorded, takenRowIds, bookingWindows } = facts;
+  // A new row is keyed by the door's id unless another door's row has it.
+  const newRowId = (eventId: string) => {
+    const rowId = takenRowIds.has(eventId) ? createId() : eventId;
+    takenRowIds.add(rowId);
+    return rowId;
+  };
+
+  const decisions: SwipeDecision[] = [];
+  const newCards: AccessBatchWrites["newCards"] = [];
+  const expiredCardIds = new Set<string>();
+  const newLogs: NewAccessLogRow[] = [];
+  const overriddenLogs: AccessBatchWrites["overriddenLogs"] = [];
+  const usageByCard = new Map<string, AccessBatchWrites["usage"][number]>();
+  const lastAccessByDoor = new Map<string, number>();
+
+  const countUsage = (cardId: string, attempts: number, successes: number, at: number) => {
+    const usage = usageByCard.get(cardId) ?? { cardId, attempts: 0, successes: 0, lastUsed: 0 };
+    usage.attempts += attempts;
+    usage.successes += successes;
+    usage.lastUsed = Math.max(usage.lastUsed, at);
+    usageByCard.set(cardId, usage);
+  };
+  const countDoorAccess = (doorId: string, at: number) => lastAccessByDoor.set(doorId, Math.max(lastAccessByDoor.get(doorId) ?? 0, at));
+  const registerPendingCard = (cardNumber: string, isAnonymous: boolean): CardFacts => {
+    const card: CardFacts = {
+      id: createId(),
+      cardNumber,
+      status: "pending",
+      expiresAt: null,
+      isAnonymous,
+      userId: null,
+      holder: null,
+      grantedDoorIds: new Set(),
     };
+    newCards.push({ id: card.id, cardNumber, isAnonymous });
+    cards.set(cardNumber, card);
+    return card;
+  };
 
-    // Facility bookings that open these doors to these cards' holders.
-    const bookingWindows = await readBookingWindows(tx, {
-      cardNumbers: [...cards.keys()],
-      doorCodes: [...doors.keys()],
-      from: now.getTime() - RECENT_WINDOW_MS,
-      to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
-      leadMs: BOOKING_WINDOW_LEAD_MS,
-    });
+  for (const item of items) {
+    const door = doors.get(item.doorCode) ?? null;
+    const key = doorEventKey(item.doorCode, item.id);
+    const previous = recorded.get(key);
 
-    // Decide in arrival order, on the facts as earlier items of the batch left them.
-    const decisions: SwipeDecision[] = [];
-    const newCards: AccessBatchWrites["newCards"] = [];
-    const expiredCardIds = new Set<string>();
-    const newLogs: NewAccessLogRow[] = [];
-    const overriddenLogs: AccessBatchWrites["overriddenLogs"] = [];
-    const usageByCard = new Map<string, AccessBatchWrites["usage"][number]>();
-    const lastAccessByDoor = new Map<string, number>();
-
-    const countUsage = (cardId: string, attempts: number, successes: number, at: number) => {
-      const usage = usageByCard.get(cardId) ?? { cardId, attempts: 0, successes: 0, lastUsed: 0 };
-      usage.attempts += attempts;
-      usage.successes += successes;
-      usage.lastUsed = Math.max(usage.lastUsed, at);
-      usageByCard.set(cardId, usage);
-    };
-    const registerPendingCard = (cardNumber: string, isAnonymous: boolean): CardFacts => {
-      const card: CardFacts = {
-        id: createId(),
-        cardNumber,
-        status: "pending",
-        expiresAt: null,
-        isAnonymous,
-        userId: null,
-        holder: null,
-        grantedDoorIds: new Set(),
-      };
-      newCards.push({ id: card.id, cardNumber, isAnonymous });
-      cards.set(cardNumber, card);
-      return card;
-    };
-
-    for (const item of items) {
-      const door = doors.get(item.doorCode) ?? null;
-      const key = doorEventKey(item.doorCode, item.id);
-      const previous = recorded.get(key);
-
-      if (item.kind === "swipe") {
-        const known = item.cardNumber ? cards.get(item.cardNumber) : undefined;
-        if (previous) {
-          // Redelivered swipe: answer again what was recorded.
-          decisions.push({
-            id: item.id,
-            doorCode: item.doorCode,
-            granted: previous.granted,
-            reason: previous.reason,
-            display: decisionDisplay(previous, door, known?.holder ?? null),
-            duplicate: true,
-          });
-          continue;
-        }
-        const outcome = decideAccess({
-          validRequest: item.cardNumber !== null,
-          door,
-          card: known ?? null,
-          holder: known?.holder ?? null,
-          permissionGranted: Boolean(door && known?.grantedDoorIds.has(door.id)),
-          bookingWindows: door && known ? bookingWindows.get(`${known.id}|${door.id}`) : undefined,
-          now,
-        });
-        let card = known;
-        if (outcome.createPendingCard && item.cardNumber) card = registerPendingCard(item.cardNumber, item.source === "mobile");
-        if (outcome.deactivateCard && card) {
-          card.status = "inactive";
-          expiredCardIds.add(card.id);
-        }
-        const rowId = newRowId(item.id);
-        newLogs.push({
-          id: rowId,
-          eventId: item.id,
-          timestamp: now.getTime(),
-          cardId: card?.id ?? null,
-          cardNumber: item.cardNumber ?? item.rawCard.slice(0, RAW_CARD_LENGTH),
-          doorId: door?.id ?? null,
-          doorCode: item.doorCode,
-          doorName: door?.name ?? null,
-          userId: card?.userId ?? null,
-          username: card?.holder?.username ?? null,
-          accessGranted: outcome.granted,
-          reason: outcome.reason,
-          isAnonymous: card ? card.isAnonymous : item.source === "mobile",
-          offline: false,
-          source: item.source,
-          ipAddress: item.ipAddress,
-        });
-        recorded.set(key, { rowId, offline: false, granted: outcome.granted, reason: outcome.reason });
-        if (card) countUsage(card.id, 1, outcome.granted ? 1 : 0, now.getTime());
-        if (door) lastAccessByDoor.set(door.id, now.getTime());
+    if (item.kind === "swipe") {
+      const known = item.cardNumber ? cards.get(item.cardNumber) : undefined;
+      if (previous) {
+        // Redelivered swipe: answer again what was recorded.
         decisions.push({
           id: item.id,
           doorCode: item.doorCode,
-          granted: outcome.granted,
-          reason: outcome.reason,
-          display: decisionDisplay(outcome, door, card?.holder ?? null),
-          duplicate: false,
+          granted: previous.granted,
+          reason: previous.reason,
+          display: decisionDisplay(previous, door, known?.holder ?? null),
+          duplicate: true,
         });
         continue;
       }
-
-      // Offline event: what the door did while it could not reach the app.
-      if (previous?.offline) continue; // redelivered
-      const card = cards.get(item.cardNumber) ?? registerPendingCard(item.cardNumber, false);
-      // Events from a clock running ahead are logged at arrival time.
-      const at = Math.min(item.at.getTime(), now.getTime());
-      const rowId = previous?.rowId ?? newRowId(item.id);
-      if (previous) {
-        // The swipe reached the app but its decision did not reach the door in
-        // time: the door acted on its offline decision, so the row says that.
-        overriddenLogs.push({ rowId: previous.rowId, granted: item.granted, reason: item.reason });
-        countUsage(card.id, 0, Number(item.granted) - Number(previous.granted), at);
-      } else {
-        newLogs.push({
-          id: rowId,
-          eventId: item.id,
-          timestamp: at,
-          cardId: card.id,
-          cardNumber: item.cardNumber,
-          doorId: door?.id ?? null,
-          doorCode: item.doorCode,
-          doorName: door?.name ?? null,
-          userId: card.userId,
-          username: card.holder?.username ?? null,
-          accessGranted: item.granted,
-          reason: item.reason,
-          isAnonymous: card.isAnonymous,
-          offline: true,
-          source: null,
-          ipAddress: item.ipAddress,
-        });
-        countUsage(card.id, 1, item.granted ? 1 : 0, at);
-        if (door) lastAccessByDoor.set(door.id, Math.max(lastAccessByDoor.get(door.id) ?? 0, at));
+      const outcome = decideAccess({
+        validRequest: item.cardNumber !== null,
+        door,
+        card: known ?? null,
+        holder: known?.holder ?? null,
+        permissionGranted: Boolean(door && known?.grantedDoorIds.has(door.id)),
+        bookingWindows: door && known ? bookingWindows.get(`${known.id}|${door.id}`) : undefined,
+        now,
+      });
+      const answer = answers.get(key);
+      const { granted, reason } = answer ?? outcome;
+      const at = answer?.at ?? now.getTime();
+      let card = known;
+      if (outcome.createPendingCard && item.cardNumber) card = registerPendingCard(item.cardNumber, item.source === "mobile");
+      if (outcome.deactivateCard && card) {
+        card.status = "inactive";
+        expiredCardIds.add(card.id);
       }
-      recorded.set(key, { rowId, offline: true, granted: item.granted, reason: item.reason });
+      const rowId = newRowId(item.id);
+      newLogs.push({
+        id: rowId,
+        eventId: item.id,
+        timestamp: at,
+        cardId: card?.id ?? null,
+        cardNumber: item.cardNumber ?? item.rawCard.slice(0, RAW_CARD_LENGTH),
+        doorId: door?.id ?? null,
+        doorCode: item.doorCode,
+        doorName: door?.name ?? null,
+        userId: card?.userId ?? null,
+        username: card?.holder?.username ?? null,
+        accessGranted: granted,
+        reason,
+        isAnonymous: card ? card.isAnonymous : item.source === "mobile",
+        offline: false,
+        source: item.source,
+        ipAddress: item.ipAddress,
+      });
+      recorded.set(key, { rowId, offline: false, granted, reason });
+      if (card) countUsage(card.id, 1, granted ? 1 : 0, at);
+      if (door) countDoorAccess(door.id, at);
+      decisions.push({
+        id: item.id,
+        doorCode: item.doorCode,
+        granted,
+        reason,
+        display: decisionDisplay({ granted, reason }, door, card?.holder ?? null),
+        duplicate: false,
+      });
+      continue;
     }
 
-    await writeAccessBatch(
-      tx,
-      {
-        newCards,
-        expiredCardIds: [...expiredCardIds],
-        newLogs,
-        overriddenLogs,
-        usage: [...usageByCard.values()],
-        lastAccess: [...lastAccessByDoor].map(([doorId, at]) => ({ doorId, at })),
-      },
-      now,
-    );
-    return { decisions, deactivatedCardIds: [...expiredCardIds] };
-  });
+    // A door's event. An answered swipe sent again is logged only if its row
+    // is missing; a redelivered offline event is logged once.
+    if (previous && (!item.offline || previous.offline)) continue;
+    const card = cards.get(item.cardNumber) ?? registerPendingCard(item.cardNumber, false);
+    // Events from a clock running ahead are logged at arrival time.
+    const at = Math.min(item.at.getTime(), now.getTime());
+    const rowId = previous?.rowId ?? newRowId(item.id);
+    if (previous) {
+      // The swipe reached the app but its decision did not reach the door in
+      // time: the door acted on its offline decision, so the row says that.
+      overriddenLogs.push({ rowId: previous.rowId, granted: item.granted, reason: item.reason });
+      countUsage(card.id, 0, Number(item.granted) - Number(previous.granted), at);
+    } else {
+      newLogs.push({
+        id: rowId,
+        eventId: item.id,
+        timestamp: at,
+        cardId: card.id,
+        cardNumber: item.cardNumber,
+        doorId: door?.id ?? null,
+        doorCode: item.doorCode,
+        doorName: door?.name ?? null,
+        userId: card.userId,
+        username: card.holder?.username ?? null,
+        accessGranted: item.granted,
+        reason: item.reason,
+        isAnonymous: card.isAnonymous,
+        offline: item.offline,
+        source: null,
+        ipAddress: item.ipAddress,
+      });
+      countUsage(card.id, 1, item.granted ? 1 : 0, at);
+      if (door) countDoorAccess(door.id, at);
+    }
+    recorded.set(key, { rowId, offline: item.offline, granted: item.granted, reason: item.reason });
+  }
+
+  const writes: AccessBatchWrites = {
+    newCards,
+    expiredCardIds: [...expiredCardIds],
+    newLogs,
+    overriddenLogs,
+    usage: [...usageByCard.values()],
+    lastAccess: [...lastAccessByDoor].map(([doorId, at]) => ({ doorId, at })),
+  };
+  return { decisions, writes };
 }

@@ -3,14 +3,18 @@
 // subscriptions and the retained state of every door) and the graceful stop
 // (pending swipes answered, client closed, broker closed).
 //
-// Swipes and offline events are queued as they arrive and recorded in
-// batches (record-batch.server.ts): whatever arrived while the previous batch
-// was being written goes into the next one. A quiet door gets a batch of one
-// at once; a busy building shares each transaction and its fsync. build/access.js
-// records in a thread of its own (recorder-thread.server.ts), so this thread
-// keeps reading swipes and sending decisions while a batch commits; recorded
-// on this thread (tests, scripts), commits under load are spaced by a short
-// pause instead. The doors' retained display and offline lists are
+// Swipes are answered as they arrive, on what is committed with whatever is
+// received but not yet committed planned first, and the decisions go out at
+// once (decide()). Then swipes and door events are recorded in batches
+// (record-batch.server.ts): whatever was answered while the previous batch
+// was being written goes into the next one, and each committed batch sends
+// the doors a receipt, so their bridges drop what they kept of it. A quiet
+// door gets a batch of one at once; a busy building shares each transaction
+// and its fsync. build/access.js records in a thread of its own
+// (recorder-thread.server.ts), so this thread keeps reading swipes and
+// sending decisions while a batch commits; recorded on this thread (tests,
+// scripts), commits under load are spaced by a short pause instead. The
+// doors' retained display and offline lists are
 // door-publisher.server.ts's.
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
@@ -26,7 +30,7 @@ import {
   canonicalCardId,
   changesTopic,
   doorTopic,
-  offlineEventSchema,
+  doorEventSchema,
   parseDoorTopic,
   parseSensorTopic,
   receiptMessages,
@@ -40,7 +44,7 @@ import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { DoorPublisher } from "./door-publisher.server";
 import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
-import { recordAccessBatch, type AccessInput, type SwipeDecision } from "./record-batch.server";
+import { decideAccessBatch, recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer, type SwipeDecision } from "./record-batch.server";
 import { startRecorderThread, type RecorderThread } from "./recorder-thread.server";
 import { UNLOCK_MS } from "./rules";
 
@@ -103,7 +107,8 @@ const MIN_COMMIT_INTERVAL_MS = 8;
 const DECISION_EXPIRY_S = 10;
 const STOP_TIMEOUT_MS = 3000;
 
-type Queued = { input: AccessInput; correlationData?: Buffer };
+/** answer: the decision published for a swipe, before its commit. */
+type Queued = { input: AccessInput; correlationData?: Buffer; answer?: SwipeAnswer };
 
 type Resolved = Required<
   Pick<AccessServiceOptions, "prefix" | "refreshIntervalMs" | "credentialsDebounceMs" | "connectTimeoutMs" | "host" | "port" | "tlsPort">
@@ -137,7 +142,13 @@ class AccessService {
   private broker: EmbeddedBroker | null = null;
   private client!: MqttClient;
   private stopped = false;
+  /** Received, not yet answered. */
+  private readonly undecided: Queued[] = [];
+  private deciding: Promise<void> | null = null;
+  /** Answered (swipes) or received (events), waiting for their batch. */
   private readonly queue: Queued[] = [];
+  /** The batch being recorded. */
+  private recording: Queued[] = [];
   private flushing: Promise<void> | null = null;
   private lastCommitAt = -Infinity;
   private publisher!: DoorPublisher;
@@ -306,7 +317,7 @@ class AccessService {
   }
 
   private receiveEvent(doorCode: string, payload: Buffer) {
-    const event = offlineEventSchema.safeParse(parseJson(payload));
+    const event = doorEventSchema.safeParse(parseJson(payload));
     const cardNumber = event.success ? canonicalCardId(event.data.card) : null;
     if (!event.success || !cardNumber) {
       console.warn(`[access] door ${doorCode}: invalid offline event ignored`);
@@ -321,6 +332,7 @@ class AccessService {
         at: new Date(event.data.at),
         granted: event.data.granted,
         reason: event.data.reason,
+        offline: event.data.offline,
         ipAddress: this.broker?.addressOf(doorCode) ?? null,
       },
     });
@@ -359,8 +371,41 @@ class AccessService {
   }
 
   private enqueue(item: Queued) {
-    this.queue.push(item);
-    this.flushing ??= this.flush();
+    this.undecided.push(item);
+    this.deciding ??= this.decide();
+  }
+
+  /**
+   * Answers the swipes that arrived, at once, on what is committed with what
+   * is still to be committed planned first; then queues them to be recorded.
+   * A person at the door never waits for a commit: a commit can stall for
+   * tens of milliseconds on a busy disk (docs/decisions/0004). The bridge
+   * keeps each answered swipe until a receipt says it is stored.
+   */
+  private async decide() {
+    while (this.undecided.length > 0) {
+      // Whatever arrives in the same turn is answered together.
+      await new Promise((resolve) => setImmediate(resolve));
+      const fresh = this.undecided.splice(0, MAX_BATCH);
+      const now = new Date();
+      try {
+        const pending = [...this.recording, ...this.queue];
+        const inputs = (items: Queued[]) => items.map((item) => item.input);
+        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now);
+        const swipes = fresh.filter((item) => item.input.kind === "swipe");
+        swipes.forEach((item, index) => {
+          const decision = decisions[index]!;
+          item.answer = { granted: decision.granted, reason: decision.reason, at: now.getTime() };
+          this.publishDecision(decision, item.correlationData);
+        });
+      } catch (error) {
+        // Unanswered, they are decided in their batch and answered after its commit.
+        console.error(`[access] could not decide ${fresh.length} swipes/events before recording them`, error);
+      }
+      this.queue.push(...fresh);
+      this.flushing ??= this.flush();
+    }
+    this.deciding = null;
   }
 
   private async flush() {
@@ -371,7 +416,9 @@ class AccessService {
       const wait = this.lastCommitAt + this.commitSpacingMs - performance.now();
       await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
       this.lastCommitAt = performance.now();
-      await this.recordBatch(this.queue.splice(0, MAX_BATCH));
+      this.recording = this.queue.splice(0, MAX_BATCH);
+      await this.recordBatch(this.recording);
+      this.recording = [];
     }
     this.flushing = null;
   }
@@ -380,25 +427,26 @@ class AccessService {
     let result;
     try {
       const inputs = batch.map((item) => item.input);
-      result = await (this.recorder ? this.recorder.record(inputs) : recordAccessBatch(inputs));
+      const answers = swipeAnswers(batch);
+      result = await (this.recorder ? this.recorder.record(inputs, answers) : recordAccessBatch(inputs, new Date(), answers));
     } catch (error) {
-      // Nothing was committed: no decision goes out; the bridges decide offline
-      // and report it on `events` with the same ids.
+      // Nothing was committed and no receipt goes out: the bridges send their
+      // events and answered swipes again; an unanswered swipe gets no
+      // decision, so its door decides offline and reports it as an event.
       console.error(`[access] could not record ${batch.length} swipes/events`, error);
       return;
     }
     this.counters.batches += 1;
     this.counters.events += batch.filter((item) => item.input.kind === "event").length;
-    this.publishReceipts(batch);
+    // Decisions before receipts: a bridge keeps a swipe once it has its decision.
     const correlation = new Map(batch.map((item) => [item.input.id, item.correlationData]));
-    for (const decision of result.decisions) {
-      this.publishDecision(decision, correlation.get(decision.id));
-      this.counters.decisions += 1;
-    }
+    for (const decision of result.decisions) this.publishDecision(decision, correlation.get(decision.id));
+    this.publishReceipts(batch);
     if (result.deactivatedCardIds.length > 0) this.publisher.scheduleCredentialsOfCards(result.deactivatedCardIds);
   }
 
   private publishDecision(decision: SwipeDecision, correlationData: Buffer | undefined) {
+    this.counters.decisions += 1;
     const message: DecisionMessage = {
       id: decision.id,
       granted: decision.granted,
@@ -421,13 +469,12 @@ class AccessService {
   }
 
   /**
-   * Tells each door's bridge which of its offline events this committed batch
-   * holds (duplicates too), so that it can drop them from its queue.
+   * Tells each door's bridge which of its swipes and events this committed
+   * batch holds (duplicates too), so that it can drop them from its queue.
    */
   private publishReceipts(batch: Queued[]) {
     const idsByDoor = new Map<string, string[]>();
     for (const { input } of batch) {
-      if (input.kind !== "event") continue;
       const ids = idsByDoor.get(input.doorCode) ?? [];
       ids.push(input.id);
       idsByDoor.set(input.doorCode, ids);
@@ -446,13 +493,21 @@ class AccessService {
     await this.client.publishAsync(changesTopic(this.options.prefix), JSON.stringify(change), { qos: 1 });
   };
 
+  /** Resolves once everything received is answered and recorded. */
+  private async settled() {
+    while (this.deciding || this.flushing) {
+      await this.deciding;
+      await this.flushing;
+    }
+  }
+
   private async stop() {
     if (this.stopped) return;
     this.stopped = true;
     setInProcessChangePublisher(null, this.publishChange);
     if (this.refreshTimer) clearInterval(this.refreshTimer);
-    // Swipes already received are recorded and answered before the connection closes.
-    await this.flushing;
+    // Swipes already received are answered and recorded before the connection closes.
+    await this.settled();
     await this.publisher.stop();
     await this.sideWrites;
     try {
@@ -461,7 +516,7 @@ class AccessService {
       console.warn(`[access] ${errorMessage(error)}; closing the connection`);
       await this.client.endAsync(true).catch(() => {});
     }
-    await this.flushing;
+    await this.settled();
     await this.broker?.close();
     await this.recorder?.stop();
     await this.checkpointer?.stop();

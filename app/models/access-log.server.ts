@@ -1,7 +1,8 @@
 // The access log's write side and the facts an access decision reads, as
-// data operations for app/access/record-batch.server.ts, which decides a
-// batch of swipes and offline events inside one write transaction:
-// readAccessFacts reads everything the batch needs in one statement and
+// data operations for app/access/record-batch.server.ts, which decides
+// swipes on what is committed and records a batch of swipes and door events
+// inside one write transaction: readAccessFacts reads everything a batch
+// needs in one statement and
 // writeAccessBatch writes every change with one statement per kind. The
 // statements are plain SQL with JSON parameters (read back with json_each),
 // so each statement's text is the same for any batch
@@ -62,7 +63,7 @@ const json = (value: unknown) => JSON.stringify(value);
  * in one statement.
  */
 export async function readAccessFacts(
-  tx: AccessTransaction,
+  tx: Pick<Database, "all">,
   { doorCodes, cardNumbers, events }: { doorCodes: string[]; cardNumbers: string[]; events: { doorCode: string; eventId: string }[] },
 ) {
   const [facts] = await tx.all<{ doors: string; cards: string; logs: string; takenIds: string }>(sql`
@@ -143,6 +144,11 @@ export async function readAccessFacts(
   }
   const takenRowIds = new Set(JSON.parse(facts!.takenIds) as string[]);
   return { doors, cards, recorded, takenRowIds };
+}
+
+/** readAccessFacts on what is committed now, outside any transaction (the access service's decisions). */
+export function readCommittedAccessFacts(query: Parameters<typeof readAccessFacts>[1]) {
+  return readAccessFacts(getDb(), query);
 }
 
 /** A new access_logs row (timestamps in epoch ms); `eventId` is the id the door sent. */

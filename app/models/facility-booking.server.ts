@@ -198,6 +198,11 @@ export async function readBookingWindows(
   return windows;
 }
 
+/** readBookingWindows on what is committed now, outside any transaction (the access service's decisions). */
+export function readCommittedBookingWindows(query: Parameters<typeof readBookingWindows>[1]) {
+  return readBookingWindows(getDb(), query);
+}
+
 /**
  * The cards a door's offline list carries only for bookings: the cards of
  * residents with a confirmed booking of the door's facility whose window

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BridgeConfigInput } from './config.js';
 import { startBridge, type BridgeHandle } from './controller.js';
 import { LCUS1_CLOSE, LCUS1_OPEN } from './locks/lcus1.js';
@@ -318,6 +318,111 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the last event');
     await stopDoor(bridge);
     expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents()).toEqual([]);
+  });
+
+  it('keeps a swipe the app answered until a receipt names it, without publishing it', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door, { decisionTimeoutMs: 300 });
+    app.receipting = false;
+    app.grant(CARD_ANA);
+    const answered = await bridge.swipe(CARD_ANA);
+    expect(answered).toMatchObject({ granted: true, offline: false });
+    const answeredId = answered?.id ?? '';
+    expect(bridge.status().pendingEvents).toBe(1);
+
+    // An offline event is sent at once, after anything queued before it that is due: the answered swipe is not.
+    app.answering = false;
+    const marker = await bridge.swipe(CARD_EVE);
+    expect(marker).toMatchObject({ offline: true });
+    await waitFor(() => app.eventCount(marker?.id ?? '') === 1, 'the marker event');
+    expect(app.eventCount(answeredId)).toBe(0);
+    expect(bridge.status().pendingEvents).toBe(2);
+
+    await app.publishReceipt(door.id, [answeredId]);
+    await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted swipe to leave the queue');
+    await stopDoor(bridge);
+    const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
+    expect(onDisk.pendingEvents().map((event) => event.id)).toEqual([marker?.id]);
+  });
+
+  it('sends an answered swipe without a receipt after eventResendMs, with offline false and the app\'s decision', async () => {
+    const door = await newDoor();
+    const resendMs = 300;
+    const bridge = await startConnected(door, { eventResendMs: resendMs });
+    app.receipting = false;
+    app.grants.set(CARD_BEN, { granted: false, reason: 'no_permission', line1: 'ACCESS DENIED', line2: 'NO PERMISSION', unlockMs: 0 });
+    const swipedAt = Date.now();
+    const outcome = await bridge.swipe(CARD_BEN);
+    expect(outcome).toMatchObject({ granted: false, reason: 'no_permission', offline: false });
+    const id = outcome?.id ?? '';
+    const swipe = app.swipes.find((message) => message.id === id);
+
+    await waitFor(() => app.eventCount(id) === 1, 'the answered swipe to be sent');
+    expect(Date.now() - swipedAt).toBeGreaterThanOrEqual(resendMs);
+    expect(app.events.find((event) => event.id === id)).toEqual({
+      id,
+      card: CARD_BEN,
+      at: swipe?.at,
+      granted: false,
+      reason: 'no_permission',
+      offline: false,
+    });
+    await waitFor(() => app.eventCount(id) >= 2, 'the answered swipe to be sent again');
+    expect(logLines).toContain(`${door.id} info answered swipe ${id} sent again: no receipt from the app yet`);
+
+    app.receipting = true;
+    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the answered swipe');
+  });
+
+  it('sends an answered swipe without a receipt on each new connection, also after a restart', async () => {
+    const door = await newDoor();
+    let bridge = await startConnected(door);
+    app.receipting = false;
+    app.grant(CARD_ANA);
+    const outcome = await bridge.swipe(CARD_ANA);
+    expect(outcome).toMatchObject({ granted: true, reason: 'granted', offline: false });
+    const id = outcome?.id ?? '';
+    const at = app.swipes.find((message) => message.id === id)?.at;
+
+    // eventResendMs is 30 s: only the new connection sends it.
+    const client = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
+    client?.close();
+    await waitFor(() => app.eventCount(id) === 1, 'the answered swipe sent on reconnect');
+    expect(app.events.find((event) => event.id === id)).toEqual({ id, card: CARD_ANA, at, granted: true, reason: 'granted', offline: false });
+
+    await stopDoor(bridge);
+    bridge = await startDoor(door);
+    expect(bridge.status().pendingEvents).toBe(1);
+    await waitFor(() => app.eventCount(id) === 2, 'the answered swipe sent after the restart');
+    await app.publishReceipt(door.id, [id]);
+    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt');
+  });
+
+  it('opens the door and shows the decision before the answered swipe is on disk', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door);
+    app.receipting = false;
+    app.grant(CARD_ANA, 'COME IN', '', 150);
+    let release = () => {};
+    const diskFree = new Promise<void>((resolve) => (release = resolve));
+    const appendEvent = OfflineStore.prototype.appendEvent;
+    const appends = vi.spyOn(OfflineStore.prototype, 'appendEvent').mockImplementation(async function (this: OfflineStore, event) {
+      await diskFree;
+      return appendEvent.call(this, event);
+    });
+    try {
+      let settled = false;
+      const outcome = bridge.swipe(CARD_ANA).finally(() => (settled = true));
+      await waitFor(() => opens(door) === 1 && ports.text(door.lcd).includes('COME IN'), 'the door to open and the decision to show');
+      expect(appends).toHaveBeenCalledTimes(1);
+      expect(settled).toBe(false);
+      release();
+      expect(await outcome).toMatchObject({ granted: true, offline: false });
+      expect(bridge.status().pendingEvents).toBe(1);
+    } finally {
+      release();
+      appends.mockRestore();
+    }
   });
 
   it('ignores a decision that arrives after the timeout: no late unlock', async () => {

@@ -65,7 +65,10 @@ export type CredentialsList = z.infer<typeof credentialsListSchema>;
 /** Most event ids in one receipt. */
 export const MAX_RECEIPT_IDS = 500;
 
-/** app → bridge: ids of this door's offline events the app has stored (committed). */
+/**
+ * app → bridge: ids of this door's offline events and answered swipes the app
+ * has stored (committed). Each named entry leaves the bridge's queue.
+ */
 export const receiptSchema = z.object({
   ids: z.array(z.string().min(1).max(64)).min(1).max(MAX_RECEIPT_IDS),
 });
@@ -93,7 +96,7 @@ export const OFFLINE_REASONS = [
 ] as const;
 export type OfflineReason = (typeof OFFLINE_REASONS)[number];
 
-/** bridge → app: a decision the bridge took from its offline list. */
+/** bridge → app on `events`: a decision the bridge took from its offline list. */
 export interface OfflineEvent {
   id: string;
   card: string;
@@ -102,3 +105,21 @@ export interface OfflineEvent {
   reason: OfflineReason;
   offline: true;
 }
+
+/**
+ * bridge → app on `events`: a swipe the app answered online, sent again
+ * because no receipt named it (the app answers before it commits, so it may
+ * have stopped in between). id, card and at are the swipe's; granted and
+ * reason the app's decision, reason as the app sent it.
+ */
+export interface AnsweredSwipeEvent {
+  id: string;
+  card: string;
+  at: string;
+  granted: boolean;
+  reason: string;
+  offline: false;
+}
+
+/** What the bridge keeps until a receipt names it, and publishes on `events`. */
+export type DoorEvent = OfflineEvent | AnsweredSwipeEvent;

@@ -47,6 +47,7 @@ export interface BridgeDeps {
 export interface BridgeStatus {
   connected: boolean;
   lockOpen: boolean;
+  /** Queued events without the app's receipt: offline decisions and answered swipes. */
   pendingEvents: number;
   credentialsVersion: number | null;
   display: { line1: string; line2: string };
@@ -73,7 +74,7 @@ export interface BridgeHandle {
  *
  * This function only composes the parts and owns their start-up and shutdown
  * order: the door (lock and display) is in door.ts, swipe decisions in
- * swipes.ts, the offline event queue in offline-events.ts.
+ * swipes.ts, the event queue in offline-events.ts.
  */
 export async function startBridge(configInput: BridgeConfigInput | BridgeConfig, deps: BridgeDeps = {}): Promise<BridgeHandle> {
   const config = parseConfig(configInput);
@@ -204,7 +205,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   }
   logger.info(
     `ready: reader ${config.reader.driver}, lock ${config.lock.driver}, display ${config.display.driver}, ` +
-      `offline policy ${config.offline}, ${events.pendingCount} offline events queued`,
+      `offline policy ${config.offline}, ${events.pendingCount} events queued`,
   );
 
   return {

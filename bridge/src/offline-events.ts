@@ -1,4 +1,4 @@
-import type { OfflineEvent, Receipt } from './contract.js';
+import type { AnsweredSwipeEvent, DoorEvent, OfflineEvent, Receipt } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
 import type { MqttLink } from './mqtt-link.js';
 import type { OfflineStore } from './offline-store.js';
@@ -14,13 +14,15 @@ export interface OfflineEventsOptions {
 }
 
 /**
- * The queue of offline decisions, delivered at least once: each event stays on
- * disk (OfflineStore) until a receipt from the app names it. Every event
- * without a receipt is sent on each connect and again every resendMs while
- * connected, oldest first, one publish at a time. The broker's PUBACK is not
- * enough: nobody may have been subscribed (the app restarting), so the
- * message went nowhere. Resending is harmless: the app stores events
- * idempotently by door and id.
+ * The queue of door events, delivered at least once: each event stays on disk
+ * (OfflineStore) until a receipt from the app names it. Events are offline
+ * decisions and swipes the app answered: the app answers a swipe before it
+ * commits it, so the swipe is kept until the app says it is stored, and only
+ * sent if that does not happen in time. Every event without a receipt is sent
+ * on each connect and again every resendMs while connected, oldest first, one
+ * publish at a time. The broker's PUBACK is not enough: nobody may have been
+ * subscribed (the app restarting), so the message went nowhere. Resending is
+ * harmless: the app stores events idempotently by door and id.
  */
 export class OfflineEvents {
   /** When each event was last sent on the current connection (ms since the epoch). */
@@ -37,14 +39,21 @@ export class OfflineEvents {
     return this.options.store.pendingCount;
   }
 
-  /** Stores the event (fsynced), then sends it if connected. */
+  /** Stores the offline decision (fsynced), then sends it if connected. */
   async record(event: OfflineEvent): Promise<void> {
-    try {
-      await this.options.store.appendEvent(event);
-    } catch (error) {
-      this.options.logger.error(`offline queue: ${errorMessage(error)}`);
-    }
+    await this.append(event);
     this.sendDue();
+  }
+
+  /**
+   * Stores a swipe the app answered (fsynced). Its swipe already reached the
+   * app, so it counts as sent now: it goes out only if no receipt names it
+   * within resendMs, or on a new connection.
+   */
+  async recordAnswered(event: AnsweredSwipeEvent): Promise<void> {
+    this.sentAt.set(event.id, Date.now());
+    await this.append(event);
+    if (!this.sending) this.scheduleResend();
   }
 
   /** A new connection: everything without a receipt is sent again. */
@@ -61,12 +70,20 @@ export class OfflineEvents {
   async receive(receipt: Receipt): Promise<void> {
     const removed = await this.options.store.acknowledgeEvents(receipt.ids);
     for (const id of removed) this.sentAt.delete(id);
-    if (removed.length > 0) this.options.logger.debug(`offline events receipted by the app: ${removed.join(', ')}`);
+    if (removed.length > 0) this.options.logger.debug(`events receipted by the app: ${removed.join(', ')}`);
   }
 
   stop(): void {
     this.stopping = true;
     this.clearResendTimer();
+  }
+
+  private async append(event: DoorEvent): Promise<void> {
+    try {
+      await this.options.store.appendEvent(event);
+    } catch (error) {
+      this.options.logger.error(`event queue: ${errorMessage(error)}`);
+    }
   }
 
   private sendDue(): void {
@@ -93,11 +110,12 @@ export class OfflineEvents {
           // Counted as sent before the PUBACK: a publish that fails is retried after resendMs, not at once.
           this.sentAt.set(event.id, Date.now());
           await link.publish(topic, JSON.stringify(event));
-          logger.debug(`offline event ${event.id} sent`);
+          if (event.offline) logger.debug(`offline event ${event.id} sent`);
+          else logger.info(`answered swipe ${event.id} sent again: no receipt from the app yet`);
         }
       } while (this.sendAgain);
     } catch (error) {
-      logger.warn(`offline events: sending interrupted (${errorMessage(error)}); they stay queued`);
+      logger.warn(`events: sending interrupted (${errorMessage(error)}); they stay queued`);
     }
   }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OfflineEvent } from './contract.js';
+import type { AnsweredSwipeEvent, OfflineEvent } from './contract.js';
 import type { Logger } from './logger.js';
 import { OfflineStore } from './offline-store.js';
 
@@ -11,6 +11,7 @@ const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const tempDir = () => mkdtemp(path.join(tmpdir(), 'bridge-store-'));
 const hash = (salt: string, card: string) => createHash('sha256').update(salt + card).digest('hex');
 const event = (id: string): OfflineEvent => ({ id, card: '004E2B4E', at: new Date().toISOString(), granted: true, reason: 'granted', offline: true });
+const answered = (id: string): AnsweredSwipeEvent => ({ id, card: '0012D687', at: new Date().toISOString(), granted: false, reason: 'no_permission', offline: false });
 
 describe('OfflineStore', () => {
   it('checks cards against sha256(salt + card) with expiry', async () => {
@@ -123,6 +124,36 @@ describe('OfflineStore', () => {
     expect(store.isPending('a')).toBe(false);
     expect(store.isPending('b')).toBe(true);
     expect((await OfflineStore.open(dir, quiet)).pendingEvents().map((e) => e.id)).toEqual(['b', 'd']);
+  });
+
+  it('keeps answered swipes with offline events across restarts, in order, until acknowledged', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    const queued = [event('a'), answered('b'), event('c'), answered('d')];
+    for (const entry of queued) await store.appendEvent(entry);
+    await store.acknowledgeEvents(['d']);
+    const reopened = await OfflineStore.open(dir, quiet);
+    expect(reopened.pendingEvents()).toEqual(queued.slice(0, 3));
+    await reopened.acknowledgeEvents(['b']);
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([queued[0], queued[2]]);
+  });
+
+  it('loads a journal written before answered swipes were queued (offline events only)', async () => {
+    const dir = await tempDir();
+    const old = (id: string, reason: string, granted: boolean) =>
+      JSON.stringify({ add: { id, card: '004E2B4E', at: '2025-03-01T10:00:00.000Z', granted, reason, offline: true } });
+    await writeFile(
+      path.join(dir, 'events.jsonl'),
+      [old('a', 'granted', true), old('b', 'unknown_card', false), JSON.stringify({ ack: 'a' }), old('c', 'offline_deny', false), ''].join('\n'),
+    );
+    const store = await OfflineStore.open(dir, quiet);
+    expect(store.pendingEvents()).toEqual([
+      { id: 'b', card: '004E2B4E', at: '2025-03-01T10:00:00.000Z', granted: false, reason: 'unknown_card', offline: true },
+      { id: 'c', card: '004E2B4E', at: '2025-03-01T10:00:00.000Z', granted: false, reason: 'offline_deny', offline: true },
+    ]);
+    const swipe = answered('d');
+    await store.appendEvent(swipe);
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents().map((e) => (e.offline ? e.id : `${e.id} answered`))).toEqual(['b', 'c', 'd answered']);
   });
 
   it('survives a line torn by a power cut', async () => {

@@ -6,7 +6,7 @@ import {
   displayMessageSchema,
   type CredentialsList,
   type DisplayMessage,
-  type OfflineEvent,
+  type DoorEvent,
   type OfflineReason,
 } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
@@ -14,7 +14,9 @@ import { errorMessage, type Logger } from './logger.js';
 const CREDENTIALS_FILE = 'credentials.json';
 const DISPLAY_FILE = 'display.json';
 /**
- * Append-only journal of offline decisions: `{"add": event}` lines, then
+ * Append-only journal of the event queue: `{"add": event}` lines (offline
+ * decisions, `offline: true`, and swipes the app answered, `offline: false`;
+ * journals from before answered swipes hold only the former), then
  * `{"ack": id}` once the app's receipt named the event. Compacted at start and
  * whenever nothing is left to send.
  */
@@ -31,8 +33,9 @@ interface OfflineCard {
 
 /**
  * What the bridge keeps on disk to work without the app: the newest offline
- * credentials list, the last display message and the queue of offline
- * decisions the app has not yet receipted. Survives restarts.
+ * credentials list, the last display message and the queue of events (offline
+ * decisions and answered swipes) the app has not yet receipted. Survives
+ * restarts.
  */
 export class OfflineStore {
   private credentials: CredentialsList | null = null;
@@ -40,7 +43,7 @@ export class OfflineStore {
   private cards = new Map<string, OfflineCard>();
   private display: DisplayMessage | null = null;
   /** Events by id, oldest first. */
-  private pending = new Map<string, OfflineEvent>();
+  private pending = new Map<string, DoorEvent>();
   /** Disk writes run one at a time, in call order. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -69,7 +72,7 @@ export class OfflineStore {
   }
 
   /** Events the app has not receipted yet, oldest first. */
-  pendingEvents(): readonly OfflineEvent[] {
+  pendingEvents(): readonly DoorEvent[] {
     return [...this.pending.values()];
   }
 
@@ -114,7 +117,7 @@ export class OfflineStore {
     return true;
   }
 
-  async appendEvent(event: OfflineEvent): Promise<void> {
+  async appendEvent(event: DoorEvent): Promise<void> {
     this.pending.set(event.id, event);
     await this.serialized(() => this.appendJournal([{ add: event }]));
   }
@@ -172,7 +175,7 @@ export class OfflineStore {
     return null;
   }
 
-  private async readJournal(): Promise<OfflineEvent[]> {
+  private async readJournal(): Promise<DoorEvent[]> {
     let text: string;
     try {
       text = await readFile(path.join(this.dataDir, EVENTS_FILE), 'utf8');
@@ -180,11 +183,11 @@ export class OfflineStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const events = new Map<string, OfflineEvent>();
+    const events = new Map<string, DoorEvent>();
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
       try {
-        const entry = JSON.parse(line) as { add?: OfflineEvent; ack?: string };
+        const entry = JSON.parse(line) as { add?: DoorEvent; ack?: string };
         if (typeof entry.add?.id === 'string') events.set(entry.add.id, entry.add);
         else if (typeof entry.ack === 'string') events.delete(entry.ack);
       } catch {
@@ -195,7 +198,7 @@ export class OfflineStore {
     return [...events.values()];
   }
 
-  private async appendJournal(entries: Array<{ add: OfflineEvent } | { ack: string }>): Promise<void> {
+  private async appendJournal(entries: Array<{ add: DoorEvent } | { ack: string }>): Promise<void> {
     const handle = await open(path.join(this.dataDir, EVENTS_FILE), 'a', 0o600);
     try {
       await handle.writeFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));

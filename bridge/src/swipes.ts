@@ -48,10 +48,17 @@ export interface SwipesOptions {
   logger: Logger;
 }
 
+/** The app's decision for a swipe, and the record of the answered swipe in the event queue. */
+interface Answer {
+  decision: Decision;
+  recorded: Promise<void>;
+}
+
 /**
  * Turns card reads into decisions: drops repeats, handles one swipe at a time,
  * asks the app (swipe → decision, with a timeout) and otherwise decides from
- * the offline list, queueing what it decided offline.
+ * the offline list. Both kinds of decision are queued as events until the
+ * app's receipt names them.
  */
 export class Swipes {
   private readonly lastSeen = new Map<string, number>();
@@ -107,41 +114,54 @@ export class Swipes {
   private async decide(card: string): Promise<SwipeOutcome> {
     const id = randomUUID();
     const at = new Date().toISOString();
-    const decision = await this.askApp({ id, card, at, source: 'reader' });
-    return decision === null ? this.decideOffline(id, card, at) : this.apply(decision, card);
+    const answer = await this.askApp({ id, card, at, source: 'reader' });
+    return answer === null ? this.decideOffline(id, card, at) : this.apply(answer, card);
   }
 
-  /** The app's decision, or null when offline or when it did not come within decisionTimeoutMs. */
-  private async askApp(swipe: SwipeMessage): Promise<Decision | null> {
+  /** The app's answer, or null when offline or when it did not come within decisionTimeoutMs. */
+  private async askApp(swipe: SwipeMessage): Promise<Answer | null> {
     const { link, swipeTopic, config, logger } = this.options;
     if (!link.connected) return null;
-    const decided = this.waitForDecision(swipe.id);
+    const answered = this.waitForAnswer(swipe);
     link.publish(swipeTopic, JSON.stringify(swipe)).catch((error) => logger.debug(`swipe ${swipe.id}: ${errorMessage(error)}`));
-    const decision = await decided;
-    if (decision === null) logger.warn(`swipe ${swipe.id}: no decision within ${config.decisionTimeoutMs} ms, deciding offline`);
-    return decision;
+    const answer = await answered;
+    if (answer === null) logger.warn(`swipe ${swipe.id}: no decision within ${config.decisionTimeoutMs} ms, deciding offline`);
+    return answer;
   }
 
-  private waitForDecision(id: string): Promise<Decision | null> {
+  private waitForAnswer(swipe: SwipeMessage): Promise<Answer | null> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.awaitingDecision.delete(id);
+        this.awaitingDecision.delete(swipe.id);
         resolve(null);
       }, this.options.config.decisionTimeoutMs);
-      this.awaitingDecision.set(id, (decision) => {
+      this.awaitingDecision.set(swipe.id, (decision) => {
         clearTimeout(timer);
-        this.awaitingDecision.delete(id);
-        resolve(decision);
+        this.awaitingDecision.delete(swipe.id);
+        // The app answers before it commits the swipe, so the swipe is kept until a receipt names it.
+        // Queued here, while the decision's message is handled, not after the promise hops to apply():
+        // a receipt in the next message (parsed from the same read) then finds it.
+        const recorded = this.options.events.recordAnswered({
+          id: swipe.id,
+          card: swipe.card,
+          at: swipe.at,
+          granted: decision.granted,
+          reason: decision.reason,
+          offline: false,
+        });
+        resolve({ decision, recorded });
       });
     });
   }
 
-  private async apply(decision: Decision, card: string): Promise<SwipeOutcome> {
+  private async apply({ decision, recorded }: Answer, card: string): Promise<SwipeOutcome> {
     const { door, config, logger } = this.options;
     const unlockMs = decision.granted ? Math.min(config.unlockMs ?? decision.unlockMs, MAX_UNLOCK_MS) : 0;
     logger.info(`card ${card}: ${decision.granted ? 'granted' : 'denied'} (${decision.reason})`);
+    // The record to the queue runs alongside: the door does not wait for the disk.
     if (decision.granted) await door.unlockFor(unlockMs);
     await door.showDecision(decision.display.line1, decision.display.line2);
+    await recorded;
     return { id: decision.id, card, granted: decision.granted, reason: decision.reason, offline: false, unlockMs };
   }
 

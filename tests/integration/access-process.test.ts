@@ -18,7 +18,7 @@ import { MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-m
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import type { DisplayMessage } from "~/access/contract";
 import { startAccessProcess, WEB_PRIORITY_OFFSET, type AccessProcessHandle, type ChildMessage } from "~/access/process.server";
-import { accessLogs } from "~/db/schema";
+import { accessLogs, cards } from "~/db/schema";
 import { setDoorMessages } from "~/services/doors.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
@@ -101,29 +101,66 @@ describe("the access service in its own process", () => {
     }
   });
 
-  it("records swipes in a thread of its own: while a batch waits on the database, the broker still serves the doors", async () => {
+  it("answers a swipe before its commit and records it in a thread of its own: while a batch waits on the database, the doors still get decisions", async () => {
     const swiping = await FakeBridge.connect(url, "proc-front", front.password);
     const events: string[] = [];
     // This process takes the write lock: the access process's next batch waits
     // for it (up to the 5 s busy timeout) inside its transaction.
     const lock = await getDb().$client.transaction("write");
-    let decided: Promise<{ granted: boolean }>;
+    let id: string;
+    let stored: Promise<void>;
     try {
-      decided = swiping.swipe("0F000001").then((decision) => {
-        events.push("decision");
-        return decision;
-      });
+      const since = swiping.received.length;
+      const decision = await swiping.swipe("0F000001", { stored: false });
+      events.push("decision");
+      expect(decision.granted).toBe(true);
+      id = decision.id;
+      stored = swiping.waitForReceipt(id, { since }).then(() => void events.push("receipt"));
       // Were the batch on the service's main thread, that thread (and the
       // embedded broker on it) would be stuck until the lock goes.
       const watcher = await FakeBridge.connect(url, "proc-front", front.password);
       await watcher.waitFor((message) => message.topic === watcher.topic("display"));
       events.push("display");
       await watcher.end();
+      expect(await getDb().select().from(accessLogs).where(sql`${accessLogs.id} = ${id}`)).toEqual([]);
+    } finally {
+      events.push("unlock");
+      await lock.commit();
+    }
+    await stored;
+    expect(events).toEqual(["decision", "display", "unlock", "receipt"]);
+    const [row] = await getDb().select().from(accessLogs).where(sql`${accessLogs.id} = ${id}`);
+    expect(row).toMatchObject({ accessGranted: true, reason: "granted", offline: false });
+    await swiping.end();
+  });
+
+  it("answers later swipes on what earlier ones left, before either is committed: a card's second swipe finds it pending, a redelivery repeats the answer", async () => {
+    const swiping = await FakeBridge.connect(url, "proc-front", front.password);
+    const card = `0F${randomBytes(3).toString("hex").toUpperCase()}`;
+    const lock = await getDb().$client.transaction("write");
+    let ids: string[];
+    try {
+      const first = await swiping.swipe(card, { stored: false });
+      const second = await swiping.swipe(card, { stored: false });
+      const again = await swiping.swipe(card, { id: first.id, stored: false });
+      expect([first.reason, second.reason, again.reason]).toEqual(["unknown_card", "card_pending", "unknown_card"]);
+      ids = [first.id, second.id];
+      expect(await getDb().select().from(accessLogs).where(sql`${accessLogs.cardNumber} = ${card}`)).toEqual([]);
     } finally {
       await lock.commit();
     }
-    expect((await decided).granted).toBe(true);
-    expect(events).toEqual(["display", "decision"]);
+    await swiping.waitForReceipt(ids[1]!);
+    const rows = await getDb().select().from(accessLogs).where(sql`${accessLogs.cardNumber} = ${card}`);
+    expect(rows.map((row) => [row.id, row.reason]).sort()).toEqual(
+      [
+        [ids[0], "unknown_card"],
+        [ids[1], "card_pending"],
+      ].sort(),
+    );
+    // One pending card, which both rows name.
+    const pending = await getDb().select().from(cards).where(sql`${cards.cardNumber} = ${card}`);
+    expect(pending).toMatchObject([{ status: "pending" }]);
+    expect(new Set(rows.map((row) => row.cardId))).toEqual(new Set([pending[0]!.id]));
     await swiping.end();
   });
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CredentialsMessage, DisplayMessage } from "~/access/contract";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { accessLogs, cards, doors } from "~/db/schema";
-import { countAccessLogs, getAccessLog } from "~/models/access-log.server";
+import { recordAccessBatch } from "~/access/record-batch.server";
+import { countAccessLogs, doorEventKey, getAccessLog } from "~/models/access-log.server";
 import { getCardByNumber, registerCard } from "~/models/card.server";
 import { getDoorByCode } from "~/models/door.server";
 import { editCard, removeCardPermission } from "~/services/cards.server";
@@ -147,11 +148,13 @@ describe("every deny reason", () => {
     await bridge.publishJson("swipe", { id, card: "not-a-card", at: new Date().toISOString(), source: "reader" });
     const decision = await bridge.waitFor((m) => m.topic === bridge.topic("decision") && (m.json as { id: string }).id === id);
     expect(decision.json).toMatchObject({ granted: false, reason: "invalid_request" });
+    await bridge.waitForReceipt(id);
     expect(await getAccessLog(id)).toMatchObject({ reason: "invalid_request", cardNumber: "not-a-card", cardId: null });
 
     const missingSource = randomUUID();
     await bridge.publishJson("swipe", { id: missingSource, card: "0A1B2C3D", at: "yesterday" });
     await bridge.waitFor((m) => (m.json as { id?: string } | null)?.id === missingSource);
+    await bridge.waitForReceipt(missingSource);
     expect((await getAccessLog(missingSource))!.reason).toBe("invalid_request");
   });
 
@@ -249,6 +252,74 @@ describe("idempotency", () => {
     await eventually(async () => (await getAccessLog(decision.id))?.offline);
     expect(await getAccessLog(decision.id)).toMatchObject({ accessGranted: false, reason: "offline_deny" });
     expect(await getCardByNumber("1F000001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 0 });
+  });
+});
+
+describe("answered swipes the bridge sends again", () => {
+  // The app answers before its commit; a bridge keeps each answered swipe
+  // until a receipt names it and sends it again on `events`, offline: false.
+  const answered = (id: string, card: string, granted: boolean, reason: string, at = new Date()) => ({
+    id,
+    card,
+    at: at.toISOString(),
+    granted,
+    reason,
+    offline: false,
+  });
+
+  it("logs one whose row is missing (the app stopped before its commit) as answered online, and receipts it", async () => {
+    await createTestCard("5A000001", [front.door.id]);
+    const at = new Date(Date.now() - 5_000);
+    const event = answered(randomUUID(), "5A000001", true, "granted", at);
+    const since = bridge.received.length;
+    await bridge.publishJson("events", event);
+    await bridge.waitForReceipt(event.id, { since });
+    expect(await getAccessLog(event.id)).toMatchObject({ offline: false, accessGranted: true, reason: "granted", timestamp: at, doorCode: "front" });
+    expect(await getCardByNumber("5A000001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
+  });
+
+  it("changes nothing when the swipe's row is there (only the receipt was lost), and receipts it again", async () => {
+    await createTestCard("5A000002", [front.door.id]);
+    const decision = await bridge.swipe("5A000002");
+    const row = await getAccessLog(decision.id);
+    const since = bridge.received.length;
+    // Even one that disagrees with the row: the row is what the app decided.
+    await bridge.publishJson("events", answered(decision.id, "5A000002", false, "no_permission"));
+    await bridge.waitForReceipt(decision.id, { since });
+    expect(await getAccessLog(decision.id)).toEqual(row);
+    expect(await getCardByNumber("5A000002")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
+  });
+});
+
+describe("a swipe answered before its commit", () => {
+  const swipeOf = (card: string) => ({
+    kind: "swipe" as const,
+    id: randomUUID(),
+    doorCode: "front",
+    cardNumber: card,
+    rawCard: card,
+    source: "reader" as const,
+    ipAddress: null,
+  });
+
+  it("is logged as it was answered, though its card changed before the commit", async () => {
+    const { card } = await createTestCard("5B000001", [front.door.id]);
+    const swipe = swipeOf("5B000001");
+    // Answered "no permission" on what was committed then; granted since.
+    const answeredAt = Date.now() - 2_000;
+    const answers = new Map([[doorEventKey("front", swipe.id), { granted: false, reason: "no_permission" as const, at: answeredAt }]]);
+    const result = await recordAccessBatch([swipe], new Date(), answers);
+    expect(result.decisions).toEqual([]);
+    expect(await getAccessLog(swipe.id)).toMatchObject({ cardId: card.id, accessGranted: false, reason: "no_permission", timestamp: new Date(answeredAt) });
+    expect(await getCardByNumber("5B000001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 0 });
+  });
+
+  it("without an answer is decided in its batch, and that decision is returned to be published", async () => {
+    await createTestCard("5B000002", [front.door.id]);
+    const swipe = swipeOf("5B000002");
+    const result = await recordAccessBatch([swipe]);
+    expect(result.decisions).toMatchObject([{ id: swipe.id, granted: true, reason: "granted", duplicate: false }]);
+    expect(await getAccessLog(swipe.id)).toMatchObject({ accessGranted: true, reason: "granted" });
   });
 });
 

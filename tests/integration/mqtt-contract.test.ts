@@ -38,7 +38,7 @@ import {
   canonicalCardId,
   doorTopic,
   MAX_RECEIPT_IDS as APP_MAX_RECEIPT_IDS,
-  offlineEventSchema,
+  doorEventSchema,
   receiptMessages,
   swipeSchema,
   type CredentialsMessage,
@@ -175,7 +175,7 @@ describe("messages the bridge builds parse with the app's schemas", () => {
         reason,
         offline: true,
       };
-      expectParses(offlineEventSchema, event);
+      expectParses(doorEventSchema, event);
     }
     const states: StateMessage[] = [
       { online: true, version: "0.1.0", reader: "wiegand", since: new Date().toISOString() },
@@ -213,7 +213,7 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       const swipe = received.find((m) => m.kind === "swipe");
       expect(swipeSchema.parse(swipe?.json)).toMatchObject({ id: outcome?.id, card: "004E2B4E", source: "reader" });
       const event = received.find((m) => m.kind === "events");
-      expect(offlineEventSchema.parse(event?.json)).toMatchObject({ id: outcome?.id, reason: "unknown_card", offline: true });
+      expect(doorEventSchema.parse(event?.json)).toMatchObject({ id: outcome?.id, reason: "unknown_card", offline: true });
       const states = received.filter((m) => m.kind === "state").map((m) => bridgeStateSchema.parse(m.json));
       expect(states).toEqual([expect.objectContaining({ online: true, version: "0.0.0-contract", reader: "keyboard" }), { online: false }]);
     } finally {

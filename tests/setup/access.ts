@@ -11,6 +11,8 @@ type Received = { topic: string; json: unknown; packet: IPublishPacket };
 
 export class FakeBridge {
   readonly received: Received[] = [];
+  /** Subscribed to its receipts (connect's default). */
+  receivesReceipts = false;
   private readonly waiters = new Set<() => void>();
 
   private constructor(
@@ -51,9 +53,10 @@ export class FakeBridge {
     const bridge = new FakeBridge(client, doorCode, prefix);
     if (subscribe) {
       await client.subscribeAsync(
-        ["decision", "display", "credentials"].map((kind) => `${prefix}/doors/${doorCode}/${kind}`),
+        ["decision", "display", "credentials", "receipt"].map((kind) => `${prefix}/doors/${doorCode}/${kind}`),
         { qos: 1 },
       );
+      bridge.receivesReceipts = true;
     }
     return bridge;
   }
@@ -62,10 +65,15 @@ export class FakeBridge {
     return `${this.prefix}/doors/${doorCode}/${kind}`;
   }
 
-  /** Publishes a swipe and resolves with its decision. */
+  /**
+   * Publishes a swipe and resolves with its decision, once a receipt says the
+   * swipe is stored (the app answers before its commit); `stored: false`,
+   * and a bridge that did not subscribe to its receipts, resolve on the
+   * decision alone.
+   */
   async swipe(
     card: string,
-    options: { source?: "reader" | "mobile"; id?: string; doorCode?: string; properties?: IPublishPacket["properties"] } = {},
+    options: { source?: "reader" | "mobile"; id?: string; doorCode?: string; properties?: IPublishPacket["properties"]; stored?: boolean } = {},
   ): Promise<DecisionMessage & { packet: IPublishPacket }> {
     const id = options.id ?? randomUUID();
     const since = this.received.length;
@@ -78,7 +86,14 @@ export class FakeBridge {
       (m) => m.topic === this.topic("decision") && (m.json as DecisionMessage | null)?.id === id,
       { since },
     );
+    if (options.stored ?? this.receivesReceipts) await this.waitForReceipt(id, { since, doorCode: options.doorCode });
     return { ...(message.json as DecisionMessage), packet: message.packet };
+  }
+
+  /** Resolves once a receipt on the door's receipt topic names `id`. */
+  waitForReceipt(id: string, { since = 0, doorCode = this.doorCode }: { since?: number; doorCode?: string } = {}) {
+    const names = (m: Received) => m.topic === this.topic("receipt", doorCode) && Boolean((m.json as { ids?: string[] } | null)?.ids?.includes(id));
+    return this.waitFor(names, { since });
   }
 
   async publishJson(

@@ -12,12 +12,13 @@ export interface ScriptedDecision {
 
 /**
  * Stands in for the app's access service: answers swipes with decisions per
- * the contract, publishes retained display/credentials, counts offline events
- * and receipts each one as it arrives.
+ * the contract, publishes retained display/credentials, counts events and
+ * receipts each one as it arrives, and each answered swipe after its decision
+ * (as the app does once the swipe is committed).
  */
 export class ScriptedApp {
   readonly swipes: Array<{ id: string; card: string; at: string; source: string }> = [];
-  readonly events: Array<{ id: string; card: string; granted: boolean; reason: string; offline: boolean }> = [];
+  readonly events: Array<{ id: string; card: string; at: string; granted: boolean; reason: string; offline: boolean }> = [];
   readonly states: unknown[] = [];
   /** Cards granted by the app; any other card is denied with unknown_card. */
   readonly grants = new Map<string, ScriptedDecision>();
@@ -25,7 +26,7 @@ export class ScriptedApp {
   decisionDelayMs = 0;
   /** When false, swipes are not answered at all. */
   answering = true;
-  /** When false, offline events are not receipted (the bridge keeps and resends them). */
+  /** When false, events and answered swipes are not receipted (the bridge keeps and resends them). */
   receipting = true;
 
   private constructor(
@@ -136,6 +137,7 @@ export class ScriptedApp {
     };
     setTimeout(() => {
       this.client.publish(`${this.prefix}/doors/${door}/decision`, JSON.stringify(decision), { qos: 1 });
+      if (this.receipting) this.publishReceipt(door, [message.id]).catch(() => {});
     }, this.decisionDelayMs);
   }
 }
