@@ -124,21 +124,31 @@ export type CredentialsMessage = {
   cards: { h: string; exp: string | null; win?: [string, string][] }[];
 };
 
-/** Most event ids in one receipt. */
+/** Most ids (events and swipes together) in one receipt. */
 export const MAX_RECEIPT_IDS = 500;
 
 /**
- * app → bridge, QoS 1, not retained: ids of this door's events and answered
- * swipes that are stored (committed), duplicates included. The bridge keeps
- * each event and each answered swipe until a receipt names it.
+ * app → bridge, QoS 1, not retained: what of this door's is stored
+ * (committed), duplicates included. `ids`: events it published on `events`;
+ * `swipes`: swipes, i.e. the rows of the app's own decisions. The bridge
+ * keeps each event and each answered swipe until a receipt names it; a swipe
+ * id never clears an offline event of the same id (the door's decision when
+ * the app's came too late), which is stored on its own.
  */
-export type ReceiptMessage = { ids: string[] };
+export type ReceiptMessage = { ids?: string[]; swipes?: string[] };
 
-/** The receipts for a door's stored event ids: each id once, at most MAX_RECEIPT_IDS a message. */
-export function receiptMessages(ids: Iterable<string>): ReceiptMessage[] {
-  const unique = [...new Set(ids)];
+/** The receipts for a door's stored events and swipes: each id once, at most MAX_RECEIPT_IDS a message. */
+export function receiptMessages({ ids = [], swipes = [] }: { ids?: Iterable<string>; swipes?: Iterable<string> }): ReceiptMessage[] {
+  const named = [
+    ...[...new Set(ids)].map((id) => ({ field: "ids" as const, id })),
+    ...[...new Set(swipes)].map((id) => ({ field: "swipes" as const, id })),
+  ];
   const messages: ReceiptMessage[] = [];
-  for (let start = 0; start < unique.length; start += MAX_RECEIPT_IDS) messages.push({ ids: unique.slice(start, start + MAX_RECEIPT_IDS) });
+  for (let start = 0; start < named.length; start += MAX_RECEIPT_IDS) {
+    const message: ReceiptMessage = {};
+    for (const { field, id } of named.slice(start, start + MAX_RECEIPT_IDS)) (message[field] ??= []).push(id);
+    messages.push(message);
+  }
   return messages;
 }
 

@@ -473,14 +473,14 @@ class AccessService {
    * batch holds (duplicates too), so that it can drop them from its queue.
    */
   private publishReceipts(batch: Queued[]) {
-    const idsByDoor = new Map<string, string[]>();
+    const storedByDoor = new Map<string, { ids: string[]; swipes: string[] }>();
     for (const { input } of batch) {
-      const ids = idsByDoor.get(input.doorCode) ?? [];
-      ids.push(input.id);
-      idsByDoor.set(input.doorCode, ids);
+      const stored = storedByDoor.get(input.doorCode) ?? { ids: [], swipes: [] };
+      (input.kind === "swipe" ? stored.swipes : stored.ids).push(input.id);
+      storedByDoor.set(input.doorCode, stored);
     }
-    for (const [doorCode, ids] of idsByDoor) {
-      for (const message of receiptMessages(ids)) {
+    for (const [doorCode, stored] of storedByDoor) {
+      for (const message of receiptMessages(stored)) {
         this.client.publish(doorTopic(this.options.prefix, doorCode, "receipt"), JSON.stringify(message), { qos: 1 }, (error) => {
           if (error && !this.stopped) console.warn(`[access] receipt for door ${doorCode}: ${error.message}`);
         });

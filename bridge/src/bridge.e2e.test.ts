@@ -301,8 +301,8 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     expect(bridge.status().pendingEvents).toBe(2);
 
     // Receipts on one topic arrive in order: once the second one has taken `first` out, the first one was handled.
-    await app.publishReceipt(door.id, ['11111111-2222-4333-8444-555555555555']);
-    await app.publishReceipt(door.id, [firstId]);
+    await app.publishReceipt(door.id, { ids: ['11111111-2222-4333-8444-555555555555'] });
+    await app.publishReceipt(door.id, { ids: [firstId] });
     await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted event to leave the queue');
     await stopDoor(bridge);
     const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
@@ -338,11 +338,95 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     expect(app.eventCount(answeredId)).toBe(0);
     expect(bridge.status().pendingEvents).toBe(2);
 
-    await app.publishReceipt(door.id, [answeredId]);
+    await app.publishReceipt(door.id, { ids: [answeredId] });
     await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted swipe to leave the queue');
     await stopDoor(bridge);
     const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
     expect(onDisk.pendingEvents().map((event) => event.id)).toEqual([marker?.id]);
+  });
+
+  it('a receipt under swipes does not remove the offline event decided under a late swipe\'s id: it is sent again until receipted under ids', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door, { decisionTimeoutMs: 100, eventResendMs: 200 });
+    app.receipting = false;
+    app.grant(CARD_ANA);
+    const answered = await bridge.swipe(CARD_ANA);
+    expect(answered).toMatchObject({ granted: true, offline: false });
+    // The app decides too late: the door decides offline, and its event keeps the swipe's id.
+    app.decisionDelayMs = 300;
+    const late = await bridge.swipe(CARD_EVE);
+    expect(late).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
+    const lateId = late?.id ?? '';
+    await waitFor(() => logLines.includes(`${door.id} info decision ${lateId} ignored: no swipe is waiting for it`), 'the late decision');
+    await waitFor(() => app.eventCount(lateId) >= 1, 'the offline event');
+    expect(bridge.status().pendingEvents).toBe(2);
+
+    // The app has stored the rows of both its decisions: one message, handled at once.
+    await app.publishReceipt(door.id, { swipes: [lateId, answered?.id ?? ''] });
+    await waitFor(() => bridge.status().pendingEvents < 2, 'the receipt');
+    expect(bridge.status().pendingEvents).toBe(1);
+    const sends = app.eventCount(lateId);
+    await waitFor(() => app.eventCount(lateId) > sends, 'the offline event to be sent again');
+    expect(app.events.filter((event) => event.id === lateId).every((event) => event.offline && event.reason === 'unknown_card')).toBe(true);
+
+    await app.publishReceipt(door.id, { ids: [lateId] });
+    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the offline event');
+  });
+
+  it('one receipt removes answered swipes named under swipes and queued events of either kind named under ids', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door, { decisionTimeoutMs: 200 });
+    app.receipting = false;
+    app.grant(CARD_ANA);
+    const answeredA = await bridge.swipe(CARD_ANA);
+    const answeredB = await bridge.swipe(CARD_BEN);
+    expect([answeredA, answeredB]).toMatchObject([{ offline: false }, { offline: false }]);
+    app.answering = false;
+    const offlineX = await bridge.swipe(CARD_EVE);
+    const offlineY = await bridge.swipe('12345678');
+    expect([offlineX, offlineY]).toMatchObject([{ offline: true }, { offline: true }]);
+    expect(bridge.status().pendingEvents).toBe(4);
+
+    await app.publishReceipt(door.id, { ids: [answeredB?.id ?? '', offlineX?.id ?? ''], swipes: [answeredA?.id ?? '', offlineY?.id ?? ''] });
+    await waitFor(() => bridge.status().pendingEvents < 4, 'the receipt');
+    expect(bridge.status().pendingEvents).toBe(1);
+    await stopDoor(bridge);
+    expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents().map((event) => event.id)).toEqual([offlineY?.id]);
+  });
+
+  it('ignores invalid receipts: neither ids nor swipes, empty lists, more than 500 ids in all', async () => {
+    const door = await newDoor();
+    const bridge = await startConnected(door, { decisionTimeoutMs: 200 });
+    app.receipting = false;
+    app.grant(CARD_ANA);
+    const answered = await bridge.swipe(CARD_ANA);
+    app.answering = false;
+    const offline = await bridge.swipe(CARD_EVE);
+    const marker = await bridge.swipe(CARD_BEN);
+    const answeredId = answered?.id ?? '';
+    const offlineId = offline?.id ?? '';
+    const markerId = marker?.id ?? '';
+    expect(bridge.status().pendingEvents).toBe(3);
+
+    const fillers = (count: number) => Array.from({ length: count }, (_, index) => `filler-${index}`);
+    const invalid = [
+      {},
+      { ids: [] },
+      { swipes: [] },
+      { ids: [], swipes: [] },
+      { ids: [], swipes: [answeredId] },
+      { ids: [offlineId, ...fillers(299)], swipes: [answeredId, ...fillers(200)] },
+      { ids: [offlineId, ...fillers(500)] },
+    ];
+    const topic = `coliving/doors/${door.id}/receipt`;
+    for (const receipt of invalid) await app.publishRaw(topic, JSON.stringify(receipt));
+    // Receipts on one topic arrive in order: once the marker's is handled, so were the invalid ones.
+    await app.publishReceipt(door.id, { ids: [markerId] });
+    await waitFor(() => logLines.includes(`${door.id} debug events receipted by the app: ${markerId}`), 'the marker\'s receipt');
+    expect(bridge.status().pendingEvents).toBe(2);
+    expect(logLines.filter((line) => line.startsWith(`${door.id} warn mqtt: ignoring invalid receipt`))).toHaveLength(invalid.length);
+    await stopDoor(bridge);
+    expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents().map((event) => event.id)).toEqual([answeredId, offlineId]);
   });
 
   it('sends an answered swipe without a receipt after eventResendMs, with offline false and the app\'s decision', async () => {
@@ -394,7 +478,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     bridge = await startDoor(door);
     expect(bridge.status().pendingEvents).toBe(1);
     await waitFor(() => app.eventCount(id) === 2, 'the answered swipe sent after the restart');
-    await app.publishReceipt(door.id, [id]);
+    await app.publishReceipt(door.id, { ids: [id] });
     await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt');
   });
 

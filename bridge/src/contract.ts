@@ -62,16 +62,27 @@ export const credentialsListSchema = z.object({
 });
 export type CredentialsList = z.infer<typeof credentialsListSchema>;
 
-/** Most event ids in one receipt. */
+/** Most ids in one receipt, ids and swipes together. */
 export const MAX_RECEIPT_IDS = 500;
 
+const receiptIds = z.array(z.string().min(1).max(64)).min(1).max(MAX_RECEIPT_IDS);
+
 /**
- * app → bridge: ids of this door's offline events and answered swipes the app
- * has stored (committed). Each named entry leaves the bridge's queue.
+ * app → bridge: what the app has stored (committed) for this door. `ids`: door
+ * events it received on `events` (offline or answered); each leaves the
+ * bridge's queue, whatever its kind. `swipes`: swipes whose decision's row it
+ * stored; each removes only an answered swipe, never an offline event under
+ * the same id: when the app's decision came too late, that event is the door's
+ * real decision, and it is not stored until the app says so under `ids`.
+ * At least one of the two; MAX_RECEIPT_IDS ids in all.
  */
-export const receiptSchema = z.object({
-  ids: z.array(z.string().min(1).max(64)).min(1).max(MAX_RECEIPT_IDS),
-});
+export const receiptSchema = z
+  .object({ ids: receiptIds.optional(), swipes: receiptIds.optional() })
+  .refine((receipt) => receipt.ids !== undefined || receipt.swipes !== undefined, 'expected ids or swipes')
+  .refine(
+    (receipt) => (receipt.ids?.length ?? 0) + (receipt.swipes?.length ?? 0) <= MAX_RECEIPT_IDS,
+    `expected at most ${MAX_RECEIPT_IDS} ids and swipes in all`,
+  );
 export type Receipt = z.infer<typeof receiptSchema>;
 
 /** bridge → app. */

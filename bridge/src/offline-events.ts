@@ -66,9 +66,13 @@ export class OfflineEvents {
     this.clearResendTimer();
   }
 
-  /** The app has stored these events: they leave the queue. Ids not in the queue are ignored. */
+  /**
+   * What the app has stored leaves the queue: events named in `ids`, answered
+   * swipes named in `swipes` (see OfflineStore.acknowledge). Ids not in the
+   * queue are ignored.
+   */
   async receive(receipt: Receipt): Promise<void> {
-    const removed = await this.options.store.acknowledgeEvents(receipt.ids);
+    const removed = await this.options.store.acknowledge(receipt);
     for (const id of removed) this.sentAt.delete(id);
     if (removed.length > 0) this.options.logger.debug(`events receipted by the app: ${removed.join(', ')}`);
   }

@@ -103,11 +103,11 @@ describe('OfflineStore', () => {
     await store.appendEvent(event('a'));
     await store.appendEvent(event('b'));
     await store.appendEvent(event('c'));
-    await store.acknowledgeEvents(['b']);
+    await store.acknowledge({ ids: ['b'] });
     const reopened = await OfflineStore.open(dir, quiet);
     expect(reopened.pendingEvents().map((e) => e.id)).toEqual(['a', 'c']);
-    await reopened.acknowledgeEvents(['a']);
-    await reopened.acknowledgeEvents(['c']);
+    await reopened.acknowledge({ ids: ['a'] });
+    await reopened.acknowledge({ ids: ['c'] });
     expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe('');
     expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([]);
   });
@@ -117,9 +117,9 @@ describe('OfflineStore', () => {
     const store = await OfflineStore.open(dir, quiet);
     for (const id of ['a', 'b', 'c', 'd']) await store.appendEvent(event(id));
     const journal = await readFile(path.join(dir, 'events.jsonl'), 'utf8');
-    expect(await store.acknowledgeEvents(['zz', 'yy'])).toEqual([]);
+    expect(await store.acknowledge({ ids: ['zz', 'yy'] })).toEqual([]);
     expect(await readFile(path.join(dir, 'events.jsonl'), 'utf8')).toBe(journal);
-    expect(await store.acknowledgeEvents(['c', 'zz', 'a', 'a'])).toEqual(['c', 'a']);
+    expect(await store.acknowledge({ ids: ['c', 'zz', 'a', 'a'] })).toEqual(['c', 'a']);
     expect(store.pendingEvents().map((e) => e.id)).toEqual(['b', 'd']);
     expect(store.isPending('a')).toBe(false);
     expect(store.isPending('b')).toBe(true);
@@ -131,11 +131,29 @@ describe('OfflineStore', () => {
     const store = await OfflineStore.open(dir, quiet);
     const queued = [event('a'), answered('b'), event('c'), answered('d')];
     for (const entry of queued) await store.appendEvent(entry);
-    await store.acknowledgeEvents(['d']);
+    await store.acknowledge({ ids: ['d'] });
     const reopened = await OfflineStore.open(dir, quiet);
     expect(reopened.pendingEvents()).toEqual(queued.slice(0, 3));
-    await reopened.acknowledgeEvents(['b']);
+    await reopened.acknowledge({ ids: ['b'] });
     expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([queued[0], queued[2]]);
+  });
+
+  it('a receipt removes answered swipes named under swipes, but not offline events; under ids, either kind', async () => {
+    const dir = await tempDir();
+    const store = await OfflineStore.open(dir, quiet);
+    const queued = [event('a'), answered('b'), event('c'), answered('d'), event('e')];
+    for (const entry of queued) await store.appendEvent(entry);
+    expect(await store.acknowledge({ swipes: ['a', 'b', 'c', 'zz'] })).toEqual(['b']);
+    expect(store.pendingEvents().map((e) => e.id)).toEqual(['a', 'c', 'd', 'e']);
+    expect(await store.acknowledge({ ids: ['a', 'd'], swipes: ['d', 'e'] })).toEqual(['a', 'd']);
+    expect(store.pendingEvents().map((e) => e.id)).toEqual(['c', 'e']);
+    // The journal format is unchanged: the receipt's kinds only decide which ids get an ack line.
+    const acks = (await readFile(path.join(dir, 'events.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('"ack"'))
+      .map((line) => JSON.parse(line));
+    expect(acks).toEqual([{ ack: 'b' }, { ack: 'a' }, { ack: 'd' }]);
+    expect((await OfflineStore.open(dir, quiet)).pendingEvents()).toEqual([queued[2], queued[4]]);
   });
 
   it('loads a journal written before answered swipes were queued (offline events only)', async () => {

@@ -8,6 +8,7 @@ import {
   type DisplayMessage,
   type DoorEvent,
   type OfflineReason,
+  type Receipt,
 } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
 
@@ -123,14 +124,18 @@ export class OfflineStore {
   }
 
   /**
-   * Removes the events the app has receipted (ids it does not hold are
-   * ignored) and returns the ids removed.
+   * Removes what a receipt names and returns the ids removed: an id in `ids`
+   * whatever its kind, an id in `swipes` only if it is an answered swipe (an
+   * offline event under that id is the door's own decision, not the app's
+   * row). Ids it does not hold are ignored.
    */
-  async acknowledgeEvents(ids: readonly string[]): Promise<string[]> {
-    const removed = [...new Set(ids)].filter((id) => this.pending.delete(id));
-    if (removed.length === 0) return removed;
-    await this.serialized(() => (this.pending.size === 0 ? this.rewriteJournal() : this.appendJournal(removed.map((id) => ({ ack: id })))));
-    return removed;
+  async acknowledge({ ids = [], swipes = [] }: Receipt): Promise<string[]> {
+    const removed = new Set<string>();
+    for (const id of ids) if (this.pending.delete(id)) removed.add(id);
+    for (const id of swipes) if (this.pending.get(id)?.offline === false && this.pending.delete(id)) removed.add(id);
+    if (removed.size === 0) return [];
+    await this.serialized(() => (this.pending.size === 0 ? this.rewriteJournal() : this.appendJournal([...removed].map((id) => ({ ack: id })))));
+    return [...removed];
   }
 
   /** Waits for the writes in progress. */

@@ -16,7 +16,7 @@ const SWIPE_TOPIC = 'coliving/doors/d1/swipe';
 const EVENTS_TOPIC = 'coliving/doors/d1/events';
 
 /** Swipes with a real store and event queue, a link that records what it publishes and a door that does nothing. */
-async function setUp() {
+async function setUp(decisionTimeoutMs = 2000) {
   const store = await OfflineStore.open(await mkdtemp(path.join(tmpdir(), 'bridge-swipes-')), quiet);
   const published: Array<{ topic: string; json: unknown }> = [];
   const link = {
@@ -25,7 +25,7 @@ async function setUp() {
   } as unknown as MqttLink;
   const door = { unlockFor: async () => {}, showDecision: async () => {} } as unknown as Door;
   const events = new OfflineEvents({ store, link, topic: EVENTS_TOPIC, resendMs: 30_000, logger: quiet });
-  const config = { decisionTimeoutMs: 2000, unlockMs: undefined, offline: 'cache' as const };
+  const config = { decisionTimeoutMs, unlockMs: undefined, offline: 'cache' as const };
   const swipes = new Swipes({ config, door, link, store, events, swipeTopic: SWIPE_TOPIC, logger: quiet });
   /** Waits for the swipe on the link and answers it with this decision. */
   const answer = async (decision: Omit<Decision, 'id'>): Promise<SwipeMessage> => {
@@ -58,10 +58,33 @@ describe('Swipes: answered swipes in the event queue', () => {
     const outcome = swipes.handleCard('004E2B4E');
     const swipe = await answer(denial);
     // Two messages from one read: mqtt.js hands over the second before any promise continuation runs.
-    const receipted = events.receive({ ids: [swipe.id] });
+    const receipted = events.receive({ swipes: [swipe.id] });
     await outcome;
     await receipted;
     expect(appends).toHaveBeenCalledWith(expect.objectContaining({ id: swipe.id, offline: false }));
+    expect(store.pendingCount).toBe(0);
+    stop();
+  });
+
+  it('a receipt for the swipe under swipes leaves the offline event decided under its id: it stays queued and is sent again', async () => {
+    const { store, events, swipes, published, stop } = await setUp(20);
+    // No decision within the timeout: the door decides offline, under the swipe's id.
+    const outcome = await swipes.handleCard('004E2B4E');
+    expect(outcome).toMatchObject({ offline: true, reason: 'unknown_card' });
+    const id = outcome?.id ?? '';
+    const sent = () => published.filter((message) => message.topic === EVENTS_TOPIC && (message.json as { id: string }).id === id).length;
+    await waitFor(() => sent() === 1, 'the offline event');
+
+    const answered = { id: 'answered-1', card: '0012D687', at: new Date().toISOString(), granted: true, reason: 'granted', offline: false as const };
+    await events.recordAnswered(answered);
+
+    // The app stored its own decisions' rows: the late one for this swipe is not the door's event.
+    await events.receive({ swipes: [id, answered.id] });
+    expect(store.pendingEvents()).toEqual([expect.objectContaining({ id, offline: true, reason: 'unknown_card' })]);
+    events.onConnect();
+    await waitFor(() => sent() === 2, 'the offline event to be sent again');
+
+    await events.receive({ ids: [id] });
     expect(store.pendingCount).toBe(0);
     stop();
   });

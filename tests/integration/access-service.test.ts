@@ -212,7 +212,7 @@ describe("idempotency", () => {
       const at = new Date(Date.now() - 60_000).toISOString();
       const event = (card: string) => ({ id: randomUUID(), card, at, granted: false, reason: "unknown_card", offline: true });
       const receiptFor = (door: FakeBridge, id: string, since: number) =>
-        door.waitFor((m) => m.topic === door.topic("receipt") && (m.json as { ids: string[] }).ids.includes(id), { since });
+        door.waitForReceipt(id, { since, as: "event" });
       const mine = event("1C000001");
       const theirs = event("1C000002");
       const since = bridge.received.length;
@@ -229,7 +229,7 @@ describe("idempotency", () => {
       await bridge.publishJson("events", mine);
       await receiptFor(bridge, mine.id, beforeRedelivery);
       const frontReceipts = bridge.received.slice(since).filter((m) => m.topic === bridge.topic("receipt"));
-      expect(frontReceipts.flatMap((m) => (m.json as { ids: string[] }).ids)).not.toContain(theirs.id);
+      expect(frontReceipts.flatMap((m) => (m.json as { ids?: string[] }).ids ?? [])).not.toContain(theirs.id);
       expect(frontReceipts.every((m) => m.packet.qos === 1 && !m.packet.retain)).toBe(true);
     } finally {
       await sideBridge.end();
@@ -273,7 +273,7 @@ describe("answered swipes the bridge sends again", () => {
     const event = answered(randomUUID(), "5A000001", true, "granted", at);
     const since = bridge.received.length;
     await bridge.publishJson("events", event);
-    await bridge.waitForReceipt(event.id, { since });
+    await bridge.waitForReceipt(event.id, { since, as: "event" });
     expect(await getAccessLog(event.id)).toMatchObject({ offline: false, accessGranted: true, reason: "granted", timestamp: at, doorCode: "front" });
     expect(await getCardByNumber("5A000001")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
   });
@@ -285,7 +285,7 @@ describe("answered swipes the bridge sends again", () => {
     const since = bridge.received.length;
     // Even one that disagrees with the row: the row is what the app decided.
     await bridge.publishJson("events", answered(decision.id, "5A000002", false, "no_permission"));
-    await bridge.waitForReceipt(decision.id, { since });
+    await bridge.waitForReceipt(decision.id, { since, as: "event" });
     expect(await getAccessLog(decision.id)).toEqual(row);
     expect(await getCardByNumber("5A000002")).toMatchObject({ totalAccessAttempts: 1, successfulAccesses: 1 });
   });

@@ -152,11 +152,15 @@ describe("messages the app builds parse with the bridge's schemas", () => {
     expect(store.checkCard("DEADBEEF", new Date(now))).toBe("unknown_card");
   });
 
-  it("receipts, however many ids a batch holds", () => {
+  it("receipts, however many events and swipes a batch holds", () => {
     const ids = Array.from({ length: APP_MAX_RECEIPT_IDS * 2 + 1 }, () => randomUUID());
-    const messages = receiptMessages([...ids, ids[0]!]);
-    expect(messages.flatMap((message) => message.ids)).toEqual(ids);
+    const swipes = Array.from({ length: APP_MAX_RECEIPT_IDS }, () => randomUUID());
+    const messages = receiptMessages({ ids: [...ids, ids[0]!], swipes: [...swipes, swipes[1]!] });
+    expect(messages.flatMap((message) => message.ids ?? [])).toEqual(ids);
+    expect(messages.flatMap((message) => message.swipes ?? [])).toEqual(swipes);
+    expect(messages).toHaveLength(4);
     for (const message of messages) expectParses(receiptSchema, message);
+    expectParses(receiptSchema, receiptMessages({ swipes: [randomUUID()] })[0]);
   });
 });
 

@@ -90,9 +90,11 @@ export class FakeBridge {
     return { ...(message.json as DecisionMessage), packet: message.packet };
   }
 
-  /** Resolves once a receipt on the door's receipt topic names `id`. */
-  waitForReceipt(id: string, { since = 0, doorCode = this.doorCode }: { since?: number; doorCode?: string } = {}) {
-    const names = (m: Received) => m.topic === this.topic("receipt", doorCode) && Boolean((m.json as { ids?: string[] } | null)?.ids?.includes(id));
+  /** Resolves once a receipt on the door's receipt topic names `id` among its swipes (`as: "swipe"`) or its events. */
+  waitForReceipt(id: string, { since = 0, doorCode = this.doorCode, as = "swipe" }: { since?: number; doorCode?: string; as?: "swipe" | "event" } = {}) {
+    const field = as === "swipe" ? "swipes" : "ids";
+    const names = (m: Received) =>
+      m.topic === this.topic("receipt", doorCode) && Boolean((m.json as Record<string, string[] | undefined> | null)?.[field]?.includes(id));
     return this.waitFor(names, { since });
   }
 

@@ -13,8 +13,9 @@ export interface ScriptedDecision {
 /**
  * Stands in for the app's access service: answers swipes with decisions per
  * the contract, publishes retained display/credentials, counts events and
- * receipts each one as it arrives, and each answered swipe after its decision
- * (as the app does once the swipe is committed).
+ * receipts each one as it arrives (under `ids`), and each swipe it answered
+ * after its decision, late or not (under `swipes`, as the app does once its
+ * decision's row is committed).
  */
 export class ScriptedApp {
   readonly swipes: Array<{ id: string; card: string; at: string; source: string }> = [];
@@ -97,8 +98,8 @@ export class ScriptedApp {
     await this.client.publishAsync(`${this.prefix}/doors/${door}/credentials`, JSON.stringify(message), { qos: 1, retain: true });
   }
 
-  async publishReceipt(door: string, ids: string[]): Promise<void> {
-    await this.client.publishAsync(`${this.prefix}/doors/${door}/receipt`, JSON.stringify({ ids }), { qos: 1 });
+  async publishReceipt(door: string, receipt: { ids?: string[]; swipes?: string[] }): Promise<void> {
+    await this.client.publishAsync(`${this.prefix}/doors/${door}/receipt`, JSON.stringify(receipt), { qos: 1 });
   }
 
   async publishRaw(topic: string, payload: string, retain = false): Promise<void> {
@@ -116,7 +117,7 @@ export class ScriptedApp {
     if (kind === 'events') {
       this.events.push(message);
       // A receipt lost with the connection is like one never sent: the bridge resends the event.
-      if (this.receipting) this.publishReceipt(door, [message.id]).catch(() => {});
+      if (this.receipting) this.publishReceipt(door, { ids: [message.id] }).catch(() => {});
     }
     if (kind !== 'swipe') return;
     this.swipes.push(message);
@@ -137,7 +138,7 @@ export class ScriptedApp {
     };
     setTimeout(() => {
       this.client.publish(`${this.prefix}/doors/${door}/decision`, JSON.stringify(decision), { qos: 1 });
-      if (this.receipting) this.publishReceipt(door, [message.id]).catch(() => {});
+      if (this.receipting) this.publishReceipt(door, { swipes: [message.id] }).catch(() => {});
     }, this.decisionDelayMs);
   }
 }
