@@ -320,7 +320,7 @@ class AccessService {
     const event = doorEventSchema.safeParse(parseJson(payload));
     const cardNumber = event.success ? canonicalCardId(event.data.card) : null;
     if (!event.success || !cardNumber) {
-      console.warn(`[access] door ${doorCode}: invalid offline event ignored`);
+      console.warn(`[access] door ${doorCode}: invalid event ignored`);
       return;
     }
     this.enqueue({
