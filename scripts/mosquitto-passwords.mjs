@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 
-/** Mosquitto 2.0's `$7$` format: PBKDF2-SHA512, 101 iterations, 12-byte salt (as app/access/mosquitto-password.server.ts). */
+/** Mosquitto 2.0's `$7$` format: PBKDF2-SHA512, 101 iterations, 12-byte salt (as app/utils/mosquitto-password.server.ts). */
 export function mosquittoHash(password) {
   const salt = crypto.randomBytes(12);
   const hash = crypto.pbkdf2Sync(password, salt, 101, 64, "sha512");

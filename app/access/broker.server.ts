@@ -14,8 +14,8 @@ import tls from "node:tls";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
 import { getSensorSecretHash } from "~/models/building-sensor.server";
 import { getBridgeSecretHash } from "~/models/door.server";
-import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic, sensorIdOfUsername, sensorTopic, sensorUsername } from "./contract";
-import { verifyMosquittoPassword } from "./mosquitto-password.server";
+import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic, sensorIdOfUsername, sensorTopic, sensorUsername } from "~/doors/contract";
+import { verifyMosquittoPassword } from "~/utils/mosquitto-password.server";
 
 /** Outside the doorId alphabet, so no door can ever log in as the app. */
 export const APP_USERNAME = "coliving.app";

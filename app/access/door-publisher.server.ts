@@ -11,8 +11,8 @@ import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listG
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
-import { doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "./contract";
-import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "./rules";
+import { doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "~/doors/contract";
+import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
 
 export type DoorPublisherOptions = {
   client: MqttClient;

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { MqttClient } from "mqtt";
 import { getEnv } from "~/utils/env.server";
-import { changesTopic, type AccessChange } from "./contract";
+import { changesTopic, type AccessChange } from "~/doors/contract";
 import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 
 export type { AccessChange };

@@ -23,7 +23,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import type { AccessChange } from "./contract";
+import type { AccessChange } from "~/doors/contract";
 import { errorMessage } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
 import type { AccessServiceHandle, AccessServiceOptions } from "./service.server";

@@ -28,8 +28,8 @@ import {
 } from "~/models/access-log.server";
 import { readBookingWindows, readCommittedBookingWindows } from "~/models/facility-booking.server";
 import { createId } from "~/utils/crypto.server";
-import type { AccessReason } from "./reasons";
-import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "./rules";
+import type { AccessReason } from "~/doors/reasons";
+import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "~/doors/rules";
 
 /** Longest text kept from a card id that could not be read. */
 const RAW_CARD_LENGTH = 64;

@@ -39,14 +39,14 @@ import {
   swipeSchema,
   type AccessChange,
   type DecisionMessage,
-} from "./contract";
+} from "~/doors/contract";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { DoorPublisher } from "./door-publisher.server";
 import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
 import { decideAccessBatch, recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer, type SwipeDecision } from "./record-batch.server";
 import { startRecorderThread, type RecorderThread } from "./recorder-thread.server";
-import { UNLOCK_MS } from "./rules";
+import { UNLOCK_MS } from "~/doors/rules";
 
 export type AccessServiceOptions = {
   /** External broker (mqtt://, mqtts://); unset: run the embedded broker. Default MQTT_URL. */

@@ -1,4 +1,4 @@
-// Anti-spam challenges that have been answered (app/services/captcha.server.ts
+// Anti-spam challenges that have been answered (app/services/captcha-challenge.server.ts
 // makes them without storing anything): each challenge id is recorded on its
 // first answer, right or wrong, so it can never be answered twice.
 import { lte } from "drizzle-orm";

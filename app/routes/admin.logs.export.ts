@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { accessLogCsvResponse } from "~/services/access-log-export.server";
-import { parseLogFilters } from "~/services/access-log.server";
+import { parseLogFilters } from "~/services/access-log-review.server";
 import { requireAdmin } from "~/utils/auth.server";
 
 // GET /admin/logs/export?status&doorId&dateRange&search: the screen's "Exportar CSV" download.

@@ -1,6 +1,6 @@
 // /admin/logs: the screen's page of merged lines with its stats, and
-// approving a card from a denied row, through app/services/access-log.server.ts.
-import { ACCESS_REASON_LABELS } from "~/access/reasons";
+// approving a card from a denied row, through app/services/access-log-review.server.ts.
+import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import type { LogLine } from "~/components/admin/log-table";
 import { LOG_PAGE_SIZE } from "~/schemas/access-log";
 import { CARD_STATUS_LABELS } from "~/schemas/card";
@@ -12,7 +12,7 @@ import {
   parseLogFilters,
   type AccessLogRecord,
   type MergedAccessLog,
-} from "~/services/access-log.server";
+} from "~/services/access-log-review.server";
 import { listDoorOptions } from "~/services/doors.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { LogCleanupSchema } from "~/schemas/access-log";
-import { cleanupDeniedLogs } from "~/services/access-log.server";
+import { cleanupDeniedLogs } from "~/services/access-log-review.server";
 import { apiSuccess, methodNotAllowed, parseOrFail, queryObject, readOptionalJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 

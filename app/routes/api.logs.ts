@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { LogListQuerySchema } from "~/schemas/access-log";
-import { getAccessLogPage, toAccessLogJson } from "~/services/access-log.server";
+import { getAccessLogPage, toAccessLogJson } from "~/services/access-log-review.server";
 import { apiSuccess, methodNotAllowed, parseQuery } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
 

@@ -3,7 +3,7 @@
 // time as the client takes them, gzip-compressed when it accepts gzip, so the
 // export holds a batch or so whatever the size of the log.
 import { setImmediate } from "node:timers/promises";
-import { ACCESS_REASON_LABELS } from "~/access/reasons";
+import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { streamAccessLogs, type AccessLogRecord } from "~/models/access-log-query.server";
 import { ACCESS_RESULT_LABELS, type LogFilters } from "~/schemas/access-log";
 import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";

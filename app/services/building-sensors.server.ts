@@ -1,7 +1,7 @@
 // Building sensors' credentials: issued (or replaced) by an admin's
 // provisioning script (scripts/provision-sensor.ts, `npm run sensor`).
-import { generateBridgeSecret, mosquittoPasswordHash } from "~/access/mosquitto-password.server";
-import { SENSOR_ID_PATTERN, sensorUsername } from "~/access/contract";
+import { generateBridgeSecret, mosquittoPasswordHash } from "~/utils/mosquitto-password.server";
+import { SENSOR_ID_PATTERN, sensorUsername } from "~/doors/contract";
 import { setSensorSecretHash } from "~/models/building-sensor.server";
 
 /**

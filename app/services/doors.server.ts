@@ -2,7 +2,7 @@
 // every change that alters what a door shows or who it lets in is announced
 // to the access service, which republishes the door's display and offline
 // list. Each function answers its result or a Refusal.
-import { generateBridgeSecret, mosquittoPasswordHash } from "~/access/mosquitto-password.server";
+import { generateBridgeSecret, mosquittoPasswordHash } from "~/utils/mosquitto-password.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { getAccessActivity, type HourlyActivity } from "~/models/access-log-query.server";
 import * as doorModel from "~/models/door.server";

@@ -10,7 +10,7 @@ import { FormStrategy } from "remix-auth-form";
 import { issueApiToken } from "~/models/api-token.server";
 import { verifyLogin, type User } from "~/models/user.server";
 import { getClientIp } from "~/utils/client-ip.server";
-import { clearRateLimit, countRateLimitHit, peekRateLimit, rateLimitCount } from "~/utils/rate-limit.server";
+import { clearRateLimit, countRateLimitHit, peekRateLimit, rateLimitCount } from "~/utils/rate-limit-rules.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 
 export const LOGIN_FAILED = "Usuario o contraseña incorrectos";

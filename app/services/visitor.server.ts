@@ -1,7 +1,7 @@
 // What a visitor without an account can do, shared by the pages and the JSON
 // API: each function takes already-validated input and answers a result the
 // caller turns into a page or a JSON response.
-import { answerCaptcha, createCaptcha } from "./captcha.server";
+import { answerCaptcha, createCaptcha } from "./captcha-challenge.server";
 import { createConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
 import {
@@ -17,7 +17,7 @@ import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
-import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit.server";
+import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 
 export const MESSAGES = {

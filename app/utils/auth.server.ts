@@ -11,7 +11,7 @@ import type { User } from "~/models/user.server";
 import { cookieSecurity } from "./client-ip.server";
 import { getEnv } from "./env.server";
 import { throwRefusal } from "./refusal.server";
-import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session.server";
+import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
 import { redirectWithToast } from "./toast.server";
 

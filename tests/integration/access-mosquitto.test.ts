@@ -10,7 +10,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DisplayMessage } from "~/access/contract";
+import type { DisplayMessage } from "~/doors/contract";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { accessLogs } from "~/db/schema";
 import { getAccessLog } from "~/models/access-log.server";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { DisplayMessage } from "~/access/contract";
+import type { DisplayMessage } from "~/doors/contract";
 import { closeAccessNotifier, setInProcessChangePublisher } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { setDoorMessages } from "~/services/doors.server";

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
 import { MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
-import type { DisplayMessage } from "~/access/contract";
+import type { DisplayMessage } from "~/doors/contract";
 import { startAccessProcess, WEB_PRIORITY_OFFSET, type AccessProcessHandle, type ChildMessage } from "~/access/process.server";
 import { accessLogs, cards } from "~/db/schema";
 import { setDoorMessages } from "~/services/doors.server";

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CredentialsMessage, DisplayMessage } from "~/access/contract";
+import type { CredentialsMessage, DisplayMessage } from "~/doors/contract";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { accessLogs, cards, doors } from "~/db/schema";
 import { recordAccessBatch } from "~/access/record-batch.server";

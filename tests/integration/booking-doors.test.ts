@@ -16,7 +16,7 @@ import { getAccessLog } from "~/models/access-log.server";
 import { assignCardToUser } from "~/models/card.server";
 import { getDoorById } from "~/models/door.server";
 import { setCardPermission } from "~/services/cards.server";
-import { BOOKING_WINDOW_LEAD_MS, OFFLINE_WINDOW_HORIZON_MS } from "~/access/rules";
+import { BOOKING_WINDOW_LEAD_MS, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
 import { listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { cancelResidentBooking, createResidentBooking } from "~/services/facility-bookings.server";

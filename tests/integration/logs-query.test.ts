@@ -4,7 +4,7 @@
 // gives. Also the query plans (index ranges, never a scan of the table) and
 // the dashboard's activity figures. This file's database holds only these rows.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AccessReason } from "~/access/reasons";
+import type { AccessReason } from "~/doors/reasons";
 import type { Door } from "~/db/schema";
 import { getAccessActivity, getAccessLogStats, listAccessLogs, streamAccessLogs } from "~/models/access-log-query.server";
 import { LOG_DATE_RANGES, LOG_STATUSES, type LogFilters } from "~/schemas/access-log";

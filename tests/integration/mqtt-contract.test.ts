@@ -1,4 +1,4 @@
-// The MQTT wire contract is written twice: app/access/contract.ts for the app
+// The MQTT wire contract is written twice: app/doors/contract.ts for the app
 // and bridge/src/contract.ts for the bridge (its own package, independent of
 // the app). This test fails when the two disagree: topics, reason codes,
 // limits, and every message one side builds parsed with the other side's
@@ -44,8 +44,8 @@ import {
   type CredentialsMessage,
   type DecisionMessage,
   type DisplayMessage,
-} from "~/access/contract";
-import { decisionDisplay, DISPLAY_LINE_LENGTH, doorDisplayTexts, STATUS_TEXT_LENGTH, UNLOCK_MS, type DoorFacts } from "~/access/rules";
+} from "~/doors/contract";
+import { decisionDisplay, DISPLAY_LINE_LENGTH, doorDisplayTexts, STATUS_TEXT_LENGTH, UNLOCK_MS, type DoorFacts } from "~/doors/rules";
 import { ACCESS_REASONS, DOOR_STATUSES } from "~/db/schema";
 import { sha256 } from "~/utils/crypto.server";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as apiLogin from "~/routes/api.auth.login";
 import * as loginPage from "~/routes/login";
-import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit.server";
+import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
 import { createTestUser } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 

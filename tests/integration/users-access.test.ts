@@ -4,7 +4,7 @@
 // door's next offline list; activating restores both; unassigned cards stop
 // working; expiries reach the offline list; a holder is greeted by first name.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CredentialsMessage } from "~/access/contract";
+import type { CredentialsMessage } from "~/doors/contract";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { getCardByNumber } from "~/models/card.server";

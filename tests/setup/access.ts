@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
-import type { DecisionMessage } from "~/access/contract";
+import type { DecisionMessage } from "~/doors/contract";
 
 export const PREFIX = "coliving";
 

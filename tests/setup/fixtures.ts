@@ -4,7 +4,7 @@
 // Each test makes its own data with fresh names, so tests never depend on
 // each other's rows.
 import { randomBytes, randomUUID } from "node:crypto";
-import type { AccessReason } from "~/access/reasons";
+import type { AccessReason } from "~/doors/reasons";
 import { accessLogs, facilities, incidents, type Door, type Incident, type User } from "~/db/schema";
 import { assignCardToUser, registerCard, type NewCard } from "~/models/card.server";
 import { createConsultation, type NewConsultation } from "~/models/consultation.server";

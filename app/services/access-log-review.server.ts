@@ -2,7 +2,7 @@
 // filtered pages with their stats, approving a card from a denied row, and
 // the cleanup of a card's denied rows. The CSV export is in
 // access-log-export.server.ts.
-import { ACCESS_REASON_LABELS } from "~/access/reasons";
+import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { getAccessLog } from "~/models/access-log.server";
 import {
   deleteDeniedAccessLogsOfCardNumber,

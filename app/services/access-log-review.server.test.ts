@@ -1,7 +1,7 @@
 // Merging rows into lines (SPEC §2: same card, door and result within 5 minutes).
 import { describe, expect, it } from "vitest";
 import { LOG_MERGE_WINDOW_MS } from "~/schemas/access-log";
-import { mergeAccessLogRows } from "./access-log.server";
+import { mergeAccessLogRows } from "./access-log-review.server";
 
 const MINUTE = 60_000;
 const T = Date.UTC(2026, 10, 21, 9, 0, 0);
