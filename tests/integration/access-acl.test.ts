@@ -13,7 +13,8 @@ import { issueApiToken } from "~/models/api-token.server";
 import { createUser } from "~/models/user.server";
 import { action, loader } from "~/routes/api.doors.$id.credentials";
 import { FakeBridge } from "../setup/access";
-import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createTestCard, createTestDoorWithBridge } from "../setup/fixtures";
 
 let service: AccessServiceHandle;
 let url: string;

@@ -20,7 +20,8 @@ import { deleteDoor } from "~/services/doors.server";
 import { randomToken } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
-import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createTestCard, createTestDoorWithBridge } from "../setup/fixtures";
 import { maxPacketSize } from "../../scripts/mosquitto-passwords.mjs";
 import { startMosquitto, type RunningMosquitto } from "../setup/mosquitto";
 
@@ -220,7 +221,7 @@ describe("one access service on Mosquitto", () => {
       } catch {
         return true;
       }
-    }, 3000);
+    }, "mosquitto to refuse the deleted door's login", 3000);
   });
 });
 

@@ -13,7 +13,8 @@ import { startAccessService, type AccessServiceHandle } from "~/access/service.s
 import { setDoorMessages } from "~/services/doors.server";
 import { randomToken } from "~/utils/crypto.server";
 import { FakeBridge } from "../setup/access";
-import { createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createTestDoorWithBridge } from "../setup/fixtures";
 import { startMosquitto } from "../setup/mosquitto";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coliving-notify-"));

@@ -17,7 +17,8 @@ import { changeUserStatus } from "~/services/users.server";
 import { sha256 } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
-import { createTestCard, createTestDoorWithBridge, createTestUser, eventually } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createTestCard, createTestDoorWithBridge, createTestUser } from "../setup/fixtures";
 
 let service: AccessServiceHandle;
 let url: string;
@@ -515,7 +516,7 @@ describe("expiry sweep", () => {
       await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && contains(m));
       // The card's expiry passes without anyone telling the access service: only its sweep can notice.
       await getDb().update(cards).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(cards.id, card.id));
-      await eventually(async () => (await getDb().select().from(cards).where(eq(cards.id, card.id)))[0]?.status === "inactive", 3000);
+      await eventually(async () => (await getDb().select().from(cards).where(eq(cards.id, card.id)))[0]?.status === "inactive", "the sweep to deactivate the expired card", 3000);
       await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && !contains(m));
       await sweepBridge.end();
     } finally {

@@ -8,7 +8,7 @@ import path from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestBroker } from "../../bridge/src/test-support/broker";
-import { waitFor } from "../../bridge/src/test-support/serial-mock";
+import { eventually } from "../../bridge/src/test-support/eventually";
 
 /** The script compiles the bridge first: allow for a slow, shared machine. */
 const START_TIMEOUT_MS = 45_000;
@@ -119,7 +119,7 @@ describe("npm run bridge -- --simulate", () => {
       const door = newDoorId();
       const script = start(process.execPath, ["scripts/bridge.mjs", "--simulate", "--door", door]);
       try {
-        await waitFor(() => isOnline(door), `the bridge's online state on port ${broker.port}`, START_TIMEOUT_MS).catch((error: Error) => {
+        await eventually(() => isOnline(door), `the bridge's online state on port ${broker.port}`, START_TIMEOUT_MS).catch((error: Error) => {
           throw new Error(`${error.message}\n${script.output()}`);
         });
         expect(script.output()).toContain(`mqtt: connecting to mqtt://127.0.0.1:${broker.port} as ${door}`);
@@ -127,7 +127,7 @@ describe("npm run bridge -- --simulate", () => {
         script.child.kill("SIGTERM");
       }
       expect(await exitOf(script.child, "scripts/bridge.mjs")).toBe(0);
-      await waitFor(() => isOffline(door), "the bridge's offline state after SIGTERM", STOP_TIMEOUT_MS);
+      await eventually(() => isOffline(door), "the bridge's offline state after SIGTERM", STOP_TIMEOUT_MS);
     },
     START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS,
   );
@@ -139,7 +139,7 @@ describe("npm run bridge -- --simulate", () => {
       const npm = start("npm", ["run", "-s", "bridge", "--", "--simulate", "--door", door]);
       let below: Array<{ pid: number; command: string }> = [];
       try {
-        await waitFor(() => isOnline(door), "the bridge's online state", START_TIMEOUT_MS).catch((error: Error) => {
+        await eventually(() => isOnline(door), "the bridge's online state", START_TIMEOUT_MS).catch((error: Error) => {
           throw new Error(`${error.message}\n${npm.output()}`);
         });
         below = descendants(npm.child.pid!);
@@ -148,7 +148,7 @@ describe("npm run bridge -- --simulate", () => {
         npm.child.kill("SIGTERM");
       }
       await exitOf(npm.child, "npm");
-      await waitFor(() => below.every((entry) => !isRunning(entry.pid)), "every process npm had started to end", STOP_TIMEOUT_MS).catch(
+      await eventually(() => below.every((entry) => !isRunning(entry.pid)), "every process npm had started to end", STOP_TIMEOUT_MS).catch(
         (error: Error) => {
           const left = below.filter((entry) => isRunning(entry.pid));
           // Leave nothing running after a failure either.
@@ -157,7 +157,7 @@ describe("npm run bridge -- --simulate", () => {
         },
       );
       // The bridge stopped cleanly: door shut, retained state offline.
-      await waitFor(() => isOffline(door), "the bridge's offline state", STOP_TIMEOUT_MS);
+      await eventually(() => isOffline(door), "the bridge's offline state", STOP_TIMEOUT_MS);
     },
     START_TIMEOUT_MS + 3 * STOP_TIMEOUT_MS,
   );

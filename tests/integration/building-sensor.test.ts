@@ -12,7 +12,8 @@ import { buildingReadings } from "~/db/schema";
 import { provisionBuildingSensor } from "~/services/building-sensors.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
-import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createTestCard, createTestDoorWithBridge } from "../setup/fixtures";
 
 let service: AccessServiceHandle;
 let url: string;

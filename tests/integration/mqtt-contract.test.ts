@@ -30,7 +30,7 @@ import { LCD_COLUMNS } from "../../bridge/src/displays/lcd-text";
 import { OfflineStore } from "../../bridge/src/offline-store";
 import { OFFLINE_LINES } from "../../bridge/src/swipes";
 import { TestBroker } from "../../bridge/src/test-support/broker";
-import { waitFor } from "../../bridge/src/test-support/serial-mock";
+import { eventually } from "../../bridge/src/test-support/eventually";
 import {
   APP_TOPICS,
   BRIDGE_TOPICS,
@@ -208,11 +208,11 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       { stdin: new PassThrough(), logger: quietLogger, version: "0.0.0-contract" },
     );
     try {
-      await waitFor(() => bridge.status().connected, "the bridge to connect");
+      await eventually(() => bridge.status().connected, "the bridge to connect");
       const outcome = await bridge.swipe("004E2B4E");
-      await waitFor(() => received.some((m) => m.kind === "events"), "the offline event");
+      await eventually(() => received.some((m) => m.kind === "events"), "the offline event");
       await bridge.stop();
-      await waitFor(() => received.some((m) => m.kind === "state" && (m.json as { online: boolean }).online === false), "the offline state");
+      await eventually(() => received.some((m) => m.kind === "state" && (m.json as { online: boolean }).online === false), "the offline state");
 
       const swipe = received.find((m) => m.kind === "swipe");
       expect(swipeSchema.parse(swipe?.json)).toMatchObject({ id: outcome?.id, card: "004E2B4E", source: "reader" });

@@ -11,7 +11,8 @@ import { changeReservationStatus } from "~/services/reservations.server";
 import { reportResidentIncident } from "~/services/resident-incidents.server";
 import { reportPublicIncident } from "~/services/visitor.server";
 import { getEnv, resetEnvForTests } from "~/utils/env.server";
-import { createTestReservation, createTestResident, eventually, unique } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createTestReservation, createTestResident, unique } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 import { mailSubject, mimePart } from "../setup/mime";
 import { startSmtpReceiver } from "../setup/smtp";
@@ -35,12 +36,12 @@ afterAll(async () => {
 });
 
 function waitForMail(predicate: (raw: string) => boolean) {
-  return eventually(() => smtp.messages.find((m) => predicate(m.raw)), 1000);
+  return eventually(() => smtp.messages.find((m) => predicate(m.raw)), "the mail", 1000);
 }
 
 /** The staff notice whose plain text contains `text`. */
 function waitForStaffNotice(text: string) {
-  return eventually(() => smtp.messages.find((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(text)), 1000);
+  return eventually(() => smtp.messages.find((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(text)), `the staff notice with "${text}"`, 1000);
 }
 
 /** The cancellation's calendar withdraws the published event: same UID, METHOD:CANCEL, a higher SEQUENCE. */
@@ -115,7 +116,7 @@ describe("visitor mail over SMTP", () => {
     );
     expect(response.status).toBe(200);
     // The visitor's own acknowledgement (the staff notice names the address too).
-    const mail = await eventually(() => smtp.messages.find((m) => m.to.includes("tomas@example.com")), 1000);
+    const mail = await eventually(() => smtp.messages.find((m) => m.to.includes("tomas@example.com")), "the mail to tomas@example.com", 1000);
     const text = mimePart(mail.raw, "text/plain")!;
     expect(text).toContain("Hora preferida: 17:00");
     expect(text).toContain("Hola, Tomás");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MockSerialPorts, waitFor } from '../test-support/serial-mock.js';
+import { eventually } from '../test-support/eventually.js';
+import { MockSerialPorts } from '../test-support/serial-mock.js';
 import { toLcdLine } from './lcd-text.js';
 import { openSerLcd, SERLCD_CLEAR, serlcdFrame } from './serlcd.js';
 import { openConsoleDisplay } from './console.js';
@@ -39,7 +40,7 @@ describe('SerLCD display', () => {
       Buffer.from([0xfe, 0xc0]),
       Buffer.from('Puerta abierta  '),
     ]);
-    await waitFor(() => ports.written('/dev/test-lcd').equals(expected), 'the LCD bytes');
+    await eventually(() => ports.written('/dev/test-lcd').equals(expected), 'the LCD bytes');
     expect(serlcdFrame('a', 'b').length).toBe(2 + 16 + 2 + 16);
     await display.close();
   });

@@ -4,7 +4,8 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { SpawnFunction } from '../devices.js';
 import { testDevices } from '../test-support/devices.js';
-import { MockSerialPorts, waitFor } from '../test-support/serial-mock.js';
+import { eventually } from '../test-support/eventually.js';
+import { MockSerialPorts } from '../test-support/serial-mock.js';
 import { openGpioLock } from './gpio.js';
 import { LCUS1_CLOSE, LCUS1_OPEN } from './lcus1.js';
 import { openLock } from './index.js';
@@ -99,7 +100,7 @@ describe('gpio lock (gpioset)', () => {
     spawned[1]?.stderr.write('gpioset: error setting the GPIO line values: Device or resource busy\n');
     await new Promise((resolve) => setImmediate(resolve));
     spawned[1]?.emit('exit', 1, null);
-    await waitFor(() => lost.length === 1, 'the lost-lock report');
+    await eventually(() => lost.length === 1, 'the lost-lock report');
     expect(lost[0]?.message).toMatch(/resource busy/);
   });
 });

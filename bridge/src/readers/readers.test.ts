@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Credential } from '../devices.js';
 import { testDevices } from '../test-support/devices.js';
-import { MockSerialPorts, waitFor } from '../test-support/serial-mock.js';
+import { eventually } from '../test-support/eventually.js';
+import { MockSerialPorts } from '../test-support/serial-mock.js';
 import { openReader } from './index.js';
 
 const FRAME_004E2B4E = Buffer.from([0x02, 0x30, 0x31, 0x30, 0x30, 0x34, 0x45, 0x32, 0x42, 0x34, 0x45, 0x32, 0x41, 0x03]);
@@ -26,7 +27,7 @@ describe('openReader', () => {
     );
     expect(reader.driver).toBe('rdm6300');
     ports.emit('/dev/test-rdm', Buffer.concat([BAD_CHECKSUM, FRAME_004E2B4E]));
-    await waitFor(() => credentials.length === 1, 'the credential');
+    await eventually(() => credentials.length === 1, 'the credential');
     expect(credentials).toEqual([{ kind: 'card', card: '004E2B4E' }]);
     expect(warnings).toEqual(['reader rdm6300: rejected input: bad checksum 00 (computed 2a)']);
     await reader.close();
@@ -46,9 +47,9 @@ describe('openReader', () => {
       credentials.push(credential),
     );
     ports.emit('/dev/test-line', '12345678\r\n');
-    await waitFor(() => credentials.length === 1, 'the line reader\'s card');
+    await eventually(() => credentials.length === 1, 'the line reader\'s card');
     ports.emit('/dev/test-wiegand', '0x0246073\n');
-    await waitFor(() => credentials.length === 2, 'the Wiegand card');
+    await eventually(() => credentials.length === 2, 'the Wiegand card');
     expect(credentials).toEqual([
       { kind: 'card', card: '12345678' },
       { kind: 'card', card: '123039' },
@@ -67,7 +68,7 @@ describe('openReader', () => {
       () => {},
     );
     ports.unplug('/dev/test-gone');
-    await waitFor(() => lost.length === 1, 'the lost-reader report');
+    await eventually(() => lost.length === 1, 'the lost-reader report');
     expect(lost[0]?.message).toBe('serial port /dev/test-gone closed unexpectedly');
   });
 
@@ -78,14 +79,14 @@ describe('openReader', () => {
       credentials.push(credential),
     );
     stdin.write('0005122894\n');
-    await waitFor(() => credentials.length === 1, 'the typed card');
+    await eventually(() => credentials.length === 1, 'the typed card');
     await reader.close();
     stdin.write('004E2B4F\n');
     // Written after close, so the reader must not hand it over: a marker read by a listener of its own shows it was delivered.
     const after: string[] = [];
     stdin.on('data', (chunk: Buffer) => after.push(chunk.toString()));
     stdin.resume();
-    await waitFor(() => after.length === 1, 'the input after close');
+    await eventually(() => after.length === 1, 'the input after close');
     expect(credentials).toEqual([{ kind: 'card', card: '004E2B4E' }]);
   });
 });
