@@ -11,6 +11,7 @@ const LINKS = [
   { to: "/admin/incidents", label: "Incidencias", end: false },
   { to: "/admin/reservations", label: "Reservas", end: false },
   { to: "/admin/consultations", label: "Consultas", end: false },
+  { to: "/admin/copias", label: "Copias de seguridad", end: false },
 ] as const;
 
 /**

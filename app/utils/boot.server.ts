@@ -11,9 +11,11 @@ import { purgeClosedPublicIncidents } from "~/models/incident.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
+import { scheduleDailyBackups } from "~/services/backups.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
+import { claimDataDir } from "./data-dir-claim.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
@@ -88,12 +90,16 @@ export async function boot() {
   useSpanishValidationMessages();
   patchHttpServer();
   getSessionSecret();
+  // `npm run restore` refuses while a process has claimed the data directory.
+  claimDataDir(env.DATA_DIR);
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   await ensureAdmin();
   void runPeriodicJobs();
   setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
   void purgeRetainedData();
   setInterval(() => void purgeRetainedData(), DAY_MS).unref();
+  // One backup a day at BACKUP_HOUR, Europe/Madrid (app/services/backups.server.ts).
+  scheduleDailyBackups();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in a child process of this one
   // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then

@@ -11,6 +11,20 @@ describe("parseEnv", () => {
     expect(env.MQTT_PORT).toBe(1883);
     expect(env.PUBLIC_URL).toBe("http://localhost:3000");
     expect(env.RETENTION_MONTHS).toBe(12);
+    expect(env.BACKUP_DIR).toBeUndefined();
+    expect(env.BACKUP_HOUR).toBe("03:30");
+    expect(env.BACKUP_KEEP).toBe(14);
+  });
+
+  it("checks the backup settings", () => {
+    expect(() => parseEnv({ BACKUP_HOUR: "3:30" })).toThrow(/BACKUP_HOUR/);
+    expect(() => parseEnv({ BACKUP_HOUR: "24:00" })).toThrow(/BACKUP_HOUR/);
+    expect(() => parseEnv({ BACKUP_KEEP: "0" })).toThrow(/BACKUP_KEEP/);
+    expect(parseEnv({ BACKUP_HOUR: "23:59", BACKUP_KEEP: "30", BACKUP_DIR: "/mnt/nas/casona" })).toMatchObject({
+      BACKUP_HOUR: "23:59",
+      BACKUP_KEEP: 30,
+      BACKUP_DIR: "/mnt/nas/casona",
+    });
   });
 
   it("names the variable that is wrong", () => {

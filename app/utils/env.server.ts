@@ -49,6 +49,14 @@ const envSchema = z.object({
   // Privacy: consultations (with their IP address) and closed public fault
   // reports older than this many months are deleted daily.
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  // Backups (README, "Copias de seguridad"): where the archives go (unset:
+  // <DATA_DIR>/backups), the daily time in Europe/Madrid, how many are kept.
+  BACKUP_DIR: optional,
+  BACKUP_HOUR: z
+    .string()
+    .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time of day as HH:MM (00:00-23:59)")
+    .default("03:30"),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; DATABASE_URL: string };
