@@ -7,6 +7,7 @@ import * as doors from "~/services/doors.server";
 import { listFacilityCatalogue } from "~/services/facility-bookings.server";
 import type { User } from "~/services/users.server";
 import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { modalOf } from "~/utils/page-url";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -16,7 +17,6 @@ export type DoorModal = (typeof DOOR_MODALS)[number];
 
 export async function loadDashboard(request: Request) {
   const url = new URL(request.url);
-  const modalName = url.searchParams.get("modal");
   const [{ doors: doorList, stats, hourly }, facilities] = await Promise.all([doors.getDoorsOverview(), listFacilityCatalogue()]);
   return {
     stats,
@@ -24,7 +24,7 @@ export async function loadDashboard(request: Request) {
     facilities,
     activity: hourly,
     modal: {
-      name: (DOOR_MODALS as readonly string[]).includes(modalName ?? "") ? (modalName as DoorModal) : null,
+      name: modalOf(url.searchParams, DOOR_MODALS),
       doorId: url.searchParams.get("door"),
     },
   };

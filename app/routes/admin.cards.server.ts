@@ -13,9 +13,10 @@ import {
 } from "~/schemas/card";
 import * as cards from "~/services/cards.server";
 import { getDoor } from "~/services/doors.server";
-import { queryObject } from "~/utils/api.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
+import { modalOf, pageUrl } from "~/utils/page-url";
+import { pageWindow, requestedPage } from "~/utils/paging";
 import { throwRefusal } from "~/utils/refusal.server";
 import { infoToast, successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -24,21 +25,13 @@ export const CARDS_PAGE_SIZE = 50;
 export const CARD_MODALS = ["detail", "delete", "approve"] as const;
 export type CardModal = (typeof CARD_MODALS)[number];
 
-/** The page's filters; values a person could not have picked fall back to the defaults. */
-function parseFilters(params: URLSearchParams): CardFilters {
-  const parsed = CardFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data : CardFiltersSchema.parse({});
-}
-
 export async function loadCardsPage(request: Request) {
   const url = new URL(request.url);
-  const filters = parseFilters(url.searchParams);
+  const filters: CardFilters = filtersFromQuery(CardFiltersSchema, url.searchParams);
   const total = await cards.countCards(filters);
-  const pages = Math.max(1, Math.ceil(total / CARDS_PAGE_SIZE));
-  const page = Math.min(pages, Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)));
-  const list = await cards.listCardsJson({ ...filters, limit: CARDS_PAGE_SIZE, offset: (page - 1) * CARDS_PAGE_SIZE });
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (CARD_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as CardModal) : null;
+  const { page, pages, limit, offset } = pageWindow(total, { page: requestedPage(url.searchParams), limit: CARDS_PAGE_SIZE, clamp: true });
+  const list = await cards.listCardsJson({ ...filters, limit, offset });
+  const modalName = modalOf(url.searchParams, CARD_MODALS);
   const cardId = url.searchParams.get("card");
   const detail = modalName && cardId ? await cards.getCardDetail(cardId) : null;
   return {

@@ -17,18 +17,18 @@ import type { CardOptionGroups } from "~/components/admin/user-modals";
 import type { CardJson } from "~/services/cards.server";
 import * as users from "~/services/users.server";
 import type { User } from "~/services/users.server";
-import { queryObject } from "~/utils/api.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { getSessionId } from "~/utils/auth.server";
 import { todayInMadrid } from "~/utils/dates";
 import { invalidForm, readForm, refusedForm, type FormActionData, type Submission } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
+import { modalOf, pageUrl } from "~/utils/page-url";
+import { requestedPage } from "~/utils/paging";
 import { throwRefusal } from "~/utils/refusal.server";
 import { makeToast, successToast } from "~/utils/toast";
 import { dataWithToast, redirectWithToast } from "~/utils/toast.server";
 
 export const USER_MODALS = ["new", "edit", "detail", "inactivate", "activate", "delete", "assign", "edit-card", "unassign"] as const;
 export type UserModal = (typeof USER_MODALS)[number];
-
 
 function holderName(holder: CardJson["userId"]) {
   return holder ? users.displayName(holder) : null;
@@ -51,19 +51,11 @@ function groupCardOptions(cards: CardJson[]): CardOptionGroups {
   return groups;
 }
 
-function parseSearch(params: URLSearchParams) {
-  const parsed = UserFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data.search : "";
-}
-
 export async function loadUsersPage(request: Request, admin: User) {
   const url = new URL(request.url);
-  const search = parseSearch(url.searchParams);
-  const page = Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1));
-  const list = await users.listUsers({ search, page, limit: USER_PAGE_SIZE }, { clampPage: true });
-
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (USER_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as UserModal) : null;
+  const { search } = filtersFromQuery(UserFiltersSchema, url.searchParams);
+  const list = await users.listUsers({ search, page: requestedPage(url.searchParams), limit: USER_PAGE_SIZE }, { clamp: true });
+  const modalName = modalOf(url.searchParams, USER_MODALS);
   const userId = url.searchParams.get("user");
   const cardId = url.searchParams.get("card");
   const detail = modalName && modalName !== "new" && userId ? await users.getUserDetail(userId) : null;

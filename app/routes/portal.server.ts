@@ -28,6 +28,7 @@ import type { User } from "~/services/users.server";
 import { getSessionId } from "~/utils/auth.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { invalidForm, readForm, refusedForm, type Submission } from "~/utils/form-reply.server";
+import { modalOf } from "~/utils/page-url";
 import { isMultipart, readPhotoForm } from "~/utils/photo-upload.server";
 import { throwRefusal } from "~/utils/refusal.server";
 import { errorToast, infoToast, successToast, type Toast } from "~/utils/toast";
@@ -71,15 +72,10 @@ async function section<T>(load: () => Promise<T>, failure: string): Promise<Sect
   }
 }
 
-function modalOf(url: URL): PortalModal | null {
-  const name = url.searchParams.get("modal");
-  return (PORTAL_MODALS as readonly string[]).includes(name ?? "") ? (name as PortalModal) : null;
-}
-
 export async function loadPortal(request: Request, user: User) {
   const url = new URL(request.url);
   const now = new Date();
-  const modal = modalOf(url);
+  const modal = modalOf(url.searchParams, PORTAL_MODALS);
   const today = todayInMadrid(now);
   const [facilities, bookings, incidents, notifications, building, modalBooking, modalIncident] = await Promise.all([
     modal === "reservar" ? listFacilityCatalogue() : Promise.resolve([]),

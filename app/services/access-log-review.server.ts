@@ -14,8 +14,8 @@ import {
 export type { AccessLogRecord };
 import type { Card } from "~/models/card.server";
 import { LOG_MERGE_WINDOW_MS, LogFiltersSchema, type LogFilters } from "~/schemas/access-log";
-import { queryObject } from "~/utils/api.server";
 import { canonicalCardId } from "~/utils/card-number";
+import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { approveCard } from "./cards.server";
 
@@ -41,12 +41,6 @@ export function toAccessLogJson(row: AccessLogRecord) {
 }
 export type AccessLogJson = ReturnType<typeof toAccessLogJson>;
 
-/** A page's filters from its query; values a person could not have picked fall back to the defaults. */
-export function parseLogFilters(params: URLSearchParams): LogFilters {
-  const parsed = LogFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data : LogFiltersSchema.parse({});
-}
-
 /** The filters as a query string, without the defaults (for links and the export). */
 export function logFiltersQuery(filters: LogFilters) {
   const defaults = LogFiltersSchema.parse({});
@@ -68,10 +62,9 @@ export async function getAccessLogPage(
   now = new Date(),
 ) {
   const stats = await getAccessLogStats(filters, now);
-  const pages = Math.max(1, Math.ceil(stats.total / limit));
-  const shown = clamp ? Math.min(pages, Math.max(1, page)) : page;
-  const rows = await listAccessLogs(filters, { limit, offset: (shown - 1) * limit }, now);
-  return { stats, rows, page: shown, pages, limit };
+  const window = pageWindow(stats.total, { page, limit, clamp });
+  const rows = await listAccessLogs(filters, window, now);
+  return { stats, rows, page: window.page, pages: window.pages, limit };
 }
 
 export const LOG_REFUSALS = {

@@ -50,17 +50,19 @@ export function queryObject(params: URLSearchParams) {
 }
 
 /**
- * A screen's filters from its query: each field the schema accepts, and
- * nothing of a value nobody could have picked (it drops that filter only).
+ * A screen's filters from its query: each value the schema accepts. A value
+ * nobody could have picked drops only itself: that filter falls back to its
+ * default (or to none), the others stay. (The JSON API answers a bad value
+ * with a 400 instead: `parseQuery`.) Every field of a filters schema is
+ * optional or has a default.
  */
-export function filtersFromQuery<S extends $ZodObject>(schema: S, params: URLSearchParams): Partial<output<S>> {
+export function filtersFromQuery<S extends $ZodObject>(schema: S, params: URLSearchParams): output<S> {
   const query = queryObject(params);
-  const filters: Record<string, unknown> = {};
+  const accepted: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema._zod.def.shape)) {
-    const parsed = safeParse(field, query[key]);
-    if (parsed.success && parsed.data !== undefined) filters[key] = parsed.data;
+    if (Object.hasOwn(query, key) && safeParse(field, query[key]).success) accepted[key] = query[key];
   }
-  return filters as Partial<output<S>>;
+  return parseOrFail(schema, accepted);
 }
 
 /** The request's query parsed by the schema; bad values answer 400. */

@@ -54,6 +54,20 @@ describe("loader", () => {
     expect(odd.total).toBe(2);
   });
 
+  it("drops only a bad filter value: the other filters, the page and the modal stay", async () => {
+    const p = prefix();
+    await registerCard({ cardNumber: `${p}01`, isAnonymous: true });
+    await registerCard({ cardNumber: `${p}02`, isAnonymous: true });
+    await registerCard({ cardNumber: `${p}03` });
+    const body = await (await load(`?cardNumber=${p}&anonymousFilter=anonymous&sortBy=color&sortOrder=asc&modal=nope`)).json();
+    expect(body.filters).toEqual({ sortBy: "lastUsed", sortOrder: "asc", anonymousFilter: "anonymous", cardNumber: p });
+    expect(body.total).toBe(2);
+    expect(body.modal.name).toBeNull();
+    const sideways = await (await load(`?cardNumber=${p}&anonymousFilter=someone&sortBy=cardNumber&sortOrder=sideways`)).json();
+    expect(sideways.filters).toEqual({ sortBy: "cardNumber", sortOrder: "desc", anonymousFilter: "all", cardNumber: p });
+    expect(sideways.cards.map((c: { cardNumber: string }) => c.cardNumber)).toEqual([`${p}03`, `${p}02`, `${p}01`]);
+  });
+
   it("loads the open modal's card with every door and those still available", async () => {
     const door = await createTestDoor({ code: `page-${prefix()}`, name: "Garaje", location: "Sótano" });
     const card = await registerCard({ cardNumber: `${prefix()}03` });

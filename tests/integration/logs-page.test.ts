@@ -69,7 +69,25 @@ describe("loader", () => {
     expect(week.lines.map((line: { username: string }) => line.username)).toEqual(["zoe", "zoe"]);
     expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.id}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
     const odd = await (await load(`?doorId=${garaje.id}&status=maybe&dateRange=1y`)).json();
-    expect(odd.filters).toEqual({ status: "all", doorId: "", dateRange: "24h", search: "" });
+    expect(odd.filters).toEqual({ status: "all", doorId: garaje.id, dateRange: "24h", search: "" });
+  });
+
+  it("drops only a bad filter value: the other filters and the page stay", async () => {
+    const patio = await door("Patio");
+    const card = `${hexPrefix()}05`;
+    const now = Date.now();
+    await insertLogs([
+      { at: now - 3 * 24 * 60 * MINUTE, cardNumber: card, door: patio, granted: false },
+      { at: now - 2 * 24 * 60 * MINUTE, cardNumber: card, door: patio, granted: true },
+      { at: now - 10 * MINUTE, cardNumber: `${hexPrefix()}06`, door: patio, granted: true },
+    ]);
+    const badStatus = await (await load(`?doorId=${patio.id}&status=maybe&dateRange=7d&search=${card}`)).json();
+    expect(badStatus.filters).toEqual({ status: "all", doorId: patio.id, dateRange: "7d", search: card });
+    expect(badStatus.stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 1 });
+    const badRange = await (await load(`?doorId=${patio.id}&status=denied&dateRange=1y&search=${"x".repeat(65)}`)).json();
+    expect(badRange.filters).toEqual({ status: "denied", doorId: patio.id, dateRange: "24h", search: "" });
+    expect(badRange.stats.total).toBe(0);
+    expect(badRange.exportQuery).toBe(`status=denied&doorId=${patio.id}`);
   });
 
   it("shows 50 rows a page, 'Página X de Y', and keeps a page past the end on the last one", async () => {
