@@ -14,10 +14,10 @@ import {
 import * as cards from "~/services/cards.server";
 import { getDoor } from "~/services/doors.server";
 import { filtersFromQuery } from "~/utils/api.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { firstMessage, readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { pageWindow, requestedPage } from "~/utils/paging";
-import { throwRefusal } from "~/utils/refusal.server";
+import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { infoToast, successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -59,9 +59,9 @@ export async function cardsAction(request: Request) {
   switch (intent) {
     case "set-status": {
       const submission = parseWithZod(formData, { schema: CardStatusSchema });
+      // A row's select: the schema's message goes on the form, as a refusal's would.
       if (submission.status !== "success") {
-        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
-        return refusedForm({ ok: false, status: 400, message }, { intent, submission, toastTitle: UPDATE_FAILED });
+        return refusedForm(refuse(400, firstMessage(submission) ?? "Datos no válidos"), { intent, submission, toastTitle: UPDATE_FAILED });
       }
       const result = await cards.editCard(cardId, { status: submission.value.status });
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
@@ -71,7 +71,7 @@ export async function cardsAction(request: Request) {
     }
     case "set-alias": {
       const submission = parseWithZod(formData, { schema: CardAliasSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const result = await cards.editCard(cardId, { alias: submission.value.alias ?? null });
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
       if (!result.changed) return toast(samePage, infoToast("Sin cambios", "El alias no ha cambiado."));
@@ -79,7 +79,7 @@ export async function cardsAction(request: Request) {
     }
     case "grant-permission": {
       const submission = parseWithZod(formData, { schema: CardPermissionSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const { doorId, granted } = submission.value;
       const result = await cards.setCardPermission(cardId, doorId, granted);
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
@@ -101,7 +101,7 @@ export async function cardsAction(request: Request) {
     }
     case "approve-card": {
       const submission = parseWithZod(formData, { schema: CardApproveSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const result = await cards.approveCard(cardId, submission.value.doorId || null);
       if (!result.ok) return refusedForm({ ...result, message: `Error al aprobar tarjeta: ${result.message}` }, { intent, submission });
       return toast(pageUrl(request, { modal: "detail", card: cardId }), successToast("Tarjeta aprobada", result.card.cardNumber));

@@ -1,7 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -50,9 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intentValue = String(formData.get("intent") ?? "lookup");
   const intent: Intent = (INTENTS as readonly string[]).includes(intentValue) ? (intentValue as Intent) : "lookup";
   const submission = parseWithZod(formData, { schema: LookupSchema });
-  if (submission.status !== "success") {
-    return data({ intent, result: submission.reply(), reservation: null, confirming: false }, { status: 400 });
-  }
+  if (submission.status !== "success") return refusedForm(submission, { intent });
   const { code, email } = submission.value;
   const context = { ip: getClientIp(request) };
   const outcome = intent === "cancel" ? await cancelGuestReservation(code, email, context) : await findGuestReservation(code, email, context);

@@ -20,7 +20,7 @@ import { placeReservation } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./reservar.server";
@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: createReservationSchema({ today: todayInMadrid() }) });
-  if (submission.status !== "success") return invalidForm("book", submission, validationToast(submission.error));
+  if (submission.status !== "success") return refusedForm(submission, { intent: "book", toast: validationToast(submission.error) });
   const result = await placeReservation(submission.value, { ip: getClientIp(request) });
   if (!result.ok) return refusedForm(result, { intent: "book", submission });
   const { reservation } = result;
