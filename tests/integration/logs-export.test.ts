@@ -8,12 +8,19 @@ import { EXPORT_BATCH_SIZE } from "~/models/access-log-query.server";
 import { issueApiToken } from "~/models/api-token.server";
 import * as pageExport from "~/routes/admin.logs.export";
 import * as apiExport from "~/routes/api.logs.export";
-import { accessLogCsvResponse, CSV_HEADERS } from "~/services/access-log-export.server";
+import { accessLogCsv, CSV_HEADERS } from "~/services/access-log-export.server";
+import type { LogFilters } from "~/schemas/access-log";
 import { todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
+import { downloadResponse } from "~/utils/download.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
 import { callRoute, jsonRequest } from "../setup/route";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
+
+/** What the export routes answer: the service's CSV sent as a download. */
+function accessLogCsvResponse(filters: LogFilters, { acceptEncoding = null }: { acceptEncoding?: string | null } = {}) {
+  return downloadResponse(accessLogCsv(filters), { acceptEncoding });
+}
 
 const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"\r\n';
 
