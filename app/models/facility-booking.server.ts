@@ -1,6 +1,6 @@
 // Facilities (the fixed catalogue of SPEC §3) and residents' bookings of
 // them. A facility's confirmed bookings never overlap: the database refuses
-// the write (trigger in drizzle/0006_facility_booking_no_overlap.sql), so
+// the write (trigger in drizzle/0009_facility_booking_no_overlap.sql), so
 // insertBooking answers "overlap" instead of a row under any concurrency.
 // Every query of a resident's bookings names its owner in its where. The
 // booking windows at doors (a booking opens the doors linked to its facility)
