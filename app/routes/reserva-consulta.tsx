@@ -22,7 +22,7 @@ import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { dataWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
-import { lastBookingCookie } from "./reservar.server";
+import { lastBookingCookie } from "./booking-cookies.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
 

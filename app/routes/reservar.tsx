@@ -23,7 +23,7 @@ import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
-import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./reservar.server";
+import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./booking-cookies.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
 
