@@ -3,7 +3,7 @@
 // Residents' own reads and writes live beside these (their queries are
 // scoped to the reporter).
 import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
-import { INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
+import { doors, INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
@@ -207,12 +207,16 @@ const reporterColumns = {
   unitNumber: users.unitNumber,
 };
 
+/** An incident with its reporter and its door's hardware code now (null without a door, or once it is deleted). */
 export type IncidentWithReporter = Incident & {
   reporter: { id: string; username: string; firstName: string | null; lastName: string | null; unitNumber: string | null } | null;
+  doorCode: string | null;
 };
 
-function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"] | { id: null } }): IncidentWithReporter {
-  return { ...row.incident, reporter: row.reporter?.id ? (row.reporter as IncidentWithReporter["reporter"]) : null };
+const withReporterColumns = { incident: incidents, reporter: reporterColumns, doorCode: doors.code };
+
+function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"] | { id: null }; doorCode: string | null }): IncidentWithReporter {
+  return { ...row.incident, reporter: row.reporter?.id ? (row.reporter as IncidentWithReporter["reporter"]) : null, doorCode: row.doorCode };
 }
 
 const newestFirst = [desc(incidents.reportedAt), desc(sql`${incidents}.rowid`)];
@@ -232,9 +236,10 @@ export async function listIncidents(criteria: IncidentCriteria, { limit, offset 
     .limit(limit)
     .offset(offset);
   const rows = await db
-    .select({ incident: incidents, reporter: reporterColumns })
+    .select(withReporterColumns)
     .from(incidents)
     .leftJoin(users, eq(users.id, incidents.reportedById))
+    .leftJoin(doors, eq(doors.id, incidents.doorId))
     .where(sql`${incidents}.rowid IN ${page}`)
     .orderBy(...newestFirst);
   return rows.map(withReporter);
@@ -259,9 +264,10 @@ export async function countIncidentsByStatus(criteria: IncidentCriteria): Promis
 
 export async function getIncidentById(id: string): Promise<IncidentWithReporter | null> {
   const [row] = await getDb()
-    .select({ incident: incidents, reporter: reporterColumns })
+    .select(withReporterColumns)
     .from(incidents)
     .leftJoin(users, eq(users.id, incidents.reportedById))
+    .leftJoin(doors, eq(doors.id, incidents.doorId))
     .where(eq(incidents.id, id))
     .limit(1);
   return row ? withReporter(row) : null;

@@ -25,7 +25,8 @@ export async function loadDashboard(request: Request) {
     activity: hourly,
     modal: {
       name: modalOf(url.searchParams, DOOR_MODALS),
-      doorId: url.searchParams.get("door"),
+      /** `?door=`: the open modal's door, by its row id (`_id`). */
+      doorRowId: url.searchParams.get("door"),
     },
   };
 }

@@ -12,7 +12,6 @@ import {
   type CardFilters,
 } from "~/schemas/card";
 import * as cards from "~/services/cards.server";
-import { getDoor } from "~/services/doors.server";
 import { filtersFromQuery } from "~/utils/api.server";
 import { firstMessage, readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
@@ -83,16 +82,14 @@ export async function cardsAction(request: Request) {
       const { doorId, granted } = submission.value;
       const result = await cards.setCardPermission(cardId, doorId, granted);
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
-      const door = await getDoor(doorId);
-      const doorName = door.ok ? door.door.name : undefined;
+      const doorName = result.door.name;
       return toast(samePage, granted ? successToast("Permiso concedido", doorName) : successToast("Acceso denegado", doorName));
     }
     case "revoke-permission": {
       const doorId = String(formData.get("doorId") ?? "");
       const result = await cards.removeCardPermission(cardId, doorId);
       if (!result.ok) return refusedForm(result, { intent, toastTitle: UPDATE_FAILED });
-      const door = await getDoor(doorId);
-      return toast(samePage, successToast("Permiso revocado", door.ok ? door.door.name : undefined));
+      return toast(samePage, successToast("Permiso revocado", result.door.name));
     }
     case "delete-card": {
       const result = await cards.deleteCard(cardId);

@@ -94,7 +94,10 @@ export const CardAliasSchema = z.object({ alias: z.optional(alias) });
 
 const DOOR_REQUIRED = "Selecciona una puerta";
 
-/** Card detail and POST /api/cards/{id}/permissions: `doorId` is the door's row id (`_id`). */
+/**
+ * Card detail and POST /api/cards/{id}/permissions: `doorId` is the door's
+ * hardware code (its row id, `_id`, is still accepted for one release).
+ */
 export const CardPermissionSchema = z.object({
   doorId: z.string({ error: DOOR_REQUIRED }).check(z.trim(), z.minLength(1, DOOR_REQUIRED)),
   granted: z.pipe(
@@ -103,7 +106,7 @@ export const CardPermissionSchema = z.object({
   ),
 });
 
-/** Approval: optionally grant one door (its row id, `_id`). */
+/** Approval: optionally grant one door (`doorId`, its hardware code; its row id still accepted for one release). */
 export const CardApproveSchema = z.object({
   doorId: z.optional(z.nullable(z.string({ error: "doorId debe ser texto" }).check(z.trim()))),
 });

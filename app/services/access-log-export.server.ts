@@ -8,6 +8,7 @@ import { streamAccessLogs, type AccessLogRecord } from "~/models/access-log-quer
 import { ACCESS_RESULT_LABELS, type LogFilters } from "~/schemas/access-log";
 import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
 import type { Download } from "~/utils/download.server";
+import { withDoorRowId } from "./access-log-review.server";
 
 export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP"];
 
@@ -60,7 +61,7 @@ export function accessLogCsv(filters: LogFilters, { now = new Date() }: { now?: 
 async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string, void, undefined> {
   yield `\uFEFF${csvLine(CSV_HEADERS)}`;
   const formatDate = madridDateTimeFormatter();
-  const batches = streamAccessLogs(filters, { now });
+  const batches = streamAccessLogs(await withDoorRowId(filters), { now });
   try {
     for (;;) {
       // libsql answers synchronously: without this the whole export would run

@@ -4,6 +4,7 @@
 // access-log-export.server.ts.
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { getAccessLog } from "~/models/access-log.server";
+import { findDoorByCodeOrId } from "~/models/door.server";
 import {
   deleteDeniedAccessLogsOfCardNumber,
   getAccessLogStats,
@@ -25,9 +26,9 @@ export function toAccessLogJson(row: AccessLogRecord) {
     _id: row.id,
     timestamp: new Date(row.timestamp).toISOString(),
     cardId: row.cardNumber,
-    /** The door's row id (`_id` of /api/doors); null for an unknown or deleted door. */
-    doorId: row.doorId,
-    /** The door's hardware code, as the bridge sent it. */
+    /** The door's hardware code, as its bridge sent it (also for an unknown or deleted door). */
+    doorId: row.doorCode,
+    /** The same code under its former name: kept for one release (docs/api.md). */
     doorCode: row.doorCode,
     doorName: row.doorName,
     ipAddress: row.ipAddress,
@@ -40,6 +41,18 @@ export function toAccessLogJson(row: AccessLogRecord) {
   };
 }
 export type AccessLogJson = ReturnType<typeof toAccessLogJson>;
+
+/**
+ * The filters as the access log model reads them: the door (the page's and
+ * the API's `doorId`, a hardware code, or for one release a row id) as its
+ * row id, so the door's rows logged under an earlier code count too. An
+ * unknown door stays as given and matches nothing.
+ */
+export async function withDoorRowId(filters: LogFilters): Promise<LogFilters> {
+  if (!filters.doorId) return filters;
+  const door = await findDoorByCodeOrId(filters.doorId);
+  return { ...filters, doorId: door?.id ?? filters.doorId };
+}
 
 /** The filters as a query string, without the defaults (for links and the export). */
 export function logFiltersQuery(filters: LogFilters) {
@@ -61,9 +74,10 @@ export async function getAccessLogPage(
   { page, limit, clamp = false }: { page: number; limit: number; clamp?: boolean },
   now = new Date(),
 ) {
-  const stats = await getAccessLogStats(filters, now);
+  const criteria = await withDoorRowId(filters);
+  const stats = await getAccessLogStats(criteria, now);
   const window = pageWindow(stats.total, { page, limit, clamp });
-  const rows = await listAccessLogs(filters, window, now);
+  const rows = await listAccessLogs(criteria, window, now);
   return { stats, rows, page: window.page, pages: window.pages, limit };
 }
 
