@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
-import { optionalText, requiredText } from "./fields";
+import { optionalMultilineText, optionalText, requiredText } from "./fields";
 
 export const DOOR_STATUS_LABELS = { active: "Activa", maintenance: "Mantenimiento", emergency: "Emergencia" } as const;
 export const DOOR_INCIDENT_TYPE_LABELS = {
@@ -25,7 +25,7 @@ const doorFields = {
   doorId: text("El ID de puerta es requerido", 32).check(
     z.regex(/^[A-Za-z0-9_-]{1,32}$/, "El ID de puerta solo admite letras, números, guiones y guiones bajos (máximo 32)"),
   ),
-  description: optionalText(500),
+  description: optionalMultilineText(500),
   status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }),
   // The facility the door leads to (its bookings open it); empty or null: none.
   facilityId: z.optional(
@@ -64,7 +64,7 @@ export const DoorIncidentSchema = z.object({
   type: z.enum(INCIDENT_TYPES, { error: "El tipo es requerido" }),
   urgency: z._default(z.enum(INCIDENT_URGENCIES, { error: "La urgencia es requerida" }), "medium"),
   title: optionalText(200),
-  description: optionalText(2000),
+  description: optionalMultilineText(2000),
 });
 
 export type DoorInput = z.output<typeof DoorSchema>;

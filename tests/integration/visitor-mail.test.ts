@@ -63,7 +63,7 @@ describe("visitor mail over SMTP", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Nuria", guestEmail: "nuria@example.com", guestPhone: "600", reservationType: "habitacion", roomType: "suite", startDate: start, endDate: end },
+        body: { guestName: "Nuria", guestEmail: "nuria@example.com", guestPhone: "600 123 456", reservationType: "habitacion", roomType: "suite", startDate: start, endDate: end },
       }),
     );
     const { reservationCode } = (await response.json()).data;
@@ -128,7 +128,7 @@ describe("staff notices (STAFF_EMAIL)", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Iván Rey", guestEmail: "ivan@example.com", guestPhone: "644", reservationType: "sala", startDate: addDays(todayInMadrid(), 5), endDate: addDays(todayInMadrid(), 6), specialRequests: "Proyector" },
+        body: { guestName: "Iván Rey", guestEmail: "ivan@example.com", guestPhone: "644 123 456", reservationType: "sala", startDate: addDays(todayInMadrid(), 5), endDate: addDays(todayInMadrid(), 6), specialRequests: "Proyector" },
       }),
     );
     const { _id, reservationCode } = (await response.json()).data;

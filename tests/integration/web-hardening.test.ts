@@ -96,7 +96,7 @@ describe("the client address behind a proxy", () => {
         body: {
           guestName: "Ana",
           guestEmail: "ana@example.com",
-          guestPhone: "600",
+          guestPhone: "600 123 456",
           reservationType: "sala",
           startDate: addDays(today, 3),
           endDate: addDays(today, 4),
@@ -113,7 +113,7 @@ describe("bad input", () => {
   const booking = (overrides: Record<string, unknown>) => ({
     guestName: "Ana",
     guestEmail: "ana-bad@example.com",
-    guestPhone: "600",
+    guestPhone: "600 123 456",
     reservationType: "habitacion",
     roomType: "doble",
     startDate: addDays(today, 3),
@@ -188,7 +188,7 @@ describe("the guest's email on a lookup", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Leo", guestEmail: "leo@example.com", guestPhone: "600", reservationType: "sala", startDate: addDays(today, 2), endDate: addDays(today, 3) },
+        body: { guestName: "Leo", guestEmail: "leo@example.com", guestPhone: "600 123 456", reservationType: "sala", startDate: addDays(today, 2), endDate: addDays(today, 3) },
       }),
     );
     const code = (await created.json()).data.reservationCode as string;
