@@ -142,11 +142,15 @@ export async function getIncidentOfReporter(userId: string, id: string) {
 
 export type ResidentIncidentFields = Pick<Incident, "title" | "category" | "location" | "description" | "urgency">;
 
-/** Changes the reporter's incident while it is open; undefined when it is not theirs or not open. */
-export async function updateOpenIncidentOfReporter(userId: string, id: string, fields: ResidentIncidentFields) {
+/**
+ * Changes the fields given of the reporter's incident while it is open (a new
+ * category sets the type with it); undefined when it is not theirs or not open.
+ */
+export async function updateOpenIncidentOfReporter(userId: string, id: string, fields: Partial<ResidentIncidentFields>) {
+  const type = fields.category === undefined ? {} : { type: fields.category === "other" ? ("other" as const) : ("maintenance" as const) };
   const [row] = await getDb()
     .update(incidents)
-    .set({ ...fields, type: fields.category === "other" ? "other" : "maintenance", updatedAt: new Date() })
+    .set({ ...fields, ...type, updatedAt: new Date() })
     .where(and(eq(incidents.id, id), eq(incidents.reportedById, userId), eq(incidents.status, "open")))
     .returning();
   return row;

@@ -33,6 +33,17 @@ export const ResidentIncidentSchema = z.object({
 
 export type ResidentIncidentInput = z.output<typeof ResidentIncidentSchema>;
 
+/**
+ * PUT /api/user-portal/incidents/{id}: any of the fields, and only those
+ * change (no default: a priority not sent keeps the stored one). An empty
+ * body is refused.
+ */
+export const ResidentIncidentUpdateSchema = z
+  .partial(z.extend(ResidentIncidentSchema, { priority: z.enum(INCIDENT_URGENCIES, { error: "La prioridad no es válida" }) }))
+  .check(z.refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar"));
+
+export type ResidentIncidentUpdate = z.output<typeof ResidentIncidentUpdateSchema>;
+
 const PHOTO_TYPES = new Set(PHOTO_ACCEPT.split(","));
 
 /**

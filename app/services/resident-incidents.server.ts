@@ -14,6 +14,7 @@ import {
   PHOTO_MESSAGES,
   type IncidentCategory,
   type ResidentIncidentInput,
+  type ResidentIncidentUpdate,
 } from "~/schemas/resident-incident";
 import { newIncidentStaffMail } from "~/mail/staff-mail.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
@@ -100,10 +101,11 @@ async function notChangeable(user: Pick<User, "id">, id: string, verb: "editar" 
   return refuse(409, `Solo se pueden ${verb} incidencias abiertas`);
 }
 
+/** Changes the fields given (the page's form sends them all; the API only those to change). */
 export async function editResidentIncident(
   user: Pick<User, "id">,
   id: string,
-  input: ResidentIncidentInput,
+  input: ResidentIncidentUpdate,
 ): Promise<Result<{ incident: ResidentIncidentJson }>> {
   const updated = await incidentModel.updateOpenIncidentOfReporter(user.id, id, {
     title: input.title,

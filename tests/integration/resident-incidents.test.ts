@@ -194,6 +194,32 @@ describe("editing and cancelling", () => {
   });
 });
 
+describe("a partial edit through the API", () => {
+  it("changes only the fields sent: a PUT without priority keeps the stored one; an empty body is a 400", async () => {
+    const resident = await createTestResident();
+    const token = await bearer(resident.id);
+    const reported = await reportResidentIncident(resident, { ...FIELDS, priority: "critical" });
+    if (!reported.ok) throw new Error(reported.message);
+    const id = reported.incident._id;
+    const put = (body: unknown) =>
+      callRoute(incidentApi.action, jsonRequest(`/api/user-portal/incidents/${id}`, { method: "PUT", body, headers: { Authorization: token } }), { id });
+
+    const retitled = await put({ title: "Grifo roto", category: "other", location: "Cocina", description: "Ya no cierra" });
+    expect(retitled.status).toBe(200);
+    expect((await retitled.json()).data).toMatchObject({ title: "Grifo roto", category: "other", location: "Cocina", priority: "critical" });
+    const moved = await put({ location: "Baño grande" });
+    expect((await moved.json()).data).toMatchObject({ title: "Grifo roto", location: "Baño grande", description: "Ya no cierra", priority: "critical" });
+    expect(await getIncidentById(id)).toMatchObject({ urgency: "critical", type: "other", category: "other" });
+
+    const empty = await put({});
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error.message).toBe("No hay cambios que guardar");
+    expect((await put({ priority: "urgentísima" })).status).toBe(400);
+    expect((await put({ title: " " })).status).toBe(400);
+    expect((await getIncidentById(id))?.title).toBe("Grifo roto");
+  });
+});
+
 describe("an admin's status change", () => {
   it("notifies the resident who reported the incident, once per change", async () => {
     const resident = await createTestResident();
