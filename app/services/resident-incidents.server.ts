@@ -2,11 +2,11 @@
 // JSON API. They are stored in the one incident store (ADR 0002), so the
 // admins see them with the others. A resident edits or cancels an incident
 // only while it is open. Photos: at most 5, 5 MB each, JPEG, PNG or WebP by
-// their bytes; stored under the data directory with random names and served
+// their decoded header; stored under the data directory with random names and served
 // only to their reporter and to admins. A refused photo stores nothing.
 import * as incidentModel from "~/models/incident.server";
 import type { Incident } from "~/models/incident.server";
-import { deletePhotoFiles, detectPhotoType, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
+import { deletePhotoFiles, readPhotoHeader, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
 import type { User } from "~/models/user.server";
 import {
   MAX_INCIDENT_PHOTOS,
@@ -60,9 +60,9 @@ function checkPhotos(photos: UploadedPhoto[]): Result<{ typed: { bytes: Uint8Arr
   const typed: { bytes: Uint8Array; type: PhotoType }[] = [];
   for (const photo of photos) {
     if (photo.bytes.length > MAX_PHOTO_BYTES) return refuse(413, `${photo.filename}: ${PHOTO_MESSAGES.tooLarge}`, { field: "photos" });
-    const type = detectPhotoType(photo.bytes);
-    if (!type) return refuse(415, `${photo.filename}: ${PHOTO_MESSAGES.notAnImage}`, { field: "photos" });
-    typed.push({ bytes: photo.bytes, type });
+    const header = readPhotoHeader(photo.bytes);
+    if (!header) return refuse(415, `${photo.filename}: ${PHOTO_MESSAGES.notAnImage}`, { field: "photos" });
+    typed.push({ bytes: photo.bytes, type: header.type });
   }
   return { ok: true, typed };
 }

@@ -131,6 +131,28 @@ describe("reporting", () => {
     expect(storedPhotos()).toHaveLength(before);
   });
 
+  it("decodes each photo's header: a bare signature or a cut header is refused (415), storing nothing", async () => {
+    const resident = await createTestResident();
+    const token = await bearer(resident.id);
+    const before = storedPhotos().length;
+    const fakes = {
+      "firma.png": TINY_PNG.subarray(0, 8),
+      "cabecera-cortada.png": TINY_PNG.subarray(0, 20),
+      "sin-tamano.png": Buffer.concat([TINY_PNG.subarray(0, 16), Buffer.alloc(8), TINY_PNG.subarray(24)]),
+      "firma.jpg": Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]),
+      "firma.webp": Buffer.from("RIFF\x16\x00\x00\x00WEBPVP8 ", "latin1"),
+      "animada.gif": Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00", "latin1"),
+    };
+    for (const [name, bytes] of Object.entries(fakes)) {
+      const title = `Falsa ${name} ${resident.id}`;
+      const response = await callRoute(incidentsApi.action, multipart(token, { ...FIELDS, title }, [{ name, bytes }]));
+      expect(response.status, name).toBe(415);
+      expect((await response.json()).error.message).toBe(`${name}: Solo se admiten fotos JPEG, PNG o WebP`);
+      expect(await countIncidentsTitled(title)).toBe(0);
+    }
+    expect(storedPhotos()).toHaveLength(before);
+  });
+
   it("refuses an oversized text field and a body over the limit without reading it", async () => {
     const resident = await createTestResident();
     const token = await bearer(resident.id);
