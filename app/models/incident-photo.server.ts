@@ -40,6 +40,24 @@ export async function savePhotoFiles(photos: { bytes: Uint8Array; type: PhotoTyp
   return names;
 }
 
+/** The stored photo files (names that could be photos only), with when each was last written. */
+export async function listPhotoFiles(): Promise<{ name: string; modifiedAt: Date }[]> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(photoDirectory())).filter(isPhotoName);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const stat = await fs.stat(path.join(photoDirectory(), name)).catch(() => null);
+      return stat ? { name, modifiedAt: stat.mtime } : null;
+    }),
+  );
+  return files.filter((file) => file !== null);
+}
+
 export async function deletePhotoFiles(names: string[]) {
   await Promise.all(names.filter(isPhotoName).map((name) => fs.rm(path.join(photoDirectory(), name), { force: true })));
 }

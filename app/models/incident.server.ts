@@ -299,3 +299,11 @@ export async function purgeClosedPublicIncidents(before: Date) {
     .where(and(eq(incidents.source, "public"), eq(incidents.status, "closed"), lt(incidents.updatedAt, before)));
   return result.rowsAffected;
 }
+
+/** The names of every photo file some incident refers to. */
+export async function listReferencedPhotoNames() {
+  const rows = await getDb().all<{ name: string }>(
+    sql`SELECT DISTINCT photo.value AS name FROM ${incidents}, json_each(${incidents.photos}) AS photo WHERE ${incidents.photos} IS NOT NULL`,
+  );
+  return new Set(rows.map((row) => row.name));
+}

@@ -6,7 +6,7 @@
 // only to their reporter and to admins. A refused photo stores nothing.
 import * as incidentModel from "~/models/incident.server";
 import type { Incident } from "~/models/incident.server";
-import { deletePhotoFiles, readPhotoHeader, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
+import { deletePhotoFiles, listPhotoFiles, readPhotoHeader, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
 import type { User } from "~/models/user.server";
 import {
   MAX_INCIDENT_PHOTOS,
@@ -134,4 +134,23 @@ export async function getIncidentPhoto(
   const file = visible ? await readPhotoFile(name) : null;
   if (!file) return refuse(404, PHOTO_NOT_FOUND);
   return { ok: true, ...file };
+}
+
+/** A photo file this old that no incident refers to was left by a report that never committed. */
+export const ORPHAN_PHOTO_MIN_AGE_MS = 3600_000;
+
+/**
+ * Deletes the photo files no incident refers to: a report's files are written
+ * before its row, so a crash in between (or a failed cleanup after one) leaves
+ * them behind. Only files older than an hour go, so a report being saved in
+ * another process right now keeps its files. Runs at start and then daily.
+ */
+export async function sweepOrphanPhotos(now = new Date()) {
+  const old = (await listPhotoFiles()).filter((file) => now.getTime() - file.modifiedAt.getTime() >= ORPHAN_PHOTO_MIN_AGE_MS);
+  if (old.length === 0) return 0;
+  // Read after the files, so a report committed in between counts as referring to its files.
+  const referenced = await incidentModel.listReferencedPhotoNames();
+  const orphans = old.map((file) => file.name).filter((name) => !referenced.has(name));
+  await deletePhotoFiles(orphans);
+  return orphans.length;
 }

@@ -12,6 +12,7 @@ import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
+import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
 import { randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
 import { getSessionSecret } from "./data-dir.server";
@@ -81,6 +82,18 @@ export async function purgeRetainedData(now = new Date()) {
   }
 }
 
+/** Photo files left by a report that crashed before its row was stored (see sweepOrphanPhotos). */
+export async function removeOrphanPhotos(now = new Date()) {
+  try {
+    const removed = await sweepOrphanPhotos(now);
+    if (removed) console.info(`[boot] deleted ${removed} incident photo files that no incident refers to`);
+    return removed;
+  } catch (error) {
+    console.error("[boot] incident photo sweep failed", error);
+    return null;
+  }
+}
+
 const DAY_MS = 24 * 3600_000;
 
 export async function boot() {
@@ -93,7 +106,11 @@ export async function boot() {
   void runPeriodicJobs();
   setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
   void purgeRetainedData();
-  setInterval(() => void purgeRetainedData(), DAY_MS).unref();
+  void removeOrphanPhotos();
+  setInterval(() => {
+    void purgeRetainedData();
+    void removeOrphanPhotos();
+  }, DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in a child process of this one
   // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then

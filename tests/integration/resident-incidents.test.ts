@@ -15,6 +15,8 @@ import * as cancelApi from "~/routes/api.user-portal.incidents.$id.cancel";
 import * as photoApi from "~/routes/api.user-portal.incidents.$id.photos.$name";
 import { changeIncidentStatus } from "~/services/incidents.server";
 import { cancelResidentIncident, editResidentIncident, reportResidentIncident } from "~/services/resident-incidents.server";
+import { savePhotoFiles } from "~/models/incident-photo.server";
+import { removeOrphanPhotos } from "~/utils/boot.server";
 import { getDb } from "~/utils/db.server";
 import { createTestResident, createTestUser, TINY_JPEG, TINY_PNG, TINY_WEBP } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
@@ -177,6 +179,29 @@ describe("reporting", () => {
     );
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toBe("El título es requerido, La categoría es requerida, La ubicación es requerida, La descripción es requerida");
+  });
+});
+
+describe("photo files left by a crash", () => {
+  it("are deleted by the start-up sweep once an hour old; files of stored incidents and fresh files stay", async () => {
+    const resident = await createTestResident();
+    const reported = await reportResidentIncident(resident, FIELDS, [{ filename: "a.png", bytes: TINY_PNG }]);
+    if (!reported.ok) throw new Error(reported.message);
+    const kept = path.basename(reported.incident.photos[0]!);
+    // What a crash between writing the files and storing the incident leaves: files and no row.
+    const [orphan, fresh] = await savePhotoFiles([
+      { bytes: TINY_JPEG, type: "jpeg" },
+      { bytes: TINY_WEBP, type: "webp" },
+    ]);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const name of [kept, orphan!]) fs.utimesSync(path.join(photoDir(), name), twoHoursAgo, twoHoursAgo);
+
+    expect(await removeOrphanPhotos()).toBeGreaterThanOrEqual(1);
+    const files = storedPhotos();
+    expect(files).not.toContain(orphan);
+    expect(files).toContain(kept);
+    expect(files).toContain(fresh);
+    expect((await getPhoto(reported.incident.photos[0]!, await bearer(resident.id))).status).toBe(200);
   });
 });
 
