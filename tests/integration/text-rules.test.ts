@@ -6,14 +6,17 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { incidents } from "~/db/schema";
 import { getCardById, registerCard } from "~/models/card.server";
+import { countReservations } from "~/models/reservation.server";
+import * as reservationsApi from "~/routes/api.anonymous-reservations";
 import { issueApiToken } from "~/models/api-token.server";
 import * as cardsPage from "~/routes/admin.cards";
 import * as cardRoute from "~/routes/api.cards.$id";
 import * as faultPage from "~/routes/incidencias";
+import { addDays, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { sendMail } from "~/utils/mail.server";
 import { createTestUser, hexPrefix, sessionCookie, unique } from "../setup/fixtures";
-import { callApi, callRoute, formPost } from "../setup/route";
+import { callApi, callRoute, formPost, jsonRequest } from "../setup/route";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -90,5 +93,16 @@ describe("the mail log", () => {
     const line = lines.find((entry) => entry.startsWith("[mail]"));
     expect(line).toContain('"Nueva consulta: Eve\\r\\nBcc: x@evil.example" to "eve@example.com"');
     expect(line).not.toMatch(/[\r\n]/);
+  });
+});
+
+describe("the guest's phone on a booking", () => {
+  it.each(["llámame por la tarde", "600", "+34 600 111 222 333 444 555 66", "600\n111222"])("POST /api/anonymous-reservations refuses %j (400) and stores nothing", async (guestPhone) => {
+    const before = await countReservations();
+    const body = { guestName: "Leo", guestEmail: "leo@example.com", guestPhone, reservationType: "sala", startDate: addDays(todayInMadrid(), 2), endDate: addDays(todayInMadrid(), 3) };
+    const response = await callRoute(reservationsApi.action, jsonRequest("/api/anonymous-reservations", { method: "POST", body }));
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toMatch(/El teléfono no es válido|Este campo no admite saltos de línea/);
+    expect(await countReservations()).toBe(before);
   });
 });
