@@ -27,7 +27,7 @@ export async function ensureAdmin() {
   const password = env.ADMIN_PASSWORD ?? randomToken(12);
   await createUser({
     username: env.ADMIN_USERNAME,
-    email: `${env.ADMIN_USERNAME}@localhost`,
+    email: env.ADMIN_EMAIL,
     password,
     role: "admin",
     firstName: "Administración",
