@@ -2,7 +2,7 @@
 // fault reports, door incidents, and the admin's list over all of them.
 // Residents' own reads and writes live beside these (their queries are
 // scoped to the reporter).
-import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
@@ -93,36 +93,45 @@ export async function createDoorIncident(input: {
   return incident!;
 }
 
-/** A resident's report from the portal; `photos` are the names of its stored photo files. */
-export async function createResidentIncident(input: {
-  reporter: { id: string; username: string; name: string | null; unitNumber: string | null };
-  title: string;
-  category: (typeof INCIDENT_CATEGORIES)[number];
-  location: string;
-  description: string;
-  priority: Incident["urgency"];
-  photos: string[];
-}) {
-  const [incident] = await getDb()
-    .insert(incidents)
-    .values({
-      id: createId(),
-      source: "resident",
-      title: input.title,
-      type: input.category === "other" ? "other" : "maintenance",
-      category: input.category,
-      urgency: input.priority,
-      description: input.description,
-      location: input.location,
-      reportedById: input.reporter.id,
-      reportedBy: input.reporter.username,
-      reporterName: input.reporter.name,
-      floor: input.reporter.unitNumber,
-      photos: input.photos,
-      reportedAt: new Date(),
-    })
-    .returning();
-  return incident!;
+/** How many incidents the user reported from `since` on (cancelled ones too). */
+export async function countIncidentsOfReporterSince(userId: string, since: Date) {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(incidents)
+    .where(and(eq(incidents.reportedById, userId), gte(incidents.reportedAt, since)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A resident's report from the portal; `photos` are the names of its stored
+ * photo files. Refused ("limit") when the reporter already reported `max`
+ * incidents from `since` on. The count and the insert are one statement, so
+ * simultaneous reports cannot go past the limit.
+ */
+export async function createResidentIncident(
+  input: {
+    reporter: { id: string; username: string; name: string | null; unitNumber: string | null };
+    title: string;
+    category: (typeof INCIDENT_CATEGORIES)[number];
+    location: string;
+    description: string;
+    priority: Incident["urgency"];
+    photos: string[];
+  },
+  { max, since, now = new Date() }: { max: number; since: Date; now?: Date },
+): Promise<{ ok: true; incident: Incident } | { ok: false; reason: "limit" }> {
+  const id = createId();
+  const type = input.category === "other" ? "other" : "maintenance";
+  const inserted = await getDb().run(sql`
+    INSERT INTO incidents (id, source, title, type, category, urgency, description, location,
+                           reported_by_id, reported_by, reporter_name, floor, photos, reported_at)
+    SELECT ${id}, 'resident', ${input.title}, ${type}, ${input.category}, ${input.priority}, ${input.description}, ${input.location},
+           ${input.reporter.id}, ${input.reporter.username}, ${input.reporter.name}, ${input.reporter.unitNumber},
+           ${JSON.stringify(input.photos)}, ${now.getTime()}
+    WHERE (SELECT count(*) FROM incidents WHERE reported_by_id = ${input.reporter.id} AND reported_at >= ${since.getTime()}) < ${max}`);
+  if (inserted.rowsAffected === 0) return { ok: false, reason: "limit" };
+  const incident = await getDb().query.incidents.findFirst({ where: eq(incidents.id, id) });
+  return { ok: true, incident: incident! };
 }
 
 /** The incidents the user reported, newest first. */

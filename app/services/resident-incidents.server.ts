@@ -17,6 +17,8 @@ import {
   type ResidentIncidentUpdate,
 } from "~/schemas/resident-incident";
 import { newIncidentStaffMail } from "~/mail/staff-mail.server";
+import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
+import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import type { UploadedPhoto } from "~/utils/photo-upload.server";
 import { refuse, type Result } from "~/utils/refusal.server";
@@ -69,29 +71,56 @@ function checkPhotos(photos: UploadedPhoto[]): Result<{ typed: { bytes: Uint8Arr
 
 type Reporter = Pick<User, "id" | "username" | "firstName" | "lastName" | "unitNumber">;
 
-/** Stores the report and its photos, all or nothing. */
+/** The building's calendar day of `now`: when it started, and how long until the next one starts. */
+function reportingDay(now: Date) {
+  const today = todayInMadrid(now);
+  const since = madridInstant(today, "00:00")!;
+  const next = madridInstant(addDays(today, 1), "00:00")!;
+  return { since, retryAfterSeconds: Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)) };
+}
+
+function tooManyIncidents(max: number, retryAfterSeconds: number) {
+  const incidents = max === 1 ? "1 incidencia" : `${max} incidencias`;
+  return refuse(429, `Ya has reportado ${incidents} hoy, el máximo por residente. Podrás reportar más mañana; si es urgente, avisa a la administración.`, {
+    retryAfterSeconds,
+  });
+}
+
+/**
+ * Stores the report and its photos, all or nothing. A resident reports at
+ * most MAX_INCIDENTS_PER_DAY incidents per day (Europe/Madrid): each one
+ * mails the staff.
+ */
 export async function reportResidentIncident(
   user: Reporter,
   input: ResidentIncidentInput,
   photos: UploadedPhoto[] = [],
+  now = new Date(),
 ): Promise<Result<{ incident: ResidentIncidentJson }>> {
+  const max = getEnv().MAX_INCIDENTS_PER_DAY;
+  const { since, retryAfterSeconds } = reportingDay(now);
+  // Checked again with the insert; this spares writing photos that would be refused.
+  if ((await incidentModel.countIncidentsOfReporterSince(user.id, since)) >= max) return tooManyIncidents(max, retryAfterSeconds);
   const checked = checkPhotos(photos);
   if (!checked.ok) return checked;
   const names = await savePhotoFiles(checked.typed);
-  let incident: Incident;
+  let created: Awaited<ReturnType<typeof incidentModel.createResidentIncident>>;
   try {
     const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
-    incident = await incidentModel.createResidentIncident({
-      reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber },
-      ...input,
-      photos: names,
-    });
+    created = await incidentModel.createResidentIncident(
+      { reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber }, ...input, photos: names },
+      { max, since, now },
+    );
   } catch (error) {
     await deletePhotoFiles(names);
     throw error;
   }
-  await trySendStaffNotice(newIncidentStaffMail(incident));
-  return { ok: true, incident: toResidentIncidentJson(incident) };
+  if (!created.ok) {
+    await deletePhotoFiles(names);
+    return tooManyIncidents(max, retryAfterSeconds);
+  }
+  await trySendStaffNotice(newIncidentStaffMail(created.incident));
+  return { ok: true, incident: toResidentIncidentJson(created.incident) };
 }
 
 /** Refusal for an incident the resident may not change: not theirs (404) or no longer open (409). */
