@@ -60,7 +60,8 @@ describe("redirects", () => {
         loginPage.action,
         formPost("/login", { username: user.username, password: "contraseña-buena-9", redirectTo: target }),
       );
-      expect(signedIn.headers.get("Location")).toBe("/");
+      // A resident's own home is the portal.
+      expect(signedIn.headers.get("Location")).toBe("/portal");
       const cookie = await sessionCookie(user.id);
       const out = await callRoute(logoutRoute.action, formPost("/logout", { redirectTo: target }, { Cookie: cookie }));
       expect(out.headers.get("Location")).toBe("/");
@@ -70,7 +71,7 @@ describe("redirects", () => {
         loginPage.loader,
         new Request(`http://localhost/login?redirectTo=${encodeURIComponent(target)}`, { headers: { Cookie: await sessionCookie(user.id) } }),
       );
-      expect(loggedIn.headers.get("Location")).toBe("/");
+      expect(loggedIn.headers.get("Location")).toBe("/portal");
     },
   );
 });
