@@ -296,7 +296,7 @@ test.describe("reservation lookup", () => {
     const calendar = mimePart(mail!, "text/calendar")!;
     expect(calendar).toContain("METHOD:CANCEL");
     expect(calendar).toContain(`UID:${reservation.reservationCode}@`);
-    expect(calendar).toContain("SEQUENCE:1");
+    expect(calendar).toContain("SEQUENCE:2");
   });
 
   test("a wrong email and an unknown code get their messages", async ({ page }) => {
