@@ -16,6 +16,7 @@ import { getSensorSecretHash } from "~/models/building-sensor.server";
 import { getBridgeSecretHash } from "~/models/door.server";
 import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic, sensorIdOfUsername, sensorTopic, sensorUsername } from "~/doors/contract";
 import { verifyMosquittoPassword } from "~/utils/mosquitto-password.server";
+import { logValue } from "~/utils/log-value";
 
 /** Outside the doorId alphabet, so no door can ever log in as the app. */
 export const APP_USERNAME = "coliving.app";
@@ -252,7 +253,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
   aedes.on("clientError", (client, error) => {
     const identity = identities.get(client);
-    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : identity?.kind === "sensor" ? accountOf(identity) : (client.id ?? "client");
+    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : identity?.kind === "sensor" ? accountOf(identity) : `client ${logValue(client.id ?? "")}`;
     console.warn(`[access] broker: ${who}: ${error.message}`);
   });
 
@@ -267,7 +268,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       if (size === null) return;
       socket.off("data", guard);
       const identity = identities.get(client);
-      const who = identity && identity.kind !== "app" ? accountOf(identity) : `client ${client.id ?? "(not logged in)"}`;
+      const who = identity && identity.kind !== "app" ? accountOf(identity) : `client ${logValue(client.id ?? "(not logged in)")}`;
       console.warn(`[access] broker: ${who} sent a packet of ${size} bytes (limit ${MAX_DOOR_PACKET_BYTES}): disconnected`);
       socket.destroy();
     };

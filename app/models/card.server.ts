@@ -238,6 +238,24 @@ export async function getCardRow(id: string) {
   return getDb().query.cards.findFirst({ where: eq(cards.id, id) });
 }
 
+/** Each card's status, and the doors each one is granted (for the access log's approve buttons). */
+export async function listCardStatusesAndGrants(cardIds: string[]) {
+  const ids = [...new Set(cardIds)];
+  if (ids.length === 0) return { statuses: new Map<string, Card["status"]>(), granted: new Set<string>() };
+  const [rows, grants] = await Promise.all([
+    getDb().select({ id: cards.id, status: cards.status }).from(cards).where(inArray(cards.id, ids)),
+    getDb()
+      .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
+      .from(cardPermissions)
+      .where(and(inArray(cardPermissions.cardId, ids), eq(cardPermissions.granted, true))),
+  ]);
+  return {
+    statuses: new Map(rows.map((row) => [row.id, row.status])),
+    /** `${cardId}|${doorId}` of each granted permission. */
+    granted: new Set(grants.map((grant) => `${grant.cardId}|${grant.doorId}`)),
+  };
+}
+
 export type DeleteUnassignedResult = "deleted" | "assigned" | "not_found";
 
 /** Deletes the card unless it is assigned to a user (checked in the same statement). */

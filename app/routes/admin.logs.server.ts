@@ -5,6 +5,7 @@ import type { LogLine } from "~/components/admin/log-table";
 import { LOG_PAGE_SIZE, LogFiltersSchema } from "~/schemas/access-log";
 import { CARD_STATUS_LABELS } from "~/schemas/card";
 import {
+  approvableLogRows,
   approveCardFromLog,
   getAccessLogPage,
   logFiltersQuery,
@@ -21,7 +22,7 @@ import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
-function toLogLine(line: MergedAccessLog<AccessLogRecord>): LogLine {
+function toLogLine(line: MergedAccessLog<AccessLogRecord>, approvable: Set<string>): LogLine {
   return {
     id: line.id,
     timestamp: new Date(line.timestamp).toISOString(),
@@ -34,8 +35,7 @@ function toLogLine(line: MergedAccessLog<AccessLogRecord>): LogLine {
     reasonText: ACCESS_REASON_LABELS[line.reason],
     isAnonymous: line.isAnonymous,
     offline: line.offline,
-    /** A denied row of a registered card offers approving it. */
-    canApprove: !line.accessGranted && line.cardId !== null,
+    canApprove: approvable.has(line.id),
   };
 }
 
@@ -51,6 +51,7 @@ export async function loadLogsPage(request: Request) {
     getAccessLogPage(filters, { page: requestedPage(url.searchParams), limit: LOG_PAGE_SIZE, clamp: true }),
     listDoorOptions(),
   ]);
+  const approvable = await approvableLogRows(rows);
   return {
     filters,
     doors,
@@ -58,7 +59,7 @@ export async function loadLogsPage(request: Request) {
     page,
     pages,
     rowCount: rows.length,
-    lines: mergeAccessLogRows(rows).map(toLogLine),
+    lines: mergeAccessLogRows(rows).map((line) => toLogLine(line, approvable)),
     exportQuery: logFiltersQuery(filters),
   };
 }

@@ -9,6 +9,7 @@ import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import { ResidentIncidentSchema } from "~/schemas/resident-incident";
 import { getBuildingInfo } from "~/services/building.server";
 import {
+  activeBookingLimits,
   cancelResidentBooking,
   createResidentBooking,
   getResidentBooking,
@@ -90,6 +91,7 @@ export async function loadPortal(request: Request, user: User) {
     profile: toProfileJson(user),
     now: now.toISOString(),
     bookingDates: { min: today, max: addDays(today, MAX_BOOKING_DAYS_AHEAD) },
+    bookingLimits: activeBookingLimits(),
     facilities,
     bookings,
     incidents,

@@ -5,7 +5,7 @@
 import * as z from "zod/mini";
 import { INCIDENT_CATEGORIES, INCIDENT_SOURCES, INCIDENT_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { DOOR_INCIDENT_TYPE_LABELS, URGENCY_LABELS } from "./door";
-import { optionalText, pagingFields, requiredText } from "./fields";
+import { optionalMultilineText, optionalText, pagingFields, requiredText } from "./fields";
 
 export { DOOR_INCIDENT_TYPE_LABELS as INCIDENT_TYPE_LABELS, URGENCY_LABELS };
 
@@ -95,7 +95,7 @@ const title = requiredText(TITLE_REQUIRED, 200);
 const type = z.enum(INCIDENT_TYPES, { error: TYPE_REQUIRED });
 const urgency = z.enum(INCIDENT_URGENCIES, { error: URGENCY_REQUIRED });
 const adminStatus = z.enum(ADMIN_INCIDENT_STATUSES, { error: STATUS_REQUIRED });
-const description = optionalText(2000);
+const description = optionalMultilineText(2000);
 
 /** SPEC §5 create: title, type, door (`doorId`, its hardware code) and urgency (default medium) required; description optional. */
 export const IncidentCreateSchema = z.object({

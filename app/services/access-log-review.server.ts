@@ -13,7 +13,7 @@ import {
 } from "~/models/access-log-query.server";
 
 export type { AccessLogRecord };
-import type { Card } from "~/models/card.server";
+import { listCardStatusesAndGrants, type Card } from "~/models/card.server";
 import { LOG_MERGE_WINDOW_MS, LogFiltersSchema, type LogFilters } from "~/schemas/access-log";
 import { canonicalCardId } from "~/utils/card-number";
 import { pageWindow } from "~/utils/paging";
@@ -86,6 +86,25 @@ export const LOG_REFUSALS = {
   not_denied: refuse(409, "Ese acceso no fue denegado"),
   no_card: refuse(404, "El registro no corresponde a ninguna tarjeta registrada"),
 };
+
+/**
+ * The denied rows whose 'Aprobar' would change something: a card still
+ * registered that is pending (approving activates it), or that the row's door
+ * does not grant yet (approving grants it). A card already granted at that
+ * door, and active or not pending, was denied for another reason (its hours,
+ * the door's status, an expiry): the row offers nothing.
+ */
+export async function approvableLogRows(rows: Pick<AccessLogRecord, "id" | "accessGranted" | "cardId" | "doorId">[]) {
+  const denied = rows.filter((row) => !row.accessGranted && row.cardId !== null);
+  const { statuses, granted } = await listCardStatusesAndGrants(denied.map((row) => row.cardId!));
+  const approvable = new Set<string>();
+  for (const row of denied) {
+    const status = statuses.get(row.cardId!);
+    if (!status) continue;
+    if (status === "pending" || (row.doorId !== null && !granted.has(`${row.cardId}|${row.doorId}`))) approvable.add(row.id);
+  }
+  return approvable;
+}
 
 /**
  * SPEC §4: approving a card from a denied row makes a pending card active and

@@ -16,7 +16,7 @@ import { infoToast, successToast } from "./toast";
 import { redirectWithToast } from "./toast.server";
 
 export function homeFor(user: Pick<User, "role">) {
-  return user.role === "admin" ? "/admin" : "/";
+  return user.role === "admin" ? "/admin" : "/portal";
 }
 
 const REDIRECT_BASE = "http://redirect.invalid";

@@ -13,6 +13,7 @@ import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
+import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
 import { randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
 import { claimDataDir } from "./data-dir-claim.server";
@@ -28,7 +29,7 @@ export async function ensureAdmin() {
   const password = env.ADMIN_PASSWORD ?? randomToken(12);
   await createUser({
     username: env.ADMIN_USERNAME,
-    email: `${env.ADMIN_USERNAME}@localhost`,
+    email: env.ADMIN_EMAIL,
     password,
     role: "admin",
     firstName: "Administración",
@@ -83,6 +84,18 @@ export async function purgeRetainedData(now = new Date()) {
   }
 }
 
+/** Photo files left by a report that crashed before its row was stored (see sweepOrphanPhotos). */
+export async function removeOrphanPhotos(now = new Date()) {
+  try {
+    const removed = await sweepOrphanPhotos(now);
+    if (removed) console.info(`[boot] deleted ${removed} incident photo files that no incident refers to`);
+    return removed;
+  } catch (error) {
+    console.error("[boot] incident photo sweep failed", error);
+    return null;
+  }
+}
+
 const DAY_MS = 24 * 3600_000;
 
 export async function boot() {
@@ -97,7 +110,11 @@ export async function boot() {
   void runPeriodicJobs();
   setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
   void purgeRetainedData();
-  setInterval(() => void purgeRetainedData(), DAY_MS).unref();
+  void removeOrphanPhotos();
+  setInterval(() => {
+    void purgeRetainedData();
+    void removeOrphanPhotos();
+  }, DAY_MS).unref();
   // One backup a day at BACKUP_HOUR, Europe/Madrid (app/services/backups.server.ts).
   scheduleDailyBackups();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);

@@ -3,6 +3,7 @@
 // denied row (a redirect with a toast, or the refusal with its status).
 import { beforeAll, describe, expect, it } from "vitest";
 import { getCardById, registerCard } from "~/models/card.server";
+import { setCardPermission } from "~/services/cards.server";
 import * as page from "~/routes/admin.logs";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie, toastOf } from "../setup/fixtures";
 import { callRoute as callPage } from "../setup/route";
@@ -174,6 +175,37 @@ describe("approving a card from a denied row", () => {
     expect(await getCardById(card.id)).toMatchObject({ status: "active", permissions: [{ doorId: terraza.id, granted: true }] });
     const after = await (await load(`?doorId=${terraza.code}`)).json();
     expect(after.stats).toEqual({ total: 1, granted: 1, denied: 0, uniqueCards: 1 });
+  });
+
+  it("offers 'Aprobar' only where approving changes something: not for a card already granted at that door", async () => {
+    const patio = await door("Patio");
+    const hall = await door("Vestíbulo");
+    const granted = await registerCard({ cardNumber: `${hexPrefix()}0A`, status: "active" });
+    const ok = await setCardPermission(granted.id, patio.id, true);
+    expect(ok.ok).toBe(true);
+    const inactiveGranted = await registerCard({ cardNumber: `${hexPrefix()}0B`, status: "inactive" });
+    await setCardPermission(inactiveGranted.id, patio.id, true);
+    const pending = await registerCard({ cardNumber: `${hexPrefix()}0C`, status: "pending" });
+    const now = Date.now();
+    const [outOfHours, otherDoor, noDoor, inactive, pendingRow] = await insertLogs([
+      // Active and granted at the patio, denied for another reason: nothing to approve.
+      { at: now - 5 * MINUTE, cardNumber: granted.cardNumber, cardId: granted.id, door: patio, granted: false, reason: "door_maintenance" },
+      // The same card at a door it is not granted: approving grants it.
+      { at: now - 4 * MINUTE, cardNumber: granted.cardNumber, cardId: granted.id, door: hall, granted: false },
+      // No door to grant and nothing pending.
+      { at: now - 3 * MINUTE, cardNumber: granted.cardNumber, cardId: granted.id, door: null, granted: false, reason: "unknown_door" },
+      // Granted already; inactive, which approving does not change.
+      { at: now - 2 * MINUTE, cardNumber: inactiveGranted.cardNumber, cardId: inactiveGranted.id, door: patio, granted: false, reason: "card_inactive" },
+      // Pending: approving activates it.
+      { at: now - 1 * MINUTE, cardNumber: pending.cardNumber, cardId: pending.id, door: patio, granted: false, reason: "card_pending" },
+    ]);
+    const body = await (await load("?status=denied&dateRange=24h")).json();
+    const offered = (id: string) => body.lines.find((line: { id: string }) => line.id === id)?.canApprove;
+    expect(offered(outOfHours!)).toBe(false);
+    expect(offered(otherDoor!)).toBe(true);
+    expect(offered(noDoor!)).toBe(false);
+    expect(offered(inactive!)).toBe(false);
+    expect(offered(pendingRow!)).toBe(true);
   });
 
   it("says when an approved card stays inactive (approving only activates pending cards)", async () => {

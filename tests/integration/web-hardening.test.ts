@@ -60,7 +60,8 @@ describe("redirects", () => {
         loginPage.action,
         formPost("/login", { username: user.username, password: "contraseña-buena-9", redirectTo: target }),
       );
-      expect(signedIn.headers.get("Location")).toBe("/");
+      // A resident's own home is the portal.
+      expect(signedIn.headers.get("Location")).toBe("/portal");
       const cookie = await sessionCookie(user.id);
       const out = await callRoute(logoutRoute.action, formPost("/logout", { redirectTo: target }, { Cookie: cookie }));
       expect(out.headers.get("Location")).toBe("/");
@@ -70,7 +71,7 @@ describe("redirects", () => {
         loginPage.loader,
         new Request(`http://localhost/login?redirectTo=${encodeURIComponent(target)}`, { headers: { Cookie: await sessionCookie(user.id) } }),
       );
-      expect(loggedIn.headers.get("Location")).toBe("/");
+      expect(loggedIn.headers.get("Location")).toBe("/portal");
     },
   );
 });
@@ -96,7 +97,7 @@ describe("the client address behind a proxy", () => {
         body: {
           guestName: "Ana",
           guestEmail: "ana@example.com",
-          guestPhone: "600",
+          guestPhone: "600 123 456",
           reservationType: "sala",
           startDate: addDays(today, 3),
           endDate: addDays(today, 4),
@@ -113,7 +114,7 @@ describe("bad input", () => {
   const booking = (overrides: Record<string, unknown>) => ({
     guestName: "Ana",
     guestEmail: "ana-bad@example.com",
-    guestPhone: "600",
+    guestPhone: "600 123 456",
     reservationType: "habitacion",
     roomType: "doble",
     startDate: addDays(today, 3),
@@ -188,7 +189,7 @@ describe("the guest's email on a lookup", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Leo", guestEmail: "leo@example.com", guestPhone: "600", reservationType: "sala", startDate: addDays(today, 2), endDate: addDays(today, 3) },
+        body: { guestName: "Leo", guestEmail: "leo@example.com", guestPhone: "600 123 456", reservationType: "sala", startDate: addDays(today, 2), endDate: addDays(today, 3) },
       }),
     );
     const code = (await created.json()).data.reservationCode as string;
