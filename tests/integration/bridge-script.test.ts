@@ -1,7 +1,7 @@
 // `npm run bridge -- --simulate --door X` (scripts/bridge.mjs) as a developer
 // runs it: it builds the bridge, finds the app's broker from the app's own
 // variables, and leaves no process behind when it is stopped.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,6 +9,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestBroker } from "../../bridge/src/test-support/broker";
 import { waitFor } from "../../bridge/src/test-support/serial-mock";
+import { descendants, exitOf, isRunning } from "../setup/processes";
 
 /** The script compiles the bridge first: allow for a slow, shared machine. */
 const START_TIMEOUT_MS = 45_000;
@@ -61,57 +62,6 @@ function start(command: string, args: string[]) {
   return { child, output: () => output };
 }
 
-function exitOf(child: ChildProcess, what: string): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not exit within ${STOP_TIMEOUT_MS} ms`)), STOP_TIMEOUT_MS);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
-/** Every process below pid, read from /proc (Linux). */
-function descendants(pid: number): Array<{ pid: number; command: string }> {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we were reading.
-    }
-  }
-  const found: Array<{ pid: number; command: string }> = [];
-  const pending = [...(children.get(pid) ?? [])];
-  while (pending.length > 0) {
-    const next = pending.shift()!;
-    found.push({ pid: next, command: commandLine(next) });
-    pending.push(...(children.get(next) ?? []));
-  }
-  return found;
-}
-
-function commandLine(pid: number) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
-  } catch {
-    return "";
-  }
-}
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return commandLine(pid) !== ""; // a zombie has no command line left
-  } catch {
-    return false;
-  }
-};
-
 describe("npm run bridge -- --simulate", () => {
   it(
     "connects to the app's embedded broker on MQTT_PORT when no --url is given",
@@ -126,7 +76,7 @@ describe("npm run bridge -- --simulate", () => {
       } finally {
         script.child.kill("SIGTERM");
       }
-      expect(await exitOf(script.child, "scripts/bridge.mjs")).toBe(0);
+      expect(await exitOf(script.child, "scripts/bridge.mjs", STOP_TIMEOUT_MS)).toBe(0);
       await waitFor(() => isOffline(door), "the bridge's offline state after SIGTERM", STOP_TIMEOUT_MS);
     },
     START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS,
@@ -147,7 +97,7 @@ describe("npm run bridge -- --simulate", () => {
       } finally {
         npm.child.kill("SIGTERM");
       }
-      await exitOf(npm.child, "npm");
+      await exitOf(npm.child, "npm", STOP_TIMEOUT_MS);
       await waitFor(() => below.every((entry) => !isRunning(entry.pid)), "every process npm had started to end", STOP_TIMEOUT_MS).catch(
         (error: Error) => {
           const left = below.filter((entry) => isRunning(entry.pid));
