@@ -1,7 +1,8 @@
 // Layout on desktop and phone (issues: defects found on 1280×800 and 390×844):
 // tables fit their viewport and break no word, the dashboard's tiles, the
 // chart's labels, the public header and the menus, the sidebar's theme
-// select, fieldsets, and the logs' search box kept across a filter change.
+// select, fieldsets, the logs' search box kept across a filter change, and
+// the public forms' rows.
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -121,6 +122,15 @@ test("the dashboard's tiles never leave one alone on a row, on desktop or phone"
     }
     expect(await tiles.count()).toBe(7);
     expect([...rows.values()].every((count) => count > 1), `${size.width} px: ${JSON.stringify([...rows.values()])}`).toBe(true);
+    // Every label's text ('Mantenimiento' the longest) stays inside its tile's border.
+    const spilled = await tiles.evaluateAll((all) =>
+      all.flatMap((tile) => {
+        const text = document.createRange();
+        text.selectNodeContents(tile.querySelector(".stat-label")!);
+        return text.getBoundingClientRect().right > tile.getBoundingClientRect().right - 1 ? [tile.textContent] : [];
+      }),
+    );
+    expect(spilled, `${size.width} px`).toEqual([]);
   }
 });
 
@@ -236,6 +246,30 @@ test("admin tables at 1280 px fit and break no word: codes, statuses, buttons an
   const row = page.locator(`[data-testid="reservation-row"][data-code="${reservation.reservationCode}"]`);
   expect(await row.locator("td").first().evaluate((cell) => getComputedStyle(cell).display)).toBe("grid");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("public pages at 1280 px: no 'Menú' button; on /visita the hour select matches the date input and 'Nueva pregunta' sits beside its answer box; 'Tipo de habitación' only for rooms", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await expect(page.locator("label[for=site-nav-toggle]")).toBeHidden();
+
+  await page.goto("/visita");
+  const date = await box(page.getByLabel("Fecha preferida"));
+  const hour = await box(page.getByLabel("Hora preferida"));
+  expect(Math.abs(hour.height - date.height)).toBeLessThanOrEqual(1);
+  expect(Math.abs(hour.y - date.y)).toBeLessThanOrEqual(1);
+  const answer = await box(page.getByLabel(/Verificación anti-spam/));
+  const refresh = await box(page.getByRole("button", { name: "Nueva pregunta" }));
+  expect(refresh.x).toBeGreaterThanOrEqual(answer.x + answer.width);
+  expect(refresh.y).toBeLessThan(answer.y + answer.height);
+
+  await page.goto("/reservar");
+  const roomType = page.getByLabel("Tipo de habitación");
+  await expect(roomType).toBeVisible();
+  await page.getByRole("radio", { name: "Sala de reuniones" }).check();
+  await expect(roomType).toBeHidden();
+  await page.getByRole("radio", { name: "Habitación" }).check();
+  await expect(roomType).toBeVisible();
 });
 
 test("on a phone a booking looked up with a long email does not scroll sideways", async ({ page }) => {
