@@ -1,13 +1,14 @@
 // Layout on desktop and phone (issues: defects found on 1280×800 and 390×844):
 // tables fit their viewport and break no word, the dashboard's tiles, the
 // chart's labels, the public header and the menus, the sidebar's theme
-// select, fieldsets, the logs' search box kept across a filter change, and
-// the public forms' rows.
+// select, fieldsets, the logs' search box kept across a filter change, the
+// public forms' rows, and toasts.
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 const { registerCard } = await import("~/models/card.server");
+const { createIncident } = await import("~/services/incidents.server");
 const { createTestConsultation, createTestDoor, createTestReservation, createTestUser, insertLogs } = await import("../setup/fixtures");
 
 const PHONE = { width: 390, height: 844 };
@@ -283,4 +284,24 @@ test("on a phone a booking looked up with a long email does not scroll sideways"
   await page.getByRole("button", { name: "Buscar Reserva" }).click();
   await expect(page.getByTestId("reservation-status")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("at most three toasts show, the newest on top", async ({ page, asAdmin, javaScriptEnabled }) => {
+  const door = await createTestDoor({ name: `Avisos ${randomBytes(3).toString("hex")}` });
+  const created = await createIncident({ doorId: door.id, type: "hardware", urgency: "medium", title: `Avería ${randomBytes(3).toString("hex")}` }, asAdmin);
+  if (!created.ok) throw new Error(created.message);
+  await page.goto(`/admin/incidents?doorId=${door.id}`);
+  // Toasts fade after 5 s: held still here, so the five below are all there to count.
+  if (javaScriptEnabled) await page.addStyleTag({ content: ".toast { animation-play-state: paused !important; }" });
+  for (const status of ["En Progreso", "Resuelta", "Cerrada", "Abierta", "En Progreso"]) {
+    await page.getByRole("button", { name: new RegExp(`^${status}: marcar la incidencia`) }).click();
+    await expect(page.getByTestId("toast").first()).toContainText(`Incidencia marcada como ${status}`);
+  }
+  const toasts = page.getByTestId("toast");
+  // Without JavaScript each change is a new page with its own toast.
+  await expect(toasts).toHaveCount(javaScriptEnabled ? 3 : 1);
+  if (javaScriptEnabled) {
+    await expect(toasts.nth(1)).toContainText("Incidencia marcada como Abierta");
+    await expect(toasts.nth(2)).toContainText("Incidencia marcada como Cerrada");
+  }
 });
