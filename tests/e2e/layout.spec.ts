@@ -2,10 +2,10 @@
 // tables fit their viewport and break no word, the dashboard's tiles, the
 // chart's labels, the public header and the menus, the sidebar's theme
 // select, fieldsets, the logs' search box kept across a filter change, the
-// public forms' rows, and toasts.
+// public forms' rows, toasts, and the modals' closing and spacing.
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, signIn, test } from "./fixtures";
 
 const { registerCard } = await import("~/models/card.server");
 const { createIncident } = await import("~/services/incidents.server");
@@ -304,4 +304,19 @@ test("at most three toasts show, the newest on top", async ({ page, asAdmin, jav
     await expect(toasts.nth(1)).toContainText("Incidencia marcada como Abierta");
     await expect(toasts.nth(2)).toContainText("Incidencia marcada como Cerrada");
   }
+});
+
+test("the assign-card modal has one way out ('Cancelar'); the profile modal keeps room between 'Edificio' and 'Nombre'", async ({ page, asAdmin, context, createUser }) => {
+  const resident = await createUser();
+  await page.goto(`/admin/users?modal=assign&user=${resident.id}`);
+  const assign = page.getByRole("dialog", { name: "Asignar Tarjeta" });
+  await expect(assign.getByRole("link", { name: "Cancelar" })).toHaveCount(1);
+  await expect(assign.getByRole("link", { name: "Cerrar" })).toHaveCount(0);
+
+  await signIn(context, resident);
+  await page.goto("/portal?modal=perfil");
+  const profile = page.getByRole("dialog", { name: "Mi Perfil" });
+  const building = await box(profile.locator("dt", { hasText: "Edificio" }));
+  const name = await box(profile.getByText("Nombre", { exact: true }));
+  expect(name.y - (building.y + building.height)).toBeGreaterThanOrEqual(12);
 });
