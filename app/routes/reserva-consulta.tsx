@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { EmailText } from "~/components/email-text";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, useSchemaForm } from "~/components/forms";
 import { Modal } from "~/components/modal";
@@ -143,7 +144,9 @@ function ReservationDetails({ reservation, confirming }: { reservation: GuestRes
             <dt>Nombre</dt>
             <dd>{reservation.guestName}</dd>
             <dt>Email</dt>
-            <dd>{reservation.guestEmail}</dd>
+            <dd>
+              <EmailText email={reservation.guestEmail} />
+            </dd>
             <dt>Teléfono</dt>
             <dd>{reservation.guestPhone}</dd>
             <dt>Contacto preferido</dt>

@@ -23,6 +23,7 @@ import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
+import { useHydrated } from "~/utils/use-hydrated";
 import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./booking-cookies.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
@@ -82,6 +83,7 @@ export default function BookingPage() {
 
 function BookingForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | undefined }) {
   const navigation = useNavigation();
+  const hydrated = useHydrated();
   const schema = createReservationSchema({ today });
   const clientErrors = useRef<Record<string, string[] | null> | null>(null);
   const showToast = useToast();
@@ -144,13 +146,16 @@ function BookingForm({ today, lastResult }: { today: string; lastResult: Submiss
           />
           <InputField label="Fecha de salida" meta={fields.endDate} type="date" min={startDate || today} />
         </div>
-        {reservationType === "habitacion" ? (
-          <SelectField
-            label="Tipo de habitación"
-            meta={fields.roomType}
-            placeholder="Selecciona un tipo"
-            options={ROOM_TYPES.map((value) => ({ value, label: ROOM_TYPE_LABELS[value] }))}
-          />
+        {/* Rooms only: with JavaScript it follows the choice; without, the CSS hides it while 'Sala de reuniones' is checked. */}
+        {!hydrated || reservationType === "habitacion" ? (
+          <div className="room-type">
+            <SelectField
+              label="Tipo de habitación"
+              meta={fields.roomType}
+              placeholder="Selecciona un tipo"
+              options={ROOM_TYPES.map((value) => ({ value, label: ROOM_TYPE_LABELS[value] }))}
+            />
+          </div>
         ) : null}
         <InputField label="Nombre completo" meta={fields.guestName} autoComplete="name" />
         <div className="field-row">

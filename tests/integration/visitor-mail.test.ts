@@ -135,7 +135,7 @@ describe("visitor mail over SMTP", () => {
       }),
     );
     expect(response.status).toBe(200);
-    const mail = await eventually(() => smtp.messages.find((m) => m.to.includes("berta@example.com")), 1000);
+    const mail = await eventually(() => smtp.messages.find((m) => m.to.includes("berta@example.com")), "the enquiry acknowledgement", 1000);
     expect(mailSubject(mail.raw)).toBe("Hemos recibido tu consulta");
     const text = mimePart(mail.raw, "text/plain")!;
     expect(text).toContain("Hola, Berta");
