@@ -213,7 +213,8 @@ test("admin tables at 1280 px fit and break no word: codes, statuses, buttons an
     mensaje: `Hola, querría saber si tenéis habitaciones libres para el mes que viene y cuánto cuestan ${tag}`,
   });
   await createTestUser({ username: `administracion-general-${tag}`, role: "admin", firstName: "Administración", lastName: "General" });
-  const door = await createTestDoor({ name: `Puerta principal del edificio ${tag}` });
+  // Not named "Puerta …": the logs spec finds its door filter by the label "Puerta", and this row's button names its door.
+  const door = await createTestDoor({ name: `Entrada principal del edificio ${tag}` });
   const card = await registerCard({ cardNumber: `${tag.toUpperCase()}AA`, status: "pending", alias: `Llavero de la entrada principal ${tag}` });
   await insertLogs([{ at: Date.now() - 60_000, cardNumber: card.cardNumber, cardId: card.id, door, granted: false, reason: "card_pending" }]);
 
