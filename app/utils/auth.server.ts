@@ -25,8 +25,9 @@ const REDIRECT_BASE = "http://redirect.invalid";
  * Only same-origin relative paths: never an open redirect. Refused (giving
  * `fallback`): anything but a path starting with one "/", backslashes,
  * control characters (a browser drops a tab, so "/\t/evil" is "//evil"),
- * and their percent-encoded forms. Non-ASCII is percent-encoded, so the
- * Location header is always valid.
+ * and their percent-encoded forms, and whatever resolving dot segments turns
+ * into "//" (another host). Non-ASCII is percent-encoded, so the Location
+ * header is always valid.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string) {
   if (!to || typeof to !== "string" || to.length > 2000) return fallback;
@@ -40,8 +41,13 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     if (!text.startsWith("/") || text.startsWith("//") || /[\\\u0000-\u001F\u007F]/.test(text)) return fallback;
   }
   const url = new URL(to, REDIRECT_BASE);
-  if (url.origin !== REDIRECT_BASE) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The answer is checked as the browser will read it: new URL() resolves dot
+  // segments ("/.//evil", "/a/..//evil", "/%2e//evil" all become "//evil",
+  // another host), so only a path that still starts with one "/" and reads
+  // the same when resolved again is kept.
+  if (url.origin !== REDIRECT_BASE || path.startsWith("//") || new URL(path, REDIRECT_BASE).href !== url.href) return fallback;
+  return path;
 }
 
 const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
