@@ -16,6 +16,15 @@ export async function hitRateLimitKey(key: string, windowMs: number, now = Date.
   return { count: Number(row.count), resetAt: Number(row.reset_at) };
 }
 
+/**
+ * Takes back one hit counted in the window that ends at `resetAt` (a hit
+ * counted up front for an attempt that turned out not to count); nothing when
+ * that window has ended since.
+ */
+export async function unhitRateLimitKey(key: string, resetAt: number) {
+  await getDb().run(sql`UPDATE rate_limits SET count = count - 1 WHERE key = ${key} AND reset_at = ${resetAt} AND count > 0`);
+}
+
 /** The key's count in its current window (0 when none is open), without counting a hit. */
 export async function getRateLimitKey(key: string, now = Date.now()) {
   const result = await getDb().run(sql`SELECT count, reset_at FROM rate_limits WHERE key = ${key} AND reset_at > ${now}`);

@@ -12,10 +12,37 @@ const scrypt = promisify(crypto.scrypt) as (
 const SCRYPT = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
+/**
+ * Password hashes run in libuv's thread pool (4 threads), which file reads and
+ * response compression share: a burst of sign-ins would fill it (and hold 32
+ * MiB per hash), so pages would wait seconds. At most this many run at once;
+ * the others wait their turn in order.
+ */
+export const MAX_CONCURRENT_HASHES = 2;
+let hashesRunning = 0;
+const waitingForHash: (() => void)[] = [];
+
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashesRunning < MAX_CONCURRENT_HASHES) hashesRunning += 1;
+  else await new Promise<void>((resolve) => waitingForHash.push(resolve)); // the slot is handed over, not freed
+  try {
+    return await work();
+  } finally {
+    const next = waitingForHash.shift();
+    if (next) next();
+    else hashesRunning -= 1;
+  }
+}
+
+/** Password hashes running and waiting for a slot (a sign-in is refused while too many wait). */
+export function passwordHashLoad() {
+  return { running: hashesRunning, waiting: waitingForHash.length };
+}
+
 /** Hash for secrets people choose or type (passwords, bridge secrets). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT);
+  const key = await withHashSlot(() => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT));
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
 }
 
@@ -23,12 +50,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, saltText, keyText] = stored.split("$");
   if (scheme !== "scrypt" || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, "base64url");
-  const actual = await scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: SCRYPT.maxmem,
-  });
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem };
+  const actual = await withHashSlot(() => scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, options));
   return crypto.timingSafeEqual(expected, actual);
 }
 
