@@ -11,6 +11,7 @@ import type { User } from "~/models/user.server";
 import { cookieSecurity } from "./client-ip.server";
 import { getEnv } from "./env.server";
 import { throwRefusal } from "./refusal.server";
+import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
 import { redirectWithToast } from "./toast.server";
@@ -50,28 +51,16 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   return path;
 }
 
-const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
-
 /**
  * The guard of public mutations (sign-in, sign-out, theme, public forms), and
- * part of every page guard: a cross-site browser request is refused (403). A
- * browser always sends Origin (or Sec-Fetch-Site) on a cross-site POST.
+ * part of every page guard: a cross-site browser request is refused (403).
+ * A page's cross-site request is refused before Remix sees it
+ * (http-server-patch.server.ts); this guard also covers the JSON API.
  */
 export function requireSameOrigin(request: Request) {
   if (request.method === "GET" || request.method === "HEAD") return;
-  const origin = request.headers.get("origin");
-  if (origin && origin !== "null") {
-    let host: string | null = null;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = null;
-    }
-    const ownHosts = new Set([new URL(request.url).host, new URL(getEnv().PUBLIC_URL).host]);
-    if (host && ownHosts.has(host)) return;
-    throwRefusal({ status: 403, message: CROSS_ORIGIN });
-  }
-  if (origin === "null" || request.headers.get("sec-fetch-site") === "cross-site") {
+  const ownHosts = [new URL(request.url).host, new URL(getEnv().PUBLIC_URL).host];
+  if (isCrossSite(request.headers.get("origin"), request.headers.get("sec-fetch-site"), ownHosts)) {
     throwRefusal({ status: 403, message: CROSS_ORIGIN });
   }
 }
