@@ -133,15 +133,39 @@ function answerAtEdge(req: IncomingMessage, res: ServerResponse, path: string, r
     : `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
       `<title>${refusal.title}</title></head><body><main><h1>${refusal.title}</h1><p>${refusal.message}</p>` +
       `<p><a href="/">Volver al inicio</a></p></main></body></html>`;
+  closeAfterAnswer(req, res);
   res.writeHead(refusal.status, {
     "Content-Type": json ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "Cache-Control": "no-store",
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
-    Connection: "close",
   });
   res.end(body);
+}
+
+/** How long a connection answered before its request's body had all come still takes (and drops) what the client sends. */
+const LINGER_MS = 2_000;
+
+/**
+ * Marks the answer `Connection: close` and closes the connection without
+ * resetting it: Node would close the socket as soon as the answer is out,
+ * and the bytes the client is still sending would then make the kernel
+ * reset the connection, often before the client has read the answer. Here
+ * the rest of the body is read and dropped for up to LINGER_MS first (a
+ * "lingering close", as nginx does).
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse) {
+  res.setHeader("Connection", "close");
+  const socket = req.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
+  socket.destroySoon = function (this: typeof socket) {
+    if (this.writable) this.end();
+    req.removeAllListeners("data");
+    req.resume();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+  };
 }
 
 /** Headers every response of the request gets, set as its head is written. */
@@ -151,7 +175,7 @@ function stampResponseHead(req: IncomingMessage, res: ServerResponse, path: stri
   res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
     if (noStore && !/\bno-store\b/i.test(String(this.getHeader("cache-control") ?? ""))) this.setHeader("Cache-Control", "no-store");
     // Answered before the body has all come (a refusal): the rest is not read.
-    if (!req.complete) this.setHeader("Connection", "close");
+    if (!req.complete) closeAfterAnswer(req, this);
     return writeHead.apply(this, args);
   } as typeof res.writeHead;
 }

@@ -5,7 +5,6 @@
 // reading), and nothing oversized is echoed; a page's cross-site post is a
 // 403 with the app's Spanish refusal, logged once; private answers are not
 // stored by caches.
-import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createReadableStreamFromReadable } from "@remix-run/node";
@@ -15,6 +14,7 @@ import * as reservarPage from "~/routes/reservar";
 import { patchHttpServer } from "~/utils/http-server-patch.server";
 import { BODY_TOO_LARGE, MAX_BODY_BYTES } from "~/utils/request-body.server";
 import { CROSS_ORIGIN } from "~/utils/same-origin.server";
+import { postSlowly } from "../setup/http-client";
 import { callRoute } from "../setup/route";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -51,50 +51,13 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 
+const send = (path: string, options: Parameters<typeof postSlowly>[1]) =>
+  postSlowly(`http://127.0.0.1:${port}${path}`, { ...options, headers: { Origin: `http://127.0.0.1:${port}`, ...options.headers } });
+
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
-
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-/**
- * Sends `prefix` and then `fill` bytes of "a", chunked unless `contentLength`
- * is given, and stops sending as soon as the answer comes.
- */
-function send(path: string, { headers = {}, prefix = "", fill = 0, contentLength }: { headers?: Record<string, string>; prefix?: string; fill?: number; contentLength?: number }) {
-  return new Promise<Answer>((resolve, reject) => {
-    let answered = false;
-    const request = http.request(
-      {
-        port,
-        host: "127.0.0.1",
-        path,
-        method: "POST",
-        headers: { Origin: `http://127.0.0.1:${port}`, ...(contentLength === undefined ? {} : { "Content-Length": String(contentLength) }), ...headers },
-      },
-      (response) => {
-        answered = true;
-        const parts: Buffer[] = [];
-        response.on("data", (part: Buffer) => parts.push(part));
-        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(parts).toString("utf8") }));
-        response.on("error", reject);
-      },
-    );
-    request.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const answer = once(request, "response");
-    void (async () => {
-      request.write(prefix);
-      const chunk = Buffer.alloc(16 * 1024, "a");
-      for (let sent = 0; sent < fill && !answered && !request.destroyed; sent += chunk.length) {
-        if (!request.write(chunk.subarray(0, Math.min(chunk.length, fill - sent)))) await Promise.race([once(request, "drain"), answer]);
-      }
-      if (!answered && !request.destroyed) request.end();
-    })().catch(() => {});
-  });
-}
 
 const JSON_TYPE = { "Content-Type": "application/json" };
 const FORM_TYPE = { "Content-Type": "application/x-www-form-urlencoded" };
