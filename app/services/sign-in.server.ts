@@ -7,32 +7,42 @@
 // - a success clears that username's failures.
 // Each attempt is counted as a failure before its password is checked (one
 // atomic upsert per key), and a success takes its count back: attempts sent
-// at once see each other, so no more than the limit are ever checked. While
-// too many password hashes wait for their turn (crypto.server.ts runs two at
-// a time), a sign-in is refused at once, without counting, so a burst cannot
-// queue up work for minutes.
+// at once see each other, so no more than the limit are ever checked. And at
+// most two sign-ins run at once in this process, with eight more waiting:
+// beyond that a sign-in is refused at once (429), before it costs a write or
+// a hash, so a burst neither queues up work for minutes nor holds the
+// threads pages need.
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { issueApiToken } from "~/models/api-token.server";
 import { verifyLogin, type User } from "~/models/user.server";
 import { getClientIp } from "~/utils/client-ip.server";
-import { passwordHashLoad } from "~/utils/crypto.server";
+import { concurrencyLimit } from "~/utils/concurrency-limit.server";
 import { clearRateLimit, hitRateLimit, takeBackRateLimitHit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 
 export const LOGIN_FAILED = "Usuario o contraseña incorrectos";
 export const LOGIN_INACTIVE = "Tu cuenta no está activa. Contacta con la administración.";
 
-/** Sign-ins refused while this many password hashes already wait for a slot. */
+export const MAX_CONCURRENT_SIGN_INS = 2;
 export const MAX_WAITING_SIGN_INS = 8;
+const signIns = concurrencyLimit({ running: MAX_CONCURRENT_SIGN_INS, waiting: MAX_WAITING_SIGN_INS });
 
-export async function signIn({ username, password, ip }: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
+/** Sign-ins running and waiting for their turn. */
+export function signInLoad() {
+  return signIns.load();
+}
+
+export async function signIn(input: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
+  if (signIns.busy()) return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 });
+  return signIns.run(() => attemptSignIn(input));
+}
+
+async function attemptSignIn({ username, password, ip }: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
   const name = username.trim().toLowerCase();
-  if (passwordHashLoad().waiting >= MAX_WAITING_SIGN_INS) return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 });
-  const fromAddress = await hitRateLimit("loginAddress", ip);
+  const [fromAddress] = await hitRateLimit("loginAddress", [ip]);
   if (fromAddress.refusal) return fromAddress.refusal;
-  const fromAddressForName = await hitRateLimit("loginUsername", `${name}@${ip}`);
-  const forName = await hitRateLimit("loginUsername", name);
+  const [fromAddressForName, forName] = await hitRateLimit("loginUsername", [`${name}@${ip}`, name]);
   // This address failed for this username before (its count holds this attempt too).
   if (forName.refusal && fromAddressForName.count > 1) return forName.refusal;
 

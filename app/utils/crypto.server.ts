@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import { concurrencyLimit } from "./concurrency-limit.server";
 
 const scrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -14,35 +15,22 @@ const KEY_LENGTH = 32;
 
 /**
  * Password hashes run in libuv's thread pool (4 threads), which file reads and
- * response compression share: a burst of sign-ins would fill it (and hold 32
- * MiB per hash), so pages would wait seconds. At most this many run at once;
- * the others wait their turn in order.
+ * response compression share: a burst of them would fill it (and hold 32 MiB
+ * each), so pages would wait seconds. At most this many run at once; the
+ * others wait their turn in order.
  */
 export const MAX_CONCURRENT_HASHES = 2;
-let hashesRunning = 0;
-const waitingForHash: (() => void)[] = [];
+const hashes = concurrencyLimit({ running: MAX_CONCURRENT_HASHES });
 
-async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (hashesRunning < MAX_CONCURRENT_HASHES) hashesRunning += 1;
-  else await new Promise<void>((resolve) => waitingForHash.push(resolve)); // the slot is handed over, not freed
-  try {
-    return await work();
-  } finally {
-    const next = waitingForHash.shift();
-    if (next) next();
-    else hashesRunning -= 1;
-  }
-}
-
-/** Password hashes running and waiting for a slot (a sign-in is refused while too many wait). */
+/** Password hashes running and waiting for their turn. */
 export function passwordHashLoad() {
-  return { running: hashesRunning, waiting: waitingForHash.length };
+  return hashes.load();
 }
 
 /** Hash for secrets people choose or type (passwords, bridge secrets). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await withHashSlot(() => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT));
+  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT));
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
 }
 
@@ -51,7 +39,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== "scrypt" || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, "base64url");
   const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem };
-  const actual = await withHashSlot(() => scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, options));
+  const actual = await hashes.run(() => scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, options));
   return crypto.timingSafeEqual(expected, actual);
 }
 

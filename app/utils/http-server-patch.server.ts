@@ -18,7 +18,7 @@
 //   500 with a stack trace) and a body whose Content-Length is over its cap
 //   (413, request-body.server.ts), each logged as one line;
 // - a response sent before its request's body has all come in closes the
-//   connection (the rest of an oversized body is never read);
+//   connection once the client has had time to read it (closeAfterAnswer);
 // - private screens and answers (NO_STORE_PATHS) are sent with
 //   `Cache-Control: no-store`.
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -123,7 +123,7 @@ function edgeRefusal(req: IncomingMessage, path: string): EdgeRefusal | null {
 /**
  * The refusal as the app words it: the API's JSON error for /api/* and
  * Remix's data requests, a small Spanish page for a browser's document.
- * The connection closes after it: the body is never read.
+ * The body is never handed to the app; the connection closes after it.
  */
 function answerAtEdge(req: IncomingMessage, res: ServerResponse, path: string, refusal: EdgeRefusal) {
   console.warn(`[web] refused ${req.method} ${path.slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
@@ -144,7 +144,7 @@ function answerAtEdge(req: IncomingMessage, res: ServerResponse, path: string, r
   res.end(body);
 }
 
-/** How long a connection answered before its request's body had all come still takes (and drops) what the client sends. */
+/** How long a connection closing after an early answer still reads (and drops) what the client sends. */
 const LINGER_MS = 2_000;
 
 /**

@@ -7,7 +7,7 @@
 // attempt is cheap, peekRateLimit refuses without counting and
 // countRateLimitHit counts after the fact. Counters live in the database
 // (app/models/rate-limit.server.ts), shared by every app process.
-import { deleteRateLimitKeys, getRateLimitKey, hitRateLimitKey, unhitRateLimitKey } from "~/models/rate-limit.server";
+import { deleteRateLimitKeys, getRateLimitKey, hitRateLimitKey, hitRateLimitKeys, unhitRateLimitKey } from "~/models/rate-limit.server";
 import { refuse, type Refusal } from "./refusal.server";
 
 export const TOO_MANY_ATTEMPTS = "Demasiados intentos. Por favor espera un momento antes de intentar nuevamente.";
@@ -51,10 +51,20 @@ export async function checkRateLimit(rule: RateLimitRule, keys: string[], now = 
 /** A hit counted on one key: the key's count with it, and the 429 refusal once past the rule's limit. */
 export type RateLimitHit = { key: string; count: number; resetAt: number; refusal: Refusal | null };
 
-/** Counts a hit on the key (one atomic upsert), so attempts running at once each see the others. */
-export async function hitRateLimit(rule: RateLimitRule, key: string, now = Date.now()): Promise<RateLimitHit> {
-  const { count, resetAt } = await hitRateLimitKey(keyOf(rule, key), RATE_LIMITS[rule].windowMs, now);
-  return { key, count, resetAt, refusal: count > RATE_LIMITS[rule].limit ? tooMany(resetAt, now) : null };
+/**
+ * Counts a hit on each key (one atomic upsert for them all), so attempts
+ * running at once each see the others; the hits in the order of the keys.
+ */
+export async function hitRateLimit(rule: RateLimitRule, keys: string[], now = Date.now()): Promise<RateLimitHit[]> {
+  const counts = await hitRateLimitKeys(
+    keys.map((key) => keyOf(rule, key)),
+    RATE_LIMITS[rule].windowMs,
+    now,
+  );
+  return keys.map((key) => {
+    const { count, resetAt } = counts.get(keyOf(rule, key))!;
+    return { key, count, resetAt, refusal: count > RATE_LIMITS[rule].limit ? tooMany(resetAt, now) : null };
+  });
 }
 
 /** Returns hits counted by hitRateLimit for an attempt that turned out not to count (e.g. a successful sign-in). */
