@@ -6,22 +6,30 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 import { STAY_ON_PAGE_FIELD } from "./page-url";
 import { throwRefusal, type Refusal } from "./refusal.server";
+import { MAX_BODY_BYTES, readBody } from "./request-body.server";
 import { errorToast, type Toast } from "./toast";
 import { dataWithToast, redirectWithToast } from "./toast.server";
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
+const INVALID_FORM = "El formulario enviado no es válido";
+
 /**
  * The posted form. A body that is not a form (JSON, empty, broken
- * multipart) ends the action with a 400 instead of an error.
+ * multipart) ends the action with a 400 instead of an error; one larger than
+ * MAX_BODY_BYTES (a form's text, multipart or not) with a 413, read no
+ * further and never echoed. Forms with photos use readPhotoForm.
  */
 export async function readForm(request: Request): Promise<FormData> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const contentType = request.headers.get("content-type") ?? "";
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (!FORM_TYPES.includes(type)) throwRefusal({ status: 415, message: "El formulario debe enviarse como formulario" });
+  const body = await readBody(request, MAX_BODY_BYTES);
+  if (body === null) throwRefusal({ status: 400, message: INVALID_FORM });
   try {
-    return await request.formData();
+    return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
-    throwRefusal({ status: 400, message: "El formulario enviado no es válido" });
+    throwRefusal({ status: 400, message: INVALID_FORM });
   }
 }
 
