@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { MqttClient } from "mqtt";
 import { getEnv } from "~/utils/env.server";
 import { changesTopic, type AccessChange } from "~/doors/contract";
-import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
+import { connectAppClient, errorMessage } from "./mqtt.server";
+import { withTimeout } from "~/utils/timeout";
 
 export type { AccessChange };
 

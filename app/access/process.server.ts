@@ -24,6 +24,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import type { AccessChange } from "~/doors/contract";
+import { withTimeout } from "~/utils/timeout";
 import { errorMessage } from "./mqtt.server";
 import { setInProcessChangePublisher } from "./notify.server";
 import type { AccessServiceHandle, AccessServiceOptions } from "./service.server";
@@ -140,7 +141,7 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
 
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   try {
-    await withDeadline(launch(), timeoutMs, `the access service did not start within ${timeoutMs} ms`);
+    await withTimeout(launch(), timeoutMs, "the access service's start");
   } catch (error) {
     stopping = true;
     (child as ChildProcess | null)?.kill("SIGKILL");
@@ -167,14 +168,6 @@ function send(child: ChildProcess, message: ParentMessage): Promise<void> {
     if (!child.connected) return reject(new Error("the access service process is not connected"));
     child.send(message, (error) => (error ? reject(error) : resolve()));
   });
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
-  ]);
 }
 
 /**

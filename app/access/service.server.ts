@@ -42,7 +42,8 @@ import {
 } from "~/doors/contract";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { DoorPublisher } from "./door-publisher.server";
-import { connectAppClient, errorMessage, withTimeout } from "./mqtt.server";
+import { connectAppClient, errorMessage } from "./mqtt.server";
+import { withTimeout } from "~/utils/timeout";
 import { setInProcessChangePublisher } from "./notify.server";
 import { decideAccessBatch, recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer, type SwipeDecision } from "./record-batch.server";
 import { startRecorderThread, type RecorderThread } from "./recorder-thread.server";
@@ -224,10 +225,10 @@ class AccessService {
     });
     setInProcessChangePublisher(this.publishChange);
 
-    const ready = await Promise.race([
-      this.subscribed.then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), options.connectTimeoutMs).unref()),
-    ]);
+    const ready = await withTimeout(this.subscribed, options.connectTimeoutMs, "first subscription").then(
+      () => true,
+      () => false,
+    );
     if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
     this.refreshTimer = setInterval(() => this.publisher.sweep(), options.refreshIntervalMs);
     this.refreshTimer.unref();
