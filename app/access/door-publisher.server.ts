@@ -1,8 +1,10 @@
 // Change publishing: what the app keeps retained on the broker for each door,
 // its display (idle texts and status) and its offline credentials list.
 // Republished on every connection of the service, for the doors named by a
-// change notification (the display at once, the lists debounced), and by a
-// periodic sweep that also deactivates expired cards. One task at a time, so
+// change notification (the display at once, the lists debounced; the
+// notification arrives through the service's notifier, or on the broker's
+// changes topic from a web process elsewhere), and by a periodic sweep that
+// also deactivates expired cards. One task at a time, so
 // list versions reach the broker in order.
 import crypto from "node:crypto";
 import type { Door } from "~/db/schema";
@@ -37,7 +39,10 @@ export class DoorPublisher implements AccessModule {
     private readonly context: AccessContext,
     private readonly options: DoorPublisherOptions,
   ) {
-    this.subscriptions = [{ filter: changesTopic(context.prefix), shared: true }];
+    // Change notifications come over the broker only from processes that reach
+    // this service no other way: web processes on the same external broker
+    // (notify.server.ts). The embedded broker lets nobody else publish there.
+    this.subscriptions = context.broker ? [] : [{ filter: changesTopic(context.prefix), shared: true }];
   }
 
   start() {
@@ -53,16 +58,17 @@ export class DoorPublisher implements AccessModule {
   onMessage(topic: string, payload: Buffer) {
     if (topic !== changesTopic(this.context.prefix)) return false;
     const change = accessChangeSchema.safeParse(parseJsonPayload(payload));
-    if (change.success) this.applyChange(change.data);
+    if (change.success) void this.applyChange(change.data);
     else console.warn("[access] ignoring an invalid change notification");
     return true;
   }
 
-  /** Queues a task behind the others; its failure is logged, not thrown. */
-  run(task: () => Promise<void>) {
+  /** Queues a task behind the others; its failure is logged, not thrown. Resolves once it has run. */
+  run(task: () => Promise<void>): Promise<void> {
     this.tasks = this.tasks.then(task).catch((error: unknown) => {
       if (!this.stopped) console.error("[access] republishing failed", error);
     });
+    return this.tasks;
   }
 
   /** Every door, forced: after each connection (the broker may have lost its retained messages). */
@@ -79,8 +85,11 @@ export class DoorPublisher implements AccessModule {
     });
   }
 
-  applyChange(change: AccessChange) {
-    this.run(() => this.republishChanged(change));
+  /** The doors a change notification names (notify.server.ts), republished. */
+  /** Resolves once the displays are republished (the offline lists follow, debounced). */
+  async applyChange(change: AccessChange) {
+    if (this.stopped) return;
+    await this.run(() => this.republishChanged(change));
   }
 
   /** The offline lists of these doors (row ids), debounced. */
@@ -149,13 +158,21 @@ export class DoorPublisher implements AccessModule {
   private async refreshAllDoors(force: boolean) {
     const all = await listDoors();
     const present = new Set(all.map((door) => door.id));
+    // Doors deleted or renamed since they were last published: their bridges
+    // logged in under a name that is gone.
+    const goneCodes: string[] = [];
     for (const [id, door] of this.published) {
-      if (!present.has(id)) await this.clearDoor(id, door.doorCode);
+      if (present.has(id)) continue;
+      goneCodes.push(door.doorCode);
+      await this.clearDoor(id, door.doorCode);
     }
     for (const door of all) {
+      const previousCode = this.published.get(door.id)?.doorCode;
+      if (previousCode && previousCode !== door.code) goneCodes.push(previousCode);
       await this.publishDisplay(door, force);
       await this.publishCredentials(door, force);
     }
+    if (goneCodes.length > 0) await this.revalidateDoors(goneCodes);
   }
 
   private remember(door: Door, fields: Partial<PublishedDoor>) {

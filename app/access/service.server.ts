@@ -16,7 +16,6 @@ import type { IPublishPacket, MqttClient } from "mqtt";
 import { randomToken } from "~/utils/crypto.server";
 import { getEnv } from "~/utils/env.server";
 import { withTimeout } from "~/utils/timeout";
-import { changesTopic, type AccessChange } from "~/doors/contract";
 import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker.server";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { Decisions } from "./decisions.server";
@@ -24,7 +23,7 @@ import { DoorPublisher } from "./door-publisher.server";
 import { DoorStates } from "./door-state.server";
 import type { AccessContext, AccessCounters, AccessModule } from "./module.server";
 import { connectAppClient, errorMessage } from "./mqtt.server";
-import { setInProcessChangePublisher } from "./notify.server";
+import type { AccessNotifier } from "./notify.server";
 import { Recording } from "./recording.server";
 import { SensorReadings } from "./sensor-readings.server";
 
@@ -72,6 +71,13 @@ export type AccessServiceHandle = {
   mqttTlsPort: number | null;
   /** Counters since start (tests and the benchmark read them). */
   stats(): AccessCounters;
+  /**
+   * Applies a change notification to this service's door publisher (resolves
+   * once the affected displays are republished): what the access process
+   * does with the web process's notifications, and what a process running
+   * the service itself hands to useAccessNotifier.
+   */
+  notifier: AccessNotifier;
   stop(): Promise<void>;
 };
 
@@ -189,7 +195,6 @@ class AccessService {
       if (this.wasConnected && !this.stopping) console.warn("[access] mqtt: disconnected, reconnecting");
       this.wasConnected = false;
     });
-    setInProcessChangePublisher(this.publishChange);
 
     const ready = await withTimeout(this.subscribed, options.connectTimeoutMs, "first subscription").then(
       () => true,
@@ -201,6 +206,7 @@ class AccessService {
       mqttPort: this.broker?.port ?? null,
       mqttTlsPort: this.broker?.tlsPort ?? null,
       stats: () => ({ ...this.counters }),
+      notifier: { notify: (change) => this.publisher.applyChange(change) },
       stop: () => this.stop(),
     };
   }
@@ -237,11 +243,6 @@ class AccessService {
     }
   }
 
-  /** Publishes a change notification (notifyAccessChange uses this when the service runs in-process). */
-  private readonly publishChange = async (change: AccessChange) => {
-    await this.client.publishAsync(changesTopic(this.options.prefix), JSON.stringify(change), { qos: 1 });
-  };
-
   private async stopModules() {
     for (const module of this.modules) await module.stop?.();
   }
@@ -249,7 +250,6 @@ class AccessService {
   private async stop() {
     if (this.stopping) return;
     this.stopping = true;
-    setInProcessChangePublisher(null, this.publishChange);
     // Swipes already received are answered and recorded before the connection closes.
     await this.stopModules();
     try {

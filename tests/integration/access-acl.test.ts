@@ -7,6 +7,7 @@ import path from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedBroker } from "~/access/broker.server";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { issueApiToken } from "~/models/api-token.server";
@@ -25,6 +26,7 @@ beforeAll(async () => {
   doorB = await createTestDoorWithBridge("door-b");
   await createTestCard("AA000001", [doorA.door.id, doorB.door.id]);
   service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 });
+  useAccessNotifier(service.notifier);
   url = `mqtt://127.0.0.1:${service.mqttPort}`;
 });
 

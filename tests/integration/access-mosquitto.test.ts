@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DisplayMessage } from "~/doors/contract";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { accessLogs } from "~/db/schema";
 import { getAccessLog } from "~/models/access-log.server";
@@ -115,6 +116,7 @@ describe("one access service on Mosquitto", () => {
 
   beforeAll(async () => {
     service = await startService({ clientId: "coliving-access-test-1" });
+    useAccessNotifier(service.notifier);
     a = await FakeBridge.connect(mosquitto.url, "mq-a", doorA.password, { protocolVersion: 5 });
   });
 

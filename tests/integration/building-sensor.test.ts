@@ -7,6 +7,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { buildingReadings } from "~/db/schema";
 import { provisionBuildingSensor } from "~/services/building-sensors.server";
@@ -19,6 +20,7 @@ let url: string;
 
 beforeAll(async () => {
   service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 });
+  useAccessNotifier(service.notifier);
   url = `mqtt://127.0.0.1:${service.mqttPort}`;
 });
 
