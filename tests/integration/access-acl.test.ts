@@ -12,6 +12,7 @@ import { startAccessService, type AccessServiceHandle } from "~/access/service.s
 import { getAccessLog } from "~/models/access-log.server";
 import { issueApiToken } from "~/models/api-token.server";
 import { createUser } from "~/models/user.server";
+import { provisionBuildingSensor } from "~/services/building-sensors.server";
 import { action, loader } from "~/routes/api.doors.$id.credentials";
 import { FakeBridge } from "../setup/access";
 import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
@@ -63,6 +64,20 @@ describe("authentication", () => {
     ).rejects.toThrow(/Identifier rejected/i);
     expect(b.client.connected).toBe(true);
     await b.end();
+  });
+
+  it("a sensor's own client id (coliving-sensor-<id>) is its own: a door or another sensor is refused it, even before the sensor ever used it", async () => {
+    const hall = await provisionBuildingSensor("acl-hall");
+    const other = await provisionBuildingSensor("acl-other");
+    for (const [username, password] of [
+      ["door-a", doorA.password],
+      [other.username, other.password],
+    ] as const) {
+      await expect(connectRaw({ username, password, clientId: "coliving-sensor-acl-hall", clean: false })).rejects.toThrow(/Identifier rejected/i);
+    }
+    const sensor = await connectRaw({ username: hall.username, password: hall.password, clientId: "coliving-sensor-acl-hall" });
+    expect(sensor.connected).toBe(true);
+    await sensor.endAsync();
   });
 });
 
