@@ -7,7 +7,9 @@
 // a thread of its own (recorder-thread.server.ts), so the main thread keeps
 // reading swipes and sending decisions while a batch commits; recorded on
 // the main thread (tests, scripts), commits under load are spaced by a short
-// pause instead.
+// pause instead. The building sensors' readings (sensor-readings.server.ts)
+// ride along in the next batch's transaction: they cost no commit of their own.
+import type { NewBuildingReading } from "~/models/building-reading.server";
 import { doorTopic, receiptMessages } from "~/doors/contract";
 import type { AccessContext, AccessModule, ModuleSubscription } from "./module.server";
 import { recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer, type SwipeDecision } from "./record-batch.server";
@@ -42,6 +44,8 @@ export class Recording implements AccessModule {
   private readonly queue: QueuedInput[] = [];
   /** The batch being recorded. */
   private recording: QueuedInput[] = [];
+  /** Sensor readings for the next batch. */
+  private readings: NewBuildingReading[] = [];
   private flushing: Promise<void> | null = null;
   private lastCommitAt = -Infinity;
   private recorder: RecorderThread | null = null;
@@ -70,6 +74,12 @@ export class Recording implements AccessModule {
     this.flushing ??= this.flush();
   }
 
+  /** Stored with the next batch (one of its own when no swipe comes). */
+  addReadings(readings: NewBuildingReading[]) {
+    this.readings.push(...readings);
+    this.flushing ??= this.flush();
+  }
+
   /** Resolves once everything added is recorded. */
   async stop() {
     while (this.flushing) await this.flushing;
@@ -80,7 +90,7 @@ export class Recording implements AccessModule {
   }
 
   private async flush() {
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 || this.readings.length > 0) {
       // Group commit: every commit waits for its fsync, so under load commits
       // are spaced by at least commitSpacingMs and each takes
       // everything that arrived meanwhile. A lone swipe goes at once.
@@ -88,23 +98,26 @@ export class Recording implements AccessModule {
       await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
       this.lastCommitAt = performance.now();
       this.recording = this.queue.splice(0, MAX_BATCH);
-      await this.recordBatch(this.recording);
+      const readings = this.readings.splice(0);
+      await this.recordBatch(this.recording, readings);
       this.recording = [];
     }
     this.flushing = null;
   }
 
-  private async recordBatch(batch: QueuedInput[]) {
+  private async recordBatch(batch: QueuedInput[], readings: NewBuildingReading[]) {
     let result;
     try {
       const inputs = batch.map((item) => item.input);
       const answers = swipeAnswers(batch);
-      result = await (this.recorder ? this.recorder.record(inputs, answers) : recordAccessBatch(inputs, new Date(), answers));
+      const now = new Date();
+      result = await (this.recorder ? this.recorder.record(inputs, answers, now, readings) : recordAccessBatch(inputs, now, answers, readings));
     } catch (error) {
       // Nothing was committed and no receipt goes out: the bridges send their
       // events and answered swipes again; an unanswered swipe gets no
       // decision, so its door decides offline and reports it as an event.
-      console.error(`[access] could not record ${batch.length} swipes/events`, error);
+      // The readings are lost (the sensor's next one follows within seconds).
+      console.error(`[access] could not record ${batch.length} swipes/events and ${readings.length} sensor readings`, error);
       return;
     }
     const { counters } = this.context;

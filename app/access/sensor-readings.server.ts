@@ -1,15 +1,38 @@
 // Sensor readings: each building sensor's conditions (temperature, humidity,
-// WiFi), stored as they come; the latest is what the residents' portal shows.
-import { insertBuildingReading } from "~/models/building-reading.server";
+// WiFi); the latest is what the residents' portal shows. A sensor may send as
+// often as it likes, but at most one reading per sensor is stored each
+// interval (5 s by default): the first at once, and whatever came later in
+// the interval coalesced into its latest, stored when the interval ends. They
+// are stored with the recording's next batch, in its transaction, so a
+// flooding sensor adds no commit and no write on this thread: nothing the
+// doors' decisions wait on.
+import type { NewBuildingReading } from "~/models/building-reading.server";
 import { buildingConditionsSchema, parseSensorTopic, sensorTopic } from "~/doors/contract";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
+export type SensorReadingsOptions = {
+  /** At most one reading per sensor stored this often. */
+  intervalMs: number;
+  /** Stores readings (the recording's next batch). */
+  store(readings: NewBuildingReading[]): void;
+};
+
+type SensorState = {
+  /** When a reading of this sensor was last handed over to be stored (performance.now()). */
+  storedAt: number;
+  /** The latest reading received since, waiting for the interval to end. */
+  latest: NewBuildingReading | null;
+  timer: NodeJS.Timeout | null;
+};
+
 export class SensorReadings implements AccessModule {
   readonly subscriptions: ModuleSubscription[];
-  /** Written one after another (awaited on stop). */
-  private writes: Promise<void> = Promise.resolve();
+  private readonly sensors = new Map<string, SensorState>();
 
-  constructor(private readonly context: AccessContext) {
+  constructor(
+    private readonly context: AccessContext,
+    private readonly options: SensorReadingsOptions,
+  ) {
     this.subscriptions = [{ filter: sensorTopic(context.prefix, "+"), shared: true }];
   }
 
@@ -20,8 +43,13 @@ export class SensorReadings implements AccessModule {
     return true;
   }
 
+  /** Hands over every reading still waiting for its interval to end (the latest is never dropped). */
   async stop() {
-    await this.writes;
+    for (const state of this.sensors.values()) {
+      if (state.timer) clearTimeout(state.timer);
+      state.timer = null;
+      this.storeLatest(state);
+    }
   }
 
   private receiveConditions(sensorId: string, payload: Buffer) {
@@ -33,10 +61,26 @@ export class SensorReadings implements AccessModule {
     const { temperature, humidity, wifiStatus, at } = reading.data;
     // A sensor whose clock runs ahead is recorded at arrival time.
     const recordedAt = new Date(Math.min(Date.parse(at), Date.now()));
-    this.writes = this.writes
-      .then(async () => {
-        await insertBuildingReading({ temperature, humidity, wifiStatus, recordedAt });
-      })
-      .catch((error: unknown) => console.error(`[access] sensor ${sensorId}: could not store its reading`, error));
+    const state = this.sensors.get(sensorId) ?? { storedAt: -Infinity, latest: null, timer: null };
+    this.sensors.set(sensorId, state);
+    state.latest = { temperature, humidity, wifiStatus, recordedAt };
+    if (state.timer) return; // stored when the interval ends
+    const wait = state.storedAt + this.options.intervalMs - performance.now();
+    if (wait <= 0 || this.context.stopping()) {
+      this.storeLatest(state);
+      return;
+    }
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      this.storeLatest(state);
+    }, wait);
+    state.timer.unref();
+  }
+
+  private storeLatest(state: SensorState) {
+    if (!state.latest) return;
+    this.options.store([state.latest]);
+    state.latest = null;
+    state.storedAt = performance.now();
   }
 }

@@ -51,6 +51,8 @@ export type AccessServiceOptions = {
   credentialsDebounceMs?: number;
   /** How long start() waits for the first connection to an external broker. Default 10 s. */
   connectTimeoutMs?: number;
+  /** At most one reading per building sensor is stored this often (the latest of each interval). Default 5 s. */
+  sensorReadingIntervalMs?: number;
   /**
    * WAL checkpoints in a thread of their own (checkpointer.server.ts), so no
    * commit of a batch pays for one. build/access.js turns it on; in-process
@@ -84,7 +86,10 @@ export type AccessServiceHandle = {
 const STOP_TIMEOUT_MS = 3000;
 
 type Resolved = Required<
-  Pick<AccessServiceOptions, "prefix" | "refreshIntervalMs" | "credentialsDebounceMs" | "connectTimeoutMs" | "host" | "port" | "tlsPort">
+  Pick<
+    AccessServiceOptions,
+    "prefix" | "refreshIntervalMs" | "credentialsDebounceMs" | "connectTimeoutMs" | "sensorReadingIntervalMs" | "host" | "port" | "tlsPort"
+  >
 > &
   AccessServiceOptions & { protocolVersion: 4 | 5; clientId: string };
 
@@ -108,6 +113,7 @@ function resolveOptions(options: AccessServiceOptions): Resolved {
     refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
     credentialsDebounceMs: options.credentialsDebounceMs ?? 250,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    sensorReadingIntervalMs: options.sensorReadingIntervalMs ?? 5000,
   };
 }
 
@@ -185,7 +191,12 @@ class AccessService {
       onCardsDeactivated: (cardIds) => publisher.scheduleCredentialsOfCards(cardIds),
     });
     const decisions = new Decisions(context, recording);
-    this.modules = [decisions, recording, new DoorStates(context), new SensorReadings(context), publisher];
+    const sensorReadings = new SensorReadings(context, {
+      intervalMs: options.sensorReadingIntervalMs,
+      store: (readings) => recording.addReadings(readings),
+    });
+    // What hands work to the recording stops before it does.
+    this.modules = [decisions, sensorReadings, recording, new DoorStates(context), publisher];
     for (const module of this.modules) module.start?.();
 
     this.client.on("connect", () => this.handleConnect());
