@@ -23,8 +23,12 @@ export type AccessContext = {
   stopping(): boolean;
 };
 
-/** A topic filter a module needs; `shared` ones are split among instances with MQTT_SHARE_GROUP. */
-export type ModuleSubscription = { filter: string; shared: boolean };
+/**
+ * A topic filter a module needs; `shared` ones are split among instances with
+ * MQTT_SHARE_GROUP. QoS 1 unless it says 0 (a message the broker may drop
+ * when this service is away or slow, for which it then sends no acknowledgement).
+ */
+export type ModuleSubscription = { filter: string; shared: boolean; qos?: 0 | 1 };
 
 export interface AccessModule {
   readonly subscriptions: readonly ModuleSubscription[];

@@ -37,7 +37,7 @@ export const noAccessNotifier: AccessNotifier = {
   async notify() {
     if (warnedNoPath) return;
     warnedNoPath = true;
-    console.info("[access] no access service in this process's reach and no MQTT_URL: door changes reach the doors at the service's next periodic refresh");
+    console.info("[access] no access service in this process and no MQTT_URL: door changes reach the doors at the service's next periodic refresh");
   },
 };
 

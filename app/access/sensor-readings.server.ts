@@ -33,7 +33,11 @@ export class SensorReadings implements AccessModule {
     private readonly context: AccessContext,
     private readonly options: SensorReadingsOptions,
   ) {
-    this.subscriptions = [{ filter: sensorTopic(context.prefix, "+"), shared: true }];
+    // QoS 0 towards this service: a reading missed is followed by the next
+    // one within seconds, and a flooding sensor costs the broker and this
+    // thread no acknowledgement per message (QoS 1 from the sensor still has
+    // the broker acknowledge it).
+    this.subscriptions = [{ filter: sensorTopic(context.prefix, "+"), shared: true, qos: 0 }];
   }
 
   onMessage(topic: string, payload: Buffer) {

@@ -232,8 +232,10 @@ class AccessService {
     console.info(`[access] mqtt: connected as ${this.options.clientId}`);
     const share = this.sharePrefix();
     // Unshared filters (a door's retained state) reach every instance.
-    const filters = this.modules.flatMap((module) => module.subscriptions.map(({ filter, shared }) => (shared ? share : "") + filter));
-    this.client.subscribe(filters, { qos: 1 }, (error, grants) => {
+    const filters = Object.fromEntries(
+      this.modules.flatMap((module) => module.subscriptions.map(({ filter, shared, qos = 1 }) => [(shared ? share : "") + filter, { qos }])),
+    );
+    this.client.subscribe(filters, (error, grants) => {
       // A refused filter (SUBACK 0x80, e.g. a broker ACL without the app's rights) comes as an error too.
       if (error) console.error(`[access] mqtt: subscribe failed: ${error.message}`);
       for (const grant of grants ?? []) {
