@@ -1,7 +1,7 @@
 // Start-up, run once per process when the server build is loaded: validate
 // the configuration, migrate, make sure an admin exists, start background work.
 import path from "node:path";
-import { closeAccessNotifier } from "~/access/notify.server";
+import { closeAccessNotifier, mqttAccessNotifier, noAccessNotifier, useAccessNotifier } from "~/access/notify.server";
 import { startAccessProcess, type AccessProcessHandle } from "~/access/process.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
@@ -123,6 +123,22 @@ export async function boot() {
   // `npm run start:access` runs them elsewhere).
   const access = env.ACCESS_SERVICE === "on" ? await startAccessProcess() : null;
   if (access) console.info(`[boot] access service running in its own process (pid ${access.pid()})`);
+  // The services' change notifications go to that child over its channel, or,
+  // when the access service runs elsewhere, over the external broker
+  // (app/access/notify.server.ts).
+  useAccessNotifier(
+    access
+      ? access.notifier
+      : env.MQTT_URL
+        ? mqttAccessNotifier({
+            url: env.MQTT_URL,
+            username: env.MQTT_USERNAME,
+            password: env.MQTT_PASSWORD,
+            protocolVersion: env.MQTT_PROTOCOL_VERSION === "4" ? 4 : 5,
+            prefix: env.MQTT_TOPIC_PREFIX,
+          })
+        : noAccessNotifier,
+  );
   stopAccessOnSignals(access);
 }
 

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setInProcessChangePublisher, type AccessChange } from "~/access/notify.server";
+import { noAccessNotifier, useAccessNotifier, type AccessChange } from "~/access/notify.server";
 import { cardPermissions, cards } from "~/db/schema";
 import { assignCardToUser, countCards, getCardById, listCards, registerCard, type NewCard } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
@@ -17,11 +17,13 @@ import { createTestDoor } from "../setup/fixtures";
 let changes: AccessChange[] = [];
 beforeEach(() => {
   changes = [];
-  setInProcessChangePublisher(async (change) => {
-    changes.push(change);
+  useAccessNotifier({
+    notify: async (change) => {
+      changes.push(change);
+    },
   });
 });
-afterEach(() => setInProcessChangePublisher(null));
+afterEach(() => useAccessNotifier(noAccessNotifier));
 
 /** A fresh hex prefix, so each test can list only its own cards. */
 function prefix() {
