@@ -54,29 +54,32 @@ export async function getAccessActivity(now: Date): Promise<AccessActivity> {
   const edge = Math.ceil(since / HOUR_MS) * HOUR_MS;
   const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const firstHour = currentHour - 23 * HOUR_MS;
-  const rows = await getDb().all<{ hour: number | null; doorKey: string; granted: number; attempts: number }>(sql`
-    SELECT hour, door_key AS doorKey, granted, attempts FROM access_log_hours WHERE hour >= ${edge / HOUR_MS}
-    UNION ALL
-    SELECT NULL, coalesce(door_id, ''), access_granted, count(*)
-    FROM access_logs INDEXED BY access_logs_timestamp_idx
-    WHERE timestamp >= ${since} AND timestamp < ${edge}
-    GROUP BY door_id, access_granted`);
+  // Summed by SQLite per hour and per door, read as two JSON arrays: a few
+  // dozen values instead of a row per hour, door and result.
+  const [result] = await getDb().all<{ hours: string; doors: string }>(sql`
+    WITH counted(hour, doorKey, granted, attempts) AS (
+      SELECT hour, door_key, granted, attempts FROM access_log_hours WHERE hour >= ${edge / HOUR_MS}
+      UNION ALL
+      SELECT NULL, coalesce(door_id, ''), access_granted, 1
+      FROM access_logs INDEXED BY access_logs_timestamp_idx
+      WHERE timestamp >= ${since} AND timestamp < ${edge}
+    )
+    SELECT
+      (SELECT json_group_array(json_array(hour, g, n)) FROM (
+        SELECT hour, sum(granted * attempts) AS g, sum(attempts) AS n FROM counted WHERE hour IS NOT NULL GROUP BY hour)) AS hours,
+      (SELECT json_group_array(json_array(doorKey, g, n)) FROM (
+        SELECT doorKey, sum(granted * attempts) AS g, sum(attempts) AS n FROM counted GROUP BY doorKey)) AS doors`);
   const byHour = new Map<number, { granted: number; total: number }>();
+  for (const [hour, granted, total] of JSON.parse(result?.hours ?? "[]") as [number, number, number][]) {
+    byHour.set(hour * HOUR_MS, { granted, total });
+  }
   const byDoor = new Map<string, number>();
   let total = 0;
   let granted = 0;
-  for (const row of rows) {
-    const count = Number(row.attempts);
-    const grantedCount = Number(row.granted) === 1 ? count : 0;
+  for (const [doorKey, grantedCount, count] of JSON.parse(result?.doors ?? "[]") as [string, number, number][]) {
     total += count;
     granted += grantedCount;
-    if (row.doorKey !== "") byDoor.set(row.doorKey, (byDoor.get(row.doorKey) ?? 0) + count);
-    if (row.hour === null) continue;
-    const hourStart = Number(row.hour) * HOUR_MS;
-    const hour = byHour.get(hourStart) ?? { granted: 0, total: 0 };
-    hour.granted += grantedCount;
-    hour.total += count;
-    byHour.set(hourStart, hour);
+    if (doorKey !== "") byDoor.set(doorKey, count);
   }
   const hourly = Array.from({ length: 24 }, (_, index) => {
     const hourStart = firstHour + index * HOUR_MS;

@@ -11,6 +11,7 @@ import type { User } from "~/models/user.server";
 import { cookieSecurity } from "./client-ip.server";
 import { getEnv } from "./env.server";
 import { throwRefusal } from "./refusal.server";
+import { memoInRequest } from "./http-server-patch.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
@@ -100,7 +101,8 @@ export async function getOptionalUser(request: Request): Promise<User | null> {
   const session = await getSession(request);
   const sessionId = session.get("sessionId");
   if (!sessionId) return null;
-  const user = await getUserOfSession(sessionId);
+  // The root loader, a layout's guard and the page's each ask: one read per page load.
+  const user = await memoInRequest(`session-user:${sessionId}`, () => getUserOfSession(sessionId));
   if (user && user.status === "active") return user;
   throw redirect("/login", {
     headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },
