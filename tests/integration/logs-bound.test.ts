@@ -8,6 +8,7 @@ import { issueApiToken } from "~/models/api-token.server";
 import * as logsRoute from "~/routes/api.logs";
 import * as page from "~/routes/admin.logs";
 import { LOG_COUNT_BOUND } from "~/schemas/access-log";
+import { getAccessLogStats, listAccessLogs } from "~/models/access-log-query.server";
 import { getAccessLogPage } from "~/services/access-log-review.server";
 import { callRoute, jsonRequest } from "../setup/route";
 import { createTestDoor, createTestUser, insertLogs, sessionCookie } from "../setup/fixtures";
@@ -69,5 +70,22 @@ describe("a search past the count's bound", () => {
     const screen = await callRoute(page.loader, new Request("http://localhost/admin/logs?search=b&page=201", { headers: { Cookie: cookie } }));
     const data = await screen.json();
     expect(data).toMatchObject({ page: 201, pages: LOG_COUNT_BOUND / 50, pagesMoreThan: true, rowCount: 50 });
+  });
+});
+
+describe("pages in the older half of a filtered set", () => {
+  it("are read from the oldest end and hold the same rows", async () => {
+    for (const filters of [
+      { status: "all", doorId: "", dateRange: "24h", search: "" },
+      { status: "denied", doorId: "", dateRange: "all", search: "" },
+    ] as const) {
+      const { total } = await getAccessLogStats(filters);
+      expect(total).toBeGreaterThan(0);
+      for (const offset of [0, Math.floor(total / 2) + 1, total - 50, total - 7, total]) {
+        const fromNewest = await listAccessLogs(filters, { limit: 50, offset });
+        const fromOldest = await listAccessLogs(filters, { limit: 50, offset }, new Date(), { total });
+        expect(fromOldest.map((row) => row.id), `${filters.status} offset ${offset}`).toEqual(fromNewest.map((row) => row.id));
+      }
+    }
   });
 });
