@@ -172,18 +172,17 @@ const usernameMatch = (prefix: string) =>
 /**
  * A search as two disjoint selects, each answered by its own index: rows
  * whose card number matches, and rows whose username matches but card
- * number does not. `columns` is what each select returns; `groupBy` may
- * group each one in its index's order.
+ * number does not. `columns` is what each select returns.
  */
-function searchBranches(criteria: Criteria, columns: SQL, groupBy?: { byCard: SQL; byUsername: SQL }): SQL {
+function searchBranches(criteria: Criteria, columns: SQL): SQL {
   const base = baseConditions(criteria, { checkOnly: true });
   const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
     usernameMatch(criteria.usernamePrefix!),
     ...(criteria.cardPrefix ? [sql`NOT (${cardMatch(criteria.cardPrefix)})`] : []),
     ...base,
-  ])} ${groupBy?.byUsername ?? sql``}`;
+  ])}`;
   if (!criteria.cardPrefix) return byUsername;
-  return sql`SELECT ${columns} FROM access_logs WHERE ${and([cardMatch(criteria.cardPrefix), ...base])} ${groupBy?.byCard ?? sql``}
+  return sql`SELECT ${columns} FROM access_logs WHERE ${and([cardMatch(criteria.cardPrefix), ...base])}
     UNION ALL ${byUsername}`;
 }
 
