@@ -27,7 +27,7 @@ import {
 } from "~/services/resident-incidents.server";
 import type { User } from "~/services/users.server";
 import { getSessionId } from "~/utils/auth.server";
-import { addDays, todayInMadrid } from "~/utils/dates";
+import { addDays, todayInMadrid, renderedNow } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf } from "~/utils/page-url";
 import { isMultipart, readPhotoForm } from "~/utils/photo-upload.server";
@@ -89,7 +89,7 @@ export async function loadPortal(request: Request, user: User) {
   ]);
   return {
     profile: toProfileJson(user),
-    now: now.toISOString(),
+    now: renderedNow(now),
     bookingDates: { min: today, max: addDays(today, MAX_BOOKING_DAYS_AHEAD) },
     bookingLimits: activeBookingLimits(),
     facilities,
