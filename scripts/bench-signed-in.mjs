@@ -11,6 +11,9 @@
 // (`--amount` requests, `--connections` at a time, after a warm-up), in three
 // alternating rounds (app, bare, app, bare, app, bare). The figures are the
 // medians of the three rounds' p50 and p95; the ratio is app p95 / bare p95.
+// Also the web process's CPU time per request in the app's rounds (user +
+// system, from /proc): on a shared machine latencies follow the other
+// processes' load, the CPU a request costs does not.
 //
 //   node scripts/bench-signed-in.mjs [--rows=1000000] [--amount=400] [--connections=20]
 //        [--rounds=3] [--paths=/admin,/admin/logs,…] [--db=/path/app.db (reuse, kept)] [--keep]
@@ -96,20 +99,30 @@ try {
     return result;
   };
 
+  const webPid = server.webPid();
+  /** The web process's CPU time so far, in ms (utime + stime, in clock ticks of 10 ms). */
+  const cpuMs = () => {
+    const fields = fs.readFileSync(`/proc/${webPid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+
   const table = [];
   for (const pagePath of PATHS) {
     await load(server.url, pagePath, 50, 5);
     await load(bare.url, pagePath, 50, 5);
     const app = [];
     const floor = [];
+    let cpu = 0;
     for (let round = 0; round < ROUNDS; round++) {
+      const before = cpuMs();
       app.push(await load(server.url, pagePath, AMOUNT, CONNECTIONS));
+      cpu += cpuMs() - before;
       floor.push(await load(bare.url, pagePath, AMOUNT, CONNECTIONS));
     }
     const row = {
       page: pagePath,
       bytes: Buffer.from(pages[pagePath].body, "base64").length,
-      app: { p50: median(app.map((r) => r.p50)), p95: median(app.map((r) => r.p95)), rps: median(app.map((r) => r.requestsPerSecond)) },
+      app: { p50: median(app.map((r) => r.p50)), p95: median(app.map((r) => r.p95)), rps: median(app.map((r) => r.requestsPerSecond)), cpuMsPerRequest: Math.round((cpu / (AMOUNT * ROUNDS)) * 10) / 10 },
       bare: { p50: median(floor.map((r) => r.p50)), p95: median(floor.map((r) => r.p95)) },
     };
     row.p95Ratio = Math.round((row.app.p95 / row.bare.p95) * 10) / 10;
@@ -118,9 +131,9 @@ try {
   }
 
   const cell = (value, width) => String(value ?? "–").padStart(width);
-  console.log(`\n${"page".padEnd(24)}${cell("KB", 6)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}`);
+  console.log(`\n${"page".padEnd(24)}${cell("KB", 6)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("CPU ms/req", 12)}`);
   for (const row of table) {
-    console.log(`${row.page.padEnd(24)}${cell(Math.round(row.bytes / 1024), 6)}${cell(row.app.p50, 9)}${cell(row.app.p95, 9)}${cell(row.bare.p50, 10)}${cell(row.bare.p95, 10)}${cell(row.p95Ratio, 7)}`);
+    console.log(`${row.page.padEnd(24)}${cell(Math.round(row.bytes / 1024), 6)}${cell(row.app.p50, 9)}${cell(row.app.p95, 9)}${cell(row.bare.p50, 10)}${cell(row.bare.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.app.cpuMsPerRequest, 12)}`);
   }
   console.log(`(ms; ${AMOUNT} requests at ${CONNECTIONS} concurrent per round, median of ${ROUNDS} alternating rounds; ${reuse ? "reused" : Number(args.rows)} log rows)`);
 } finally {

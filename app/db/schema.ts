@@ -352,7 +352,7 @@ export const accessLogCardDoors = sqliteTable(
     attempts: integer("attempts").notNull(),
     lastAt: integer("last_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.doorKey, t.cardNumber, t.granted] }), index("access_log_card_doors_last_idx").on(t.doorKey, t.lastAt)],
+  (t) => [primaryKey({ columns: [t.doorKey, t.cardNumber, t.granted] })],
 );
 
 /** Rows per card number and result, whatever the door, with the newest row's timestamp. */
@@ -364,7 +364,7 @@ export const accessLogCards = sqliteTable(
     attempts: integer("attempts").notNull(),
     lastAt: integer("last_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.cardNumber, t.granted] }), index("access_log_cards_last_idx").on(t.lastAt)],
+  (t) => [primaryKey({ columns: [t.cardNumber, t.granted] })],
 );
 
 // One store for door incidents, residents' incidents and public fault reports
