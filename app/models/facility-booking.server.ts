@@ -201,11 +201,12 @@ export async function listConfirmedBookingsBetween({ facilityType, facilityId, f
   return rows.map(flattenWithResident);
 }
 
-export type AdminBookingFilters = { facilityId?: string; resident?: string; from?: Date; to?: Date };
+export type AdminBookingFilters = { facilityId?: string; resident?: string; from?: Date; to?: Date; id?: string };
 
-function adminFilter({ facilityId, resident, from, to }: AdminBookingFilters): SQL | undefined {
+function adminFilter({ facilityId, resident, from, to, id }: AdminBookingFilters): SQL | undefined {
   const pattern = resident ? `%${resident.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : null;
   return and(
+    id ? eq(facilityBookings.id, id) : undefined,
     facilityId ? eq(facilityBookings.facilityId, facilityId) : undefined,
     pattern
       ? sql`(${users.username} LIKE ${pattern} ESCAPE '\\' OR ${users.email} LIKE ${pattern} ESCAPE '\\'
