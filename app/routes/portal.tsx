@@ -55,7 +55,7 @@ export default function Portal() {
         <BuildingCard building={building} />
       </div>
 
-      {modal.name === "reservar" ? <NewBookingModal facilities={facilities} dates={bookingDates} lastResult={resultFor(actionData, "create-booking")} /> : null}
+      {modal.name === "reservar" ? <NewBookingModal facilities={facilities} dates={bookingDates} draft={modal.bookingDraft} lastResult={resultFor(actionData, "create-booking")} /> : null}
       {modal.name === "cancelar-reserva" ? (
         modal.booking ? (
           <CancelBookingModal booking={modal.booking} lastResult={resultFor(actionData, "cancel-booking")} />

@@ -29,7 +29,8 @@ export function createAvailabilitySchema({ today }: { today: string }) {
   return z.pipe(
     z.transform((value: unknown) => {
       const query = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-      const fields = Object.fromEntries(AVAILABILITY_FIELDS.filter((name) => query[name] !== undefined).map((name) => [name, query[name]]));
+      // An empty field (a form's unchosen select) is a field not given.
+      const fields = Object.fromEntries(AVAILABILITY_FIELDS.filter((name) => query[name] !== undefined && query[name] !== "").map((name) => [name, query[name]]));
       return { ...fields, guestName: "-", guestEmail: "disponibilidad@example.com", guestPhone: "600000000" };
     }),
     z.pipe(

@@ -191,12 +191,15 @@ export async function getAdminBooking(id: string, now = new Date()): Promise<Res
 /** A slot of a day on the building's clock; the end of the day is "24:00". */
 export type DaySlot = { startTime: string; endTime: string };
 
+/** A facility's day: its free slots from now on, and what is taken ("guest": a guest holds the sala all day). */
+export type DaySlots = { facilityId: string; facilityName: string; date: string; free: DaySlot[]; busy: Array<DaySlot & { kind: "booking" | "guest" }> };
+
 /**
  * What is free and taken of a facility on a day (the portal's booking form
  * shows it before the resident submits): its confirmed bookings, a guest's
  * hold of a sala (the whole day), and the free slots between them from now on.
  */
-export async function listDaySlots(facilityId: string, date: string, now = new Date()): Promise<Result<{ slots: { facilityId: string; facilityName: string; date: string; free: DaySlot[]; busy: Array<DaySlot & { kind: "booking" | "guest" }> } }>> {
+export async function listDaySlots(facilityId: string, date: string, now = new Date()): Promise<Result<{ slots: DaySlots }>> {
   const facility = await bookingModel.getFacility(facilityId);
   if (!facility) return refuse(404, "La instalación no existe");
   const [from, to] = [startOfMadridDay(date), startOfMadridDay(addDays(date, 1))];
