@@ -107,8 +107,8 @@ export async function loadPortal(request: Request, user: User) {
       name: modal,
       booking: modalBooking?.ok ? modalBooking.booking : null,
       incident: modalIncident?.ok ? modalIncident.incident : null,
-      bookingDraft: bookingDraft ?? { draft: {}, slots: null },
     },
+    bookingDraft: bookingDraft ?? { draft: {}, slots: null },
   };
 }
 
