@@ -9,6 +9,8 @@ const { createTestDoor, createTestReservation } = await import("../setup/fixture
 
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
 const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations"];
+// The inventory's screens (issue 28), in the default theme.
+const INVENTORY_PAGES = ["/admin/habitaciones", "/admin/habitaciones?modal=new", "/admin/ocupacion", "/admin/instalaciones"];
 
 async function violationsOn(page: Page, path: string) {
   await page.goto(path);
@@ -25,7 +27,7 @@ test("no serious accessibility violations on /portal", async ({ page, asResident
   expect(await violationsOn(page, "/portal")).toEqual([]);
 });
 
-for (const path of ADMIN_PAGES) {
+for (const path of [...ADMIN_PAGES, ...INVENTORY_PAGES]) {
   test(`no serious accessibility violations on ${path}`, async ({ page, asAdmin }) => {
     expect(await violationsOn(page, path)).toEqual([]);
   });

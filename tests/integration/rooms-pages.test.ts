@@ -13,6 +13,7 @@ import * as bookingsApi from "~/routes/api.facility-bookings";
 import * as slotsApi from "~/routes/api.user-portal.facilities.$id.slots";
 import * as portalPage from "~/routes/portal";
 import * as bookingPage from "~/routes/reservar";
+import * as lookupPage from "~/routes/reserva-consulta";
 import { createResidentBooking } from "~/services/facility-bookings.server";
 import { getOccupancy } from "~/services/occupancy.server";
 import { changeReservationStatus } from "~/services/reservations.server";
@@ -185,6 +186,9 @@ describe("/admin/reservations: search and rooms", () => {
 
     const moved = await callRoute(reservationsPage.action, formPost(`/admin/reservations?modal=detail&reservation=${stay.id}`, cookie, { intent: "move-room", id: stay.id, roomId: "room-204" }));
     expect(await toastOf(moved)).toMatchObject({ title: "Habitación cambiada", description: `Reserva ${stay.reservationCode}: 204` });
+    // The guest's lookup page names the room.
+    const lookup = await (await callRoute(lookupPage.action, formPost("/reserva-consulta", "", { code: stay.reservationCode, email: stay.guestEmail }))).json();
+    expect(lookup.reservation.room).toEqual({ _id: "room-204", name: "204" });
     const other = await createTestReservation({ roomType: "doble", startDate: addDays(today, 401), endDate: addDays(today, 403) });
     expect((await changeReservationStatus(other.id, "confirmed", new Date(), { roomId: "room-201" })).ok).toBe(true);
     const taken = await callRoute(reservationsPage.action, formPost(`/admin/reservations?modal=detail&reservation=${stay.id}`, cookie, { intent: "move-room", id: stay.id, roomId: "room-201" }));

@@ -247,12 +247,12 @@ export async function createTestResidentIncident(
 /**
  * A guest's reservation, pending, as the booking stores it (the inventory's
  * rules hold: a full room type throws). Its dates default to a stay of its
- * own: 1 to 3 nights starting 60 to 719 days ahead, so tests sharing the
- * house's rooms rarely meet (pass dates where a test needs them).
+ * own: 3 nights starting 60 to 719 days ahead, so tests sharing the house's
+ * rooms rarely meet (pass dates where a test needs them).
  */
 export async function createTestReservation(fields: Partial<ReservationInput> & { ipAddress?: string | null } = {}) {
   const start = addDays(todayInMadrid(), 60 + Math.floor(Math.random() * 660));
-  const end = addDays(start, 1 + Math.floor(Math.random() * 3));
+  const end = addDays(start, 3);
   const name = `huesped-${unique()}`;
   const reservationType = fields.reservationType ?? "habitacion";
   const startDate = fields.startDate ?? start;

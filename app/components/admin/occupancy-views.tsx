@@ -83,7 +83,8 @@ function RowCells({ row, days, links }: { row: OccupancyRow; days: Occupancy["da
 
 export function OccupancyGrid({ occupancy, links }: { occupancy: Occupancy; links: Links }) {
   return (
-    <div className="table-wrap occupancy-grid">
+    // Wider than most screens: the region scrolls sideways, and the keyboard can scroll it too.
+    <div className="table-wrap occupancy-grid" role="region" aria-label="Ocupación por días" tabIndex={0}>
       <table className="occupancy" data-testid="occupancy-grid">
         <caption className="visually-hidden">
           Ocupación del {formatIsoDay(occupancy.from)} al {formatIsoDay(occupancy.days[occupancy.days.length - 1]!.date)}
