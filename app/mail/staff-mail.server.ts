@@ -1,10 +1,11 @@
 // Short notices for the house's staff (STAFF_EMAIL): a new booking, enquiry,
-// visit request, public fault report or resident's incident, each with a link
-// to where the admin panel shows it.
+// visit request, public fault report or resident's incident, or a failed
+// backup, each with a link to where the admin panel shows it.
 import type { AnonymousReservation, Consultation, Incident } from "~/db/schema";
 import { INCIDENT_CATEGORY_LABELS, URGENCY_LABELS } from "~/schemas/incident";
 import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
-import { formatIsoDay } from "~/utils/dates";
+import { BACKUP_TRIGGER_LABELS, type BackupTrigger } from "~/schemas/backup";
+import { formatDateTime, formatIsoDay } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import type { Mail } from "~/utils/mail.server";
 import { composeMail } from "./layout.server";
@@ -45,7 +46,11 @@ export function newReservationStaffMail(reservation: AnonymousReservation): Staf
   );
 }
 
-export function newConsultationStaffMail(consultation: Consultation): StaffNotice {
+/**
+ * A new enquiry, or a visit request: its day and hour once, and the visitor's
+ * comments (the stored message repeats the day and hour, so it is not shown).
+ */
+export function newConsultationStaffMail(consultation: Consultation, { comments }: { comments?: string } = {}): StaffNotice {
   const visit = consultation.kind === "visita";
   return notice(
     visit ? `Nueva solicitud de visita: ${consultation.nombre}` : `Nueva consulta: ${consultation.nombre}`,
@@ -53,9 +58,13 @@ export function newConsultationStaffMail(consultation: Consultation): StaffNotic
     [
       ["Email", consultation.email],
       ["Teléfono", consultation.telefono],
-      ["Fecha preferida", consultation.visitDate ? formatIsoDay(consultation.visitDate) : null],
-      ["Hora preferida", consultation.visitTime],
-      ["Mensaje", consultation.mensaje],
+      ...(visit
+        ? ([
+            ["Fecha preferida", consultation.visitDate ? formatIsoDay(consultation.visitDate) : null],
+            ["Hora preferida", consultation.visitTime],
+            ["Comentarios", comments],
+          ] as Array<[string, string | null | undefined]>)
+        : ([["Mensaje", consultation.mensaje]] as Array<[string, string]>)),
     ],
     { label: "Ver la consulta", url: adminUrl("/admin/consultations", { modal: "message", consultation: consultation.id }) },
   );
@@ -79,5 +88,20 @@ export function newIncidentStaffMail(incident: Incident): StaffNotice {
       ["Fotos", incident.photos?.length ? String(incident.photos.length) : null],
     ],
     { label: "Ver la incidencia", url: adminUrl("/admin/incidents", { modal: "edit", incident: incident.id }) },
+  );
+}
+
+/** A backup that could not be made (app/services/backups.server.ts). */
+export function backupFailedStaffMail(failure: { at: Date; trigger: BackupTrigger; message: string; directory: string }): StaffNotice {
+  return notice(
+    "Copia de seguridad fallida",
+    "No se pudo hacer la copia de seguridad de la casa. Revisa el motivo y crea una copia a mano cuando esté resuelto.",
+    [
+      ["Fecha", formatDateTime(failure.at)],
+      ["Tipo", BACKUP_TRIGGER_LABELS[failure.trigger]],
+      ["Carpeta", failure.directory],
+      ["Motivo", failure.message],
+    ],
+    { label: "Ver las copias de seguridad", url: `${getEnv().PUBLIC_URL}/admin/copias` },
   );
 }

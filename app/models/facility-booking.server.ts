@@ -53,23 +53,37 @@ export type NewBooking = {
 };
 
 /**
- * Inserts a confirmed booking, or answers why the database refused it: it
- * overlaps a confirmed booking ("overlap") or a guest holds the sala on one
- * of its days ("guest-sala").
+ * Inserts a confirmed booking unless the resident already has `maxActive`
+ * bookings of this facility type that are not over yet (confirmed or pending,
+ * ending after `now`): "limit"; or "overlap" when the database refuses the
+ * slot, or "guest-sala" when a guest holds the sala on one of its days. The
+ * count and the insert are one statement (an INSERT … SELECT … WHERE count <
+ * limit), so simultaneous requests cannot go past the limit, and
+ * no transaction stays open across an await (a second connection's BEGIN
+ * would wait for it synchronously, with the event loop, and time out).
  */
-export async function insertBooking(input: NewBooking): Promise<{ ok: true; booking: FacilityBooking } | { ok: false; reason: "overlap" | "guest-sala" }> {
+export async function insertBooking(
+  input: NewBooking,
+  { facilityType, maxActive, now }: { facilityType: Facility["type"]; maxActive: number; now: Date },
+): Promise<{ ok: true; booking: FacilityBooking } | { ok: false; reason: "overlap" | "limit" | "guest-sala" }> {
+  const id = createId();
   try {
-    const [booking] = await getDb()
-      .insert(facilityBookings)
-      .values({ id: createId(), ...input, notes: input.notes ?? null, status: "confirmed" })
-      .returning();
-    return { ok: true, booking: booking! };
+    const inserted = await getDb().run(sql`
+      INSERT INTO facility_bookings (id, user_id, facility_id, starts_at, ends_at, duration_hours, notes, status)
+      SELECT ${id}, ${input.userId}, ${input.facilityId}, ${input.startsAt.getTime()}, ${input.endsAt.getTime()}, ${input.durationHours},
+             ${input.notes ?? null}, 'confirmed'
+      WHERE (SELECT count(*) FROM facility_bookings b JOIN facilities f ON f.id = b.facility_id
+             WHERE b.user_id = ${input.userId} AND f.type = ${facilityType}
+               AND b.status IN ('confirmed', 'pending') AND b.ends_at > ${now.getTime()}) < ${maxActive}`);
+    if (inserted.rowsAffected === 0) return { ok: false, reason: "limit" };
   } catch (error) {
     const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${(error as Error)?.message ?? ""}`;
     if (text.includes(OVERLAP_ERROR)) return { ok: false, reason: "overlap" };
     if (text.includes(GUEST_SALA_ERROR)) return { ok: false, reason: "guest-sala" };
     throw error;
   }
+  const [booking] = await getDb().select().from(facilityBookings).where(eq(facilityBookings.id, id));
+  return { ok: true, booking: booking! };
 }
 
 /** A confirmed booking of the facility that overlaps [startsAt, endsAt), if any (to name the slot taken). */

@@ -5,7 +5,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { RoomSchema } from "~/schemas/room";
 import { listDoorOptions } from "~/services/doors.server";
 import * as rooms from "~/services/rooms.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
@@ -31,14 +31,14 @@ export async function roomsAction(request: Request) {
   switch (intent) {
     case "create-room": {
       const submission = parseWithZod(formData, { schema: RoomSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const created = await rooms.createRoom(submission.value);
       if (!created.ok) return refusedForm(created, { intent, submission, toastTitle: "No se pudo crear la habitación" });
       return redirectWithToast(listUrl, successToast("Habitación creada", created.room.name));
     }
     case "update-room": {
       const submission = parseWithZod(formData, { schema: RoomSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       // The form sends every field: an empty door or notes clears them.
       const { doorId, notes, ...fields } = submission.value;
       const updated = await rooms.updateRoom(id, { ...fields, doorId: doorId ?? null, notes: notes ?? null });

@@ -12,10 +12,10 @@ import {
 } from "~/schemas/reservation";
 import * as reservations from "~/services/reservations.server";
 import { filtersFromQuery } from "~/utils/api.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
-import { throwRefusal } from "~/utils/refusal.server";
+import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -46,7 +46,7 @@ export async function reservationsAction(request: Request) {
     case "set-status": {
       const submission = parseWithZod(formData, { schema: ReservationStatusFormSchema });
       if (submission.status !== "success") {
-        return refusedForm({ ok: false, status: 400, message: "status debe ser confirmed (confirmar) o cancelled (cancelar)" }, { intent, toastTitle: STATUS_FAILED });
+        return refusedForm(refuse(400, "status debe ser confirmed (confirmar) o cancelled (cancelar)"), { intent, toastTitle: STATUS_FAILED });
       }
       const { status: target, roomId } = submission.value;
       const changed = await reservations.changeReservationStatus(id, target, new Date(), { roomId: target === "confirmed" ? roomId : undefined });
@@ -61,7 +61,7 @@ export async function reservationsAction(request: Request) {
     }
     case "move-room": {
       const submission = parseWithZod(formData, { schema: ReservationRoomSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const moved = await reservations.moveReservationRoom(id, submission.value.roomId);
       if (!moved.ok) return refusedForm(moved, { intent, submission, toastTitle: "No se pudo cambiar la habitación" });
       const { reservationCode, room } = moved.reservation;
@@ -69,7 +69,7 @@ export async function reservationsAction(request: Request) {
     }
     case "save-notes": {
       const submission = parseWithZod(formData, { schema: ReservationNotesSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const saved = await reservations.saveReservationNotes(id, submission.value.adminNotes);
       if (!saved.ok) return refusedForm(saved, { intent, submission, toastTitle: "No se pudieron guardar las notas" });
       return redirectWithToast(pageUrl(request), successToast("Notas actualizadas", `Reserva ${saved.reservation.reservationCode}`));

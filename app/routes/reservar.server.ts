@@ -1,28 +1,11 @@
-// /reservar: the booking receipt the page shows after its redirect, kept in a
-// one-shot signed cookie of its own (the success modal's code, name and dates),
-// and the last booking's code and email, which /reserva-consulta fills in for
-// the browser that booked (never in a URL). And what is free for the stay the
-// form describes, which the page shows beside a refused or checked form.
+// /reservar's own controller: what is free for the stay the form describes,
+// which the page shows beside a refused or checked form (without JavaScript
+// too). The booking cookies it shares with /reserva-consulta are in
+// booking-cookies.server.ts.
 import { data } from "@remix-run/node";
 import { safeParse } from "zod/v4/core";
 import { createAvailabilitySchema, type Availability } from "~/schemas/availability";
 import { checkAvailability } from "~/services/availability.server";
-import { createFlashCookie } from "~/utils/flash-cookie.server";
-
-export type BookingReceipt = {
-  reservationCode: string;
-  guestName: string;
-  type: string;
-  startDate: string;
-  endDate: string;
-  emailSent: boolean;
-};
-
-export const bookingReceiptCookie = createFlashCookie<BookingReceipt>("booking_receipt");
-
-export type LastBooking = { reservationCode: string; guestEmail: string };
-
-export const lastBookingCookie = createFlashCookie<LastBooking>("last_booking", { maxAgeS: 24 * 3600 });
 
 /**
  * What is free for the stay a posted booking form describes, when its days

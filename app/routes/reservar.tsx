@@ -22,12 +22,13 @@ import { placeReservation } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
-import { availabilityOfForm, bookingReceiptCookie, lastBookingCookie, withAvailability, type BookingReceipt as Receipt } from "./reservar.server";
 import { checkAvailability } from "~/services/availability.server";
 import { useHydrated } from "~/utils/use-hydrated";
+import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./booking-cookies.server";
+import { availabilityOfForm, withAvailability } from "./reservar.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
 
@@ -54,14 +55,14 @@ export async function action({ request }: ActionFunctionArgs) {
   // 'Ver disponibilidad' (without JavaScript): what is free for the stay, the form kept as typed.
   if (formData.get("intent") === "check") {
     const asked = parseWithZod(formData, { schema: createAvailabilitySchema({ today }) });
-    if (asked.status !== "success") return invalidForm("check", asked);
+    if (asked.status !== "success") return refusedForm(asked, { intent: "check" });
     const checked = await checkAvailability(asked.value, { ip });
     if (!checked.ok) return refusedForm(checked, { intent: "check", submission: asked });
     return data({ intent: "check", result: asked.reply(), availability: checked.availability });
   }
   const submission = parseWithZod(formData, { schema: createReservationSchema({ today }) });
   if (submission.status !== "success") {
-    return withAvailability(invalidForm("book", submission, validationToast(submission.error)), await availabilityOfForm(formData, { ip, today }));
+    return withAvailability(refusedForm(submission, { intent: "book", toast: validationToast(submission.error) }), await availabilityOfForm(formData, { ip, today }));
   }
   const result = await placeReservation(submission.value, { ip });
   if (!result.ok) {
@@ -230,13 +231,16 @@ function BookingForm({ today, lastResult, answered }: { today: string; lastResul
           />
           <InputField label="Fecha de salida" meta={fields.endDate} type="date" min={startDate || today} />
         </div>
-        {reservationType === "habitacion" ? (
-          <SelectField
-            label="Tipo de habitación"
-            meta={fields.roomType}
-            placeholder="Selecciona un tipo"
-            options={ROOM_TYPES.map((value) => ({ value, label: ROOM_TYPE_LABELS[value] }))}
-          />
+        {/* Rooms only: with JavaScript it follows the choice; without, the CSS hides it while 'Sala de reuniones' is checked. */}
+        {!hydrated || reservationType === "habitacion" ? (
+          <div className="room-type">
+            <SelectField
+              label="Tipo de habitación"
+              meta={fields.roomType}
+              placeholder="Selecciona un tipo"
+              options={ROOM_TYPES.map((value) => ({ value, label: ROOM_TYPE_LABELS[value] }))}
+            />
+          </div>
         ) : null}
         <InputField label="Nombre completo" meta={fields.guestName} autoComplete="name" />
         <div className="field-row">

@@ -5,7 +5,7 @@
 import { notifyAccessChange } from "~/access/notify.server";
 import * as cardModel from "~/models/card.server";
 import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
-import { doorExists, listDoors, type Door } from "~/models/door.server";
+import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import type { SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 
@@ -36,7 +36,8 @@ export function toCardJson(card: CardWithRelations) {
     userId: card.holder
       ? { _id: card.holder.id, firstName: card.holder.firstName, lastName: card.holder.lastName, username: card.holder.username }
       : null,
-    permissions: card.permissions.map(({ doorId, granted }) => ({ doorId, granted })),
+    /** `doorId`: the door's hardware code (`doorId` of /api/doors). */
+    permissions: card.permissions.map(({ doorCode, granted }) => ({ doorId: doorCode, granted })),
     usageStats: {
       lastUsed: card.lastUsedAt?.toISOString() ?? null,
       totalAccessAttempts: card.totalAccessAttempts,
@@ -126,37 +127,44 @@ export async function deleteCard(id: string): Promise<Result<{ cardNumber: strin
   return { ok: true, cardNumber: card.cardNumber };
 }
 
-/** Grants (or explicitly denies) the card on a door (its row id). */
-export async function setCardPermission(cardId: string, doorId: string, granted: boolean): Promise<Result> {
+/**
+ * Grants (or explicitly denies) the card on a door. `door` is the door's
+ * hardware code (the API's and the page's `doorId`) or its row id
+ * (`findDoorByCodeOrId`), here and in the functions below.
+ */
+export async function setCardPermission(cardId: string, door: string, granted: boolean): Promise<Result<{ door: Door }>> {
   if (!(await cardModel.getCardRow(cardId))) return CARD_REFUSALS.not_found;
-  if (!(await doorExists(doorId))) return CARD_REFUSALS.door_not_found;
-  await cardModel.upsertCardPermission(cardId, doorId, granted);
-  await notifyAccessChange({ doorIds: [doorId] });
-  return { ok: true };
+  const found = await findDoorByCodeOrId(door);
+  if (!found) return CARD_REFUSALS.door_not_found;
+  await cardModel.upsertCardPermission(cardId, found.id, granted);
+  await notifyAccessChange({ doorIds: [found.id] });
+  return { ok: true, door: found };
 }
 
 /** Removes the card's permission (granted or denied) on the door. */
-export async function removeCardPermission(cardId: string, doorId: string): Promise<Result> {
-  if (!(await cardModel.deleteCardPermission(cardId, doorId))) {
+export async function removeCardPermission(cardId: string, door: string): Promise<Result<{ door: Door }>> {
+  const found = await findDoorByCodeOrId(door);
+  if (!found || !(await cardModel.deleteCardPermission(cardId, found.id))) {
     return (await cardModel.getCardRow(cardId)) ? CARD_REFUSALS.permission_not_found : CARD_REFUSALS.not_found;
   }
   // The card no longer leads to this door: announce the door itself.
-  await notifyAccessChange({ doorIds: [doorId] });
-  return { ok: true };
+  await notifyAccessChange({ doorIds: [found.id] });
+  return { ok: true, door: found };
 }
 
 /**
  * SPEC: approving a card (e.g. from a denied log row) makes a pending card
- * active and grants the given door (its row id). A card that is not pending
- * keeps its status and only gets the door; without a door there is nothing
- * to approve.
+ * active and grants the given door (its hardware code or row id). A card
+ * that is not pending keeps its status and only gets the door; without a
+ * door there is nothing to approve.
  */
-export async function approveCard(cardId: string, doorId?: string | null): Promise<Result<{ card: Card }>> {
+export async function approveCard(cardId: string, door?: string | null): Promise<Result<{ card: Card }>> {
   const existing = await cardModel.getCardRow(cardId);
   if (!existing) return CARD_REFUSALS.not_found;
-  if (doorId && !(await doorExists(doorId))) return CARD_REFUSALS.door_not_found;
-  if (existing.status !== "pending" && !doorId) return CARD_REFUSALS.not_pending;
-  const card = await cardModel.activatePendingCardAndGrant(cardId, doorId || null);
+  const found = door ? await findDoorByCodeOrId(door) : null;
+  if (door && !found) return CARD_REFUSALS.door_not_found;
+  if (existing.status !== "pending" && !found) return CARD_REFUSALS.not_pending;
+  const card = await cardModel.activatePendingCardAndGrant(cardId, found?.id ?? null);
   if (!card) return CARD_REFUSALS.not_found;
   await notifyAccessChange({ cardIds: [cardId] });
   return { ok: true, card };

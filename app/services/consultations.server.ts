@@ -5,6 +5,7 @@
 import * as consultationModel from "~/models/consultation.server";
 import type { Consultation } from "~/models/consultation.server";
 import type { ConsultationFilters, ConsultationUpdate } from "~/schemas/consultation";
+import { plainIpAddress } from "~/utils/client-ip.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
 
@@ -23,7 +24,8 @@ export function toConsultationJson(consultation: Consultation) {
     visitTime: consultation.visitTime,
     status: consultation.status,
     adminNotes: consultation.adminNotes,
-    ipAddress: consultation.ipAddress,
+    // Rows stored before addresses were kept in one form may hold "::ffff:…".
+    ipAddress: plainIpAddress(consultation.ipAddress),
     createdAt: consultation.createdAt.toISOString(),
     updatedAt: consultation.updatedAt.toISOString(),
   };

@@ -117,12 +117,16 @@ export async function updateDoor(id: string, input: Partial<DoorInput>): Promise
   }
 }
 
-/** The hardware status text (≤ 10 characters) and welcome (≤ 16) shown at the door. */
+/**
+ * The hardware status text (≤ 10 characters) and welcome (≤ 16) shown at the
+ * door, and whether they are used. Only what is given changes: switching the
+ * custom messages off keeps the texts for when they are switched on again.
+ */
 export async function setDoorMessages(id: string, { useCustomMessages, customStatus, customMessage }: DoorMessagesInput) {
   const door = await doorModel.updateDoor(id, {
-    useCustomMessages,
-    customStatus: customStatus || null,
-    customMessage: customMessage || null,
+    ...(useCustomMessages === undefined ? {} : { useCustomMessages }),
+    ...(customStatus === undefined ? {} : { customStatus: customStatus || null }),
+    ...(customMessage === undefined ? {} : { customMessage: customMessage || null }),
   });
   return saved(door, MESSAGE_NOT_SAVED);
 }

@@ -9,7 +9,8 @@ import type { Logger } from './logger.js';
 import { OfflineStore } from './offline-store.js';
 import { TestBroker } from './test-support/broker.js';
 import { ScriptedApp } from './test-support/scripted-app.js';
-import { countOccurrences, MockSerialPorts, waitFor } from './test-support/serial-mock.js';
+import { eventually } from './test-support/eventually.js';
+import { countOccurrences, MockSerialPorts } from './test-support/serial-mock.js';
 
 const PASSWORD = 'door-secret-7f3a9c';
 const CARD_ANA = '004E2B4E';
@@ -90,7 +91,7 @@ async function stopDoor(bridge: BridgeHandle): Promise<void> {
 
 async function startConnected(door: Door, overrides: Partial<BridgeConfigInput> = {}): Promise<BridgeHandle> {
   const bridge = await startDoor(door, overrides);
-  await waitFor(() => bridge.status().connected, `${door.id} to connect`);
+  await eventually(() => bridge.status().connected, `${door.id} to connect`);
   return bridge;
 }
 
@@ -123,18 +124,18 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
   it('announces itself: retained online state, idle display, lock shut', async () => {
     const door = await newDoor();
     const bridge = await startConnected(door);
-    await waitFor(
+    await eventually(
       () => app.states.some((state) => JSON.stringify(state).includes('"online":true') && JSON.stringify(state).includes('rdm6300')),
       'the online state',
     );
     const state = app.states.find((entry) => (entry as { online: boolean }).online) as Record<string, unknown>;
     expect(state).toMatchObject({ online: true, version: '0.0.0-test', reader: 'rdm6300' });
     expect(Number.isNaN(Date.parse(String(state.since)))).toBe(false);
-    await waitFor(() => ports.text(door.lcd).includes('WELCOME         \xfe\xc0READY'), 'the idle screen');
+    await eventually(() => ports.text(door.lcd).includes('WELCOME         \xfe\xc0READY'), 'the idle screen');
     expect(ports.written(door.relay)).toEqual(LCUS1_CLOSE);
 
     await stopDoor(bridge);
-    await waitFor(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
+    await eventually(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
     expect(ports.written(door.relay).subarray(-4)).toEqual(LCUS1_CLOSE);
     expect(ports.text(door.lcd)).toContain('OUT OF SERVICE');
   });
@@ -146,25 +147,25 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const swipesBefore = app.swipes.length;
 
     ports.emit(door.reader, rdm6300Frame(CARD_ANA));
-    await waitFor(() => opens(door) === 1, 'the open bytes');
+    await eventually(() => opens(door) === 1, 'the open bytes');
     const swipe = app.swipes[swipesBefore];
     expect(swipe).toMatchObject({ card: CARD_ANA, source: 'reader' });
     expect(swipe?.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number.isNaN(Date.parse(swipe?.at ?? ''))).toBe(false);
-    await waitFor(() => ports.text(door.lcd).includes('Hola, Inigo     \xfe\xc0Bienvenido ya!  '), 'the decision text');
-    await waitFor(() => closes(door) === 2, 'the close bytes after unlockMs'); // 1 at start + 1 after unlockMs
+    await eventually(() => ports.text(door.lcd).includes('Hola, Inigo     \xfe\xc0Bienvenido ya!  '), 'the decision text');
+    await eventually(() => closes(door) === 2, 'the close bytes after unlockMs'); // 1 at start + 1 after unlockMs
     const relay = ports.written(door.relay);
     expect(relay.lastIndexOf(LCUS1_CLOSE)).toBeGreaterThan(relay.indexOf(LCUS1_OPEN));
     // And back to idle after the hold time.
     const shown = ports.text(door.lcd).length;
-    await waitFor(() => ports.text(door.lcd).slice(shown).includes('WELCOME'), 'the idle screen again');
+    await eventually(() => ports.text(door.lcd).slice(shown).includes('WELCOME'), 'the idle screen again');
   });
 
   it('deny: no open bytes, the LCD shows the decision lines', async () => {
     const door = await newDoor();
     const bridge = await startConnected(door);
     ports.emit(door.reader, rdm6300Frame(CARD_EVE));
-    await waitFor(() => ports.text(door.lcd).includes('ACCESS DENIED   \xfe\xc0UNKNOWN CARD'), 'the deny text');
+    await eventually(() => ports.text(door.lcd).includes('ACCESS DENIED   \xfe\xc0UNKNOWN CARD'), 'the deny text');
     expect(opens(door)).toBe(0);
     const outcome = await bridge.swipe(CARD_BEN);
     expect(outcome).toMatchObject({ card: CARD_BEN, granted: false, reason: 'unknown_card', offline: false, unlockMs: 0 });
@@ -180,12 +181,12 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const frame = rdm6300Frame(CARD_ANA);
     ports.emit(door.reader, Buffer.concat([Buffer.from([0x00, 0xff]), frame, frame, frame.subarray(0, 6)]));
     ports.emit(door.reader, Buffer.concat([frame.subarray(6), frame]));
-    await waitFor(() => opens(door) === 1, 'the open bytes');
+    await eventually(() => opens(door) === 1, 'the open bytes');
     expect(await bridge.swipe(CARD_ANA)).toBeNull();
     // Swipes are handled in reading order: once another card's swipe has reached
     // the app, any repeat read before it would have reached it first.
     ports.emit(door.reader, rdm6300Frame(CARD_BEN));
-    await waitFor(() => app.swipes.slice(swipesBefore).some((swipe) => swipe.card === CARD_BEN), 'the next card\'s swipe');
+    await eventually(() => app.swipes.slice(swipesBefore).some((swipe) => swipe.card === CARD_BEN), 'the next card\'s swipe');
     expect(app.swipes.slice(swipesBefore).map((swipe) => swipe.card)).toEqual([CARD_ANA, CARD_BEN]);
     expect(opens(door)).toBe(1);
   });
@@ -194,11 +195,11 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const door = await newDoor();
     const bridge = await startConnected(door);
     await app.publishDisplay(door.id, { welcome: 'Bienvenida, Íñigo', status: 'ABIERTO' });
-    await waitFor(() => ports.text(door.lcd).includes('Bienvenida, Inig\xfe\xc0ABIERTO         '), 'the new idle text');
+    await eventually(() => ports.text(door.lcd).includes('Bienvenida, Inig\xfe\xc0ABIERTO         '), 'the new idle text');
     await stopDoor(bridge);
 
     const offline = await startDoor(door, { mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
-    await waitFor(() => ports.text(door.lcd).includes('Bienvenida, Inig\xfe\xc0OFFLINE'), 'the stored idle text, offline');
+    await eventually(() => ports.text(door.lcd).includes('Bienvenida, Inig\xfe\xc0OFFLINE'), 'the stored idle text, offline');
     await stopDoor(offline);
   });
 
@@ -206,18 +207,18 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const door = await newDoor();
     let bridge = await startConnected(door, { unlockMs: 150 });
     await app.publishCredentials(door.id, 1, [{ card: CARD_ANA }, { card: CARD_BEN }]);
-    await waitFor(() => bridge.status().credentialsVersion === 1, 'credentials v1');
+    await eventually(() => bridge.status().credentialsVersion === 1, 'credentials v1');
     // Ben's card is revoked: the app publishes a new version without it.
     await app.publishCredentials(door.id, 2, [{ card: CARD_ANA }, { card: '12345678', exp: '2001-01-01T00:00:00Z' }]);
-    await waitFor(() => bridge.status().credentialsVersion === 2, 'credentials v2');
+    await eventually(() => bridge.status().credentialsVersion === 2, 'credentials v2');
 
     await broker.stop();
-    await waitFor(() => !bridge.status().connected, 'the bridge to notice the broker is gone');
-    await waitFor(() => ports.text(door.lcd).endsWith('\xfe\xc0OFFLINE         '), 'the offline idle screen');
+    await eventually(() => !bridge.status().connected, 'the bridge to notice the broker is gone');
+    await eventually(() => ports.text(door.lcd).endsWith('\xfe\xc0OFFLINE         '), 'the offline idle screen');
 
     ports.emit(door.reader, rdm6300Frame(CARD_ANA));
-    await waitFor(() => opens(door) === 1, 'an offline grant');
-    await waitFor(() => bridge.status().pendingEvents === 1, 'the queued event');
+    await eventually(() => opens(door) === 1, 'an offline grant');
+    await eventually(() => bridge.status().pendingEvents === 1, 'the queued event');
     expect(ports.text(door.lcd)).toContain('ACCESS GRANTED  \xfe\xc0OFFLINE MODE');
     expect(await bridge.swipe(CARD_BEN)).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
     expect(await bridge.swipe('12345678')).toMatchObject({ granted: false, reason: 'card_expired', offline: true });
@@ -231,13 +232,13 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     expect(bridge.status()).toMatchObject({ connected: false, pendingEvents: 4, credentialsVersion: 2 });
     const afterReboot = await bridge.swipe(CARD_ANA);
     expect(afterReboot).toMatchObject({ granted: true, reason: 'granted', offline: true, unlockMs: 150 });
-    await waitFor(() => opens(door) === 1, 'the grant after the reboot'); // the port recording restarted with the reopen
+    await eventually(() => opens(door) === 1, 'the grant after the reboot'); // the port recording restarted with the reopen
     expect(bridge.status().pendingEvents).toBe(5);
 
     await broker.start();
     await app.whenReady();
-    await waitFor(() => bridge.status().pendingEvents === 0, 'the queue to drain');
-    await waitFor(() => app.events.some((event) => event.id === afterReboot?.id), 'the app to receive the events');
+    await eventually(() => bridge.status().pendingEvents === 0, 'the queue to drain');
+    await eventually(() => app.events.some((event) => event.id === afterReboot?.id), 'the app to receive the events');
     const ids = new Set(app.events.filter((event) => event.card !== undefined).map((event) => event.id));
     expect(ids).toContain(afterReboot?.id);
     for (const id of ids) expect(app.eventCount(id)).toBe(1);
@@ -249,15 +250,15 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
 
     // Another outage and return: nothing is sent twice.
     await broker.stop();
-    await waitFor(() => !bridge.status().connected, 'the second disconnect');
+    await eventually(() => !bridge.status().connected, 'the second disconnect');
     await broker.start();
-    await waitFor(() => bridge.status().connected, 'the second reconnect');
+    await eventually(() => bridge.status().connected, 'the second reconnect');
     await app.whenReady();
     // A new offline event goes out after anything the reconnection would resend, oldest first.
     app.answering = false;
     const marker = await bridge.swipe(CARD_EVE);
     expect(marker).toMatchObject({ offline: true });
-    await waitFor(() => app.eventCount(marker?.id ?? '') === 1, 'the marker event');
+    await eventually(() => app.eventCount(marker?.id ?? '') === 1, 'the marker event');
     for (const id of ids) expect(app.eventCount(id)).toBe(1);
   });
 
@@ -271,12 +272,12 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
       { card: CARD_ANA, win: [[iso(now - hour), iso(now + hour)]] },
       { card: CARD_BEN, win: [[iso(now - 3 * hour), iso(now - 2 * hour)], [iso(now + 2 * hour), iso(now + 3 * hour)]] },
     ]);
-    await waitFor(() => online.status().credentialsVersion === 1, 'the list with windows');
+    await eventually(() => online.status().credentialsVersion === 1, 'the list with windows');
     await stopDoor(online);
 
     const bridge = await startDoor(door, { unlockMs: 150, mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
     expect(await bridge.swipe(CARD_ANA)).toMatchObject({ granted: true, reason: 'booking_window', offline: true, unlockMs: 150 });
-    await waitFor(() => opens(door) === 1, 'the booking grant');
+    await eventually(() => opens(door) === 1, 'the booking grant');
     expect(ports.text(door.lcd)).toContain('ACCESS GRANTED  \xfe\xc0BOOKING         ');
     expect(await bridge.swipe(CARD_BEN)).toMatchObject({ granted: false, reason: 'outside_booking_window', offline: true, unlockMs: 0 });
     expect(ports.text(door.lcd)).toContain('ACCESS DENIED   \xfe\xc0OUTSIDE BOOKING ');
@@ -297,13 +298,13 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const firstId = first?.id ?? '';
     const secondId = second?.id ?? '';
 
-    await waitFor(() => app.eventCount(firstId) >= 3 && app.eventCount(secondId) >= 3, 'the events to be resent while unreceipted');
+    await eventually(() => app.eventCount(firstId) >= 3 && app.eventCount(secondId) >= 3, 'the events to be resent while unreceipted');
     expect(bridge.status().pendingEvents).toBe(2);
 
     // Receipts on one topic arrive in order: once the second one has taken `first` out, the first one was handled.
     await app.publishReceipt(door.id, { ids: ['11111111-2222-4333-8444-555555555555'] });
     await app.publishReceipt(door.id, { ids: [firstId] });
-    await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted event to leave the queue');
+    await eventually(() => bridge.status().pendingEvents === 1, 'the receipted event to leave the queue');
     await stopDoor(bridge);
     const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
     expect(onDisk.pendingEvents().map((event) => event.id)).toEqual([secondId]);
@@ -313,9 +314,9 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const firstSends = app.eventCount(firstId);
     const secondSends = app.eventCount(secondId);
     bridge = await startConnected(door, { decisionTimeoutMs: 100, eventResendMs: 100 });
-    await waitFor(() => app.eventCount(secondId) > secondSends, 'the unreceipted event to be sent on connect');
+    await eventually(() => app.eventCount(secondId) > secondSends, 'the unreceipted event to be sent on connect');
     expect(app.eventCount(firstId)).toBe(firstSends);
-    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the last event');
+    await eventually(() => bridge.status().pendingEvents === 0, 'the receipt of the last event');
     await stopDoor(bridge);
     expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents()).toEqual([]);
   });
@@ -334,12 +335,12 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     app.answering = false;
     const marker = await bridge.swipe(CARD_EVE);
     expect(marker).toMatchObject({ offline: true });
-    await waitFor(() => app.eventCount(marker?.id ?? '') === 1, 'the marker event');
+    await eventually(() => app.eventCount(marker?.id ?? '') === 1, 'the marker event');
     expect(app.eventCount(answeredId)).toBe(0);
     expect(bridge.status().pendingEvents).toBe(2);
 
     await app.publishReceipt(door.id, { ids: [answeredId] });
-    await waitFor(() => bridge.status().pendingEvents === 1, 'the receipted swipe to leave the queue');
+    await eventually(() => bridge.status().pendingEvents === 1, 'the receipted swipe to leave the queue');
     await stopDoor(bridge);
     const onDisk = await OfflineStore.open(door.dataDir, quietLogger);
     expect(onDisk.pendingEvents().map((event) => event.id)).toEqual([marker?.id]);
@@ -357,20 +358,20 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const late = await bridge.swipe(CARD_EVE);
     expect(late).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
     const lateId = late?.id ?? '';
-    await waitFor(() => logLines.includes(`${door.id} info decision ${lateId} ignored: no swipe is waiting for it`), 'the late decision');
-    await waitFor(() => app.eventCount(lateId) >= 1, 'the offline event');
+    await eventually(() => logLines.includes(`${door.id} info decision ${lateId} ignored: no swipe is waiting for it`), 'the late decision');
+    await eventually(() => app.eventCount(lateId) >= 1, 'the offline event');
     expect(bridge.status().pendingEvents).toBe(2);
 
     // The app has stored the rows of both its decisions: one message, handled at once.
     await app.publishReceipt(door.id, { swipes: [lateId, answered?.id ?? ''] });
-    await waitFor(() => bridge.status().pendingEvents < 2, 'the receipt');
+    await eventually(() => bridge.status().pendingEvents < 2, 'the receipt');
     expect(bridge.status().pendingEvents).toBe(1);
     const sends = app.eventCount(lateId);
-    await waitFor(() => app.eventCount(lateId) > sends, 'the offline event to be sent again');
+    await eventually(() => app.eventCount(lateId) > sends, 'the offline event to be sent again');
     expect(app.events.filter((event) => event.id === lateId).every((event) => event.offline && event.reason === 'unknown_card')).toBe(true);
 
     await app.publishReceipt(door.id, { ids: [lateId] });
-    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the offline event');
+    await eventually(() => bridge.status().pendingEvents === 0, 'the receipt of the offline event');
   });
 
   it('one receipt removes answered swipes named under swipes and queued events of either kind named under ids', async () => {
@@ -388,7 +389,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     expect(bridge.status().pendingEvents).toBe(4);
 
     await app.publishReceipt(door.id, { ids: [answeredB?.id ?? '', offlineX?.id ?? ''], swipes: [answeredA?.id ?? '', offlineY?.id ?? ''] });
-    await waitFor(() => bridge.status().pendingEvents < 4, 'the receipt');
+    await eventually(() => bridge.status().pendingEvents < 4, 'the receipt');
     expect(bridge.status().pendingEvents).toBe(1);
     await stopDoor(bridge);
     expect((await OfflineStore.open(door.dataDir, quietLogger)).pendingEvents().map((event) => event.id)).toEqual([offlineY?.id]);
@@ -422,7 +423,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     for (const receipt of invalid) await app.publishRaw(topic, JSON.stringify(receipt));
     // Receipts on one topic arrive in order: once the marker's is handled, so were the invalid ones.
     await app.publishReceipt(door.id, { ids: [markerId] });
-    await waitFor(() => logLines.includes(`${door.id} debug events receipted by the app: ${markerId}`), 'the marker\'s receipt');
+    await eventually(() => logLines.includes(`${door.id} debug events receipted by the app: ${markerId}`), 'the marker\'s receipt');
     expect(bridge.status().pendingEvents).toBe(2);
     expect(logLines.filter((line) => line.startsWith(`${door.id} warn mqtt: ignoring invalid receipt`))).toHaveLength(invalid.length);
     await stopDoor(bridge);
@@ -441,7 +442,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const id = outcome?.id ?? '';
     const swipe = app.swipes.find((message) => message.id === id);
 
-    await waitFor(() => app.eventCount(id) === 1, 'the answered swipe to be sent');
+    await eventually(() => app.eventCount(id) === 1, 'the answered swipe to be sent');
     expect(Date.now() - swipedAt).toBeGreaterThanOrEqual(resendMs);
     expect(app.events.find((event) => event.id === id)).toEqual({
       id,
@@ -451,11 +452,11 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
       reason: 'no_permission',
       offline: false,
     });
-    await waitFor(() => app.eventCount(id) >= 2, 'the answered swipe to be sent again');
+    await eventually(() => app.eventCount(id) >= 2, 'the answered swipe to be sent again');
     expect(logLines).toContain(`${door.id} info answered swipe ${id} sent again: no receipt from the app yet`);
 
     app.receipting = true;
-    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt of the answered swipe');
+    await eventually(() => bridge.status().pendingEvents === 0, 'the receipt of the answered swipe');
   });
 
   it('sends an answered swipe without a receipt on each new connection, also after a restart', async () => {
@@ -471,15 +472,15 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     // eventResendMs is 30 s: only the new connection sends it.
     const client = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
     client?.close();
-    await waitFor(() => app.eventCount(id) === 1, 'the answered swipe sent on reconnect');
+    await eventually(() => app.eventCount(id) === 1, 'the answered swipe sent on reconnect');
     expect(app.events.find((event) => event.id === id)).toEqual({ id, card: CARD_ANA, at, granted: true, reason: 'granted', offline: false });
 
     await stopDoor(bridge);
     bridge = await startDoor(door);
     expect(bridge.status().pendingEvents).toBe(1);
-    await waitFor(() => app.eventCount(id) === 2, 'the answered swipe sent after the restart');
+    await eventually(() => app.eventCount(id) === 2, 'the answered swipe sent after the restart');
     await app.publishReceipt(door.id, { ids: [id] });
-    await waitFor(() => bridge.status().pendingEvents === 0, 'the receipt');
+    await eventually(() => bridge.status().pendingEvents === 0, 'the receipt');
   });
 
   it('opens the door and shows the decision before the answered swipe is on disk', async () => {
@@ -497,7 +498,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     try {
       let settled = false;
       const outcome = bridge.swipe(CARD_ANA).finally(() => (settled = true));
-      await waitFor(() => opens(door) === 1 && ports.text(door.lcd).includes('COME IN'), 'the door to open and the decision to show');
+      await eventually(() => opens(door) === 1 && ports.text(door.lcd).includes('COME IN'), 'the door to open and the decision to show');
       expect(appends).toHaveBeenCalledTimes(1);
       expect(settled).toBe(false);
       release();
@@ -516,18 +517,18 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     app.decisionDelayMs = 500;
     const outcome = await bridge.swipe(CARD_EVE);
     expect(outcome).toMatchObject({ granted: false, reason: 'unknown_card', offline: true });
-    await waitFor(() => logLines.some((line) => line.includes(`decision ${outcome?.id} ignored`)), 'the late decision');
+    await eventually(() => logLines.some((line) => line.includes(`decision ${outcome?.id} ignored`)), 'the late decision');
     expect(opens(door)).toBe(0);
     expect(ports.text(door.lcd)).not.toContain('TOO LATE');
     // The offline event carries the swipe's id, so the app can tell they are one access.
-    await waitFor(() => app.eventCount(outcome?.id ?? '') === 1, 'the offline event');
+    await eventually(() => app.eventCount(outcome?.id ?? '') === 1, 'the offline event');
   });
 
   it('policy "deny": offline swipes are refused even for cards on the list', async () => {
     const door = await newDoor();
     const online = await startConnected(door);
     await app.publishCredentials(door.id, 1, [{ card: CARD_ANA }]);
-    await waitFor(() => online.status().credentialsVersion === 1, 'credentials');
+    await eventually(() => online.status().credentialsVersion === 1, 'credentials');
     await stopDoor(online);
 
     const bridge = await startDoor(door, { offline: 'deny', mqtt: { url: 'mqtt://127.0.0.1:1', password: PASSWORD } });
@@ -541,16 +542,16 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const door = await newDoor();
     const fatal: Error[] = [];
     const bridge = await startDoor(door, {}, (error) => fatal.push(error));
-    await waitFor(() => bridge.status().connected, 'the connection');
+    await eventually(() => bridge.status().connected, 'the connection');
     app.grant(CARD_ANA, 'OPEN', '', 5000);
     ports.emit(door.reader, rdm6300Frame(CARD_ANA));
-    await waitFor(() => opens(door) === 1, 'the door to open');
+    await eventually(() => opens(door) === 1, 'the door to open');
     ports.unplug(door.reader);
-    await waitFor(() => fatal.length === 1, 'the fatal report');
+    await eventually(() => fatal.length === 1, 'the fatal report');
     expect(fatal[0]?.message).toMatch(/mock-reader.*closed unexpectedly/);
     expect(ports.written(door.relay).subarray(-4)).toEqual(LCUS1_CLOSE);
     expect(bridge.status().lockOpen).toBe(false);
-    await waitFor(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
+    await eventually(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
   });
 
   it('publishes the last will when the connection drops, then comes back online', async () => {
@@ -560,8 +561,8 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const client = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
     expect(client, 'the bridge\'s connection on the broker').toBeDefined();
     client?.close();
-    await waitFor(() => app.states.slice(statesBefore).some((state) => JSON.stringify(state) === '{"online":false}'), 'the last will');
-    await waitFor(() => bridge.status().connected, 'the reconnect');
-    await waitFor(() => (app.states.at(-1) as { online?: boolean }).online === true, 'online again');
+    await eventually(() => app.states.slice(statesBefore).some((state) => JSON.stringify(state) === '{"online":false}'), 'the last will');
+    await eventually(() => bridge.status().connected, 'the reconnect');
+    await eventually(() => (app.states.at(-1) as { online?: boolean }).online === true, 'online again');
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommandLine, simulateDataDir, UsageError } from './cli.js';
 import { startBridge } from './controller.js';
 import { createConsoleLogger } from './logger.js';
-import { waitFor } from './test-support/serial-mock.js';
+import { eventually } from './test-support/eventually.js';
 
 describe('command line', () => {
   it('builds a simulate config: keyboard reader, console lock and display, data under bridge/data/<door>', async () => {
@@ -80,9 +80,9 @@ describe('simulate-style bridge (keyboard, console lock and display)', () => {
       { stdin, logger: createConsoleLogger('debug', (line) => lines.push(line), false) },
     );
     stdin.write('0005122894\n');
-    await waitFor(() => lines.some((line) => line.includes('card 004E2B4E: denied offline (unknown_card)')), 'the decision');
-    await waitFor(() => lines.some((line) => line.includes('display [ACCESS DENIED   ] [OFFLINE MODE    ]')), 'the display');
-    await waitFor(() => lines.filter((line) => line.includes('ECONNREFUSED')).length >= 2, 'a few reconnection attempts');
+    await eventually(() => lines.some((line) => line.includes('card 004E2B4E: denied offline (unknown_card)')), 'the decision');
+    await eventually(() => lines.some((line) => line.includes('display [ACCESS DENIED   ] [OFFLINE MODE    ]')), 'the display');
+    await eventually(() => lines.filter((line) => line.includes('ECONNREFUSED')).length >= 2, 'a few reconnection attempts');
     await bridge.stop();
     expect(lines.some((line) => line.includes('"password":"***"'))).toBe(true);
     expect(lines.filter((line) => line.includes('pw-7d1e2b') || line.includes('url-secret'))).toEqual([]);

@@ -12,13 +12,14 @@ import {
   SUBSCRIBED_KINDS,
   type StateMessage,
 } from './contract.js';
+import type { DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
 import { Door } from './door.js';
-import { spawnProcess, type SpawnFunction } from './locks/gpio.js';
+import { spawnProcess } from './locks/gpio.js';
 import { createConsoleLogger, errorMessage, type Logger } from './logger.js';
 import { MqttLink } from './mqtt-link.js';
 import { OfflineEvents } from './offline-events.js';
 import { OfflineStore } from './offline-store.js';
-import { openReader, type CardReader } from './readers/index.js';
+import { openReader } from './readers/index.js';
 import { createSystemSerialPort, type SerialPortFactory } from './serial.js';
 import { Swipes, type SwipeOutcome } from './swipes.js';
 
@@ -94,6 +95,14 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     void stop().then(() => deps.onFatal?.(error));
   };
 
+  const devices: DeviceEnvironment = {
+    serialPortFactory,
+    spawn: deps.spawn ?? spawnProcess,
+    stdin: deps.stdin ?? process.stdin,
+    logger,
+    onLost,
+  };
+
   const store = await OfflineStore.open(config.dataDir, logger);
   const link: MqttLink = new MqttLink(
     {
@@ -134,7 +143,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   });
   const events = new OfflineEvents({ store, link, topic: topics.events, resendMs: config.eventResendMs, logger });
   const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger });
-  let reader: CardReader | null = null;
+  let reader: Reader | null = null;
 
   /** Parses a message with its schema; logs and returns null when it does not fit. */
   const parse = <T>(schema: z.ZodType<T>, json: unknown, what: string): T | null => {
@@ -192,12 +201,11 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   }
 
   try {
-    await door.openHardware(config, { serialPortFactory, spawn: deps.spawn ?? spawnProcess, logger, onLost });
+    await door.openHardware(config, devices);
     await door.showIdle();
     link.start();
-    reader = await openReader(config.reader, { serialPortFactory, stdin: deps.stdin ?? process.stdin, logger, onLost });
-    reader.onCard((card) => {
-      swipes.handleCard(card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
+    reader = await openReader(config.reader, devices, (credential) => {
+      swipes.handleCard(credential.card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
     });
   } catch (error) {
     await stop();

@@ -1,16 +1,8 @@
 import type { BridgeConfig } from './config.js';
-import { openDisplay, type Display } from './displays/index.js';
-import type { SpawnFunction } from './locks/gpio.js';
-import { openLock, type Lock } from './locks/index.js';
+import type { DeviceEnvironment, Display, Lock } from './devices.js';
+import { openDisplay } from './displays/index.js';
+import { openLock } from './locks/index.js';
 import { errorMessage, type Logger } from './logger.js';
-import type { SerialPortFactory } from './serial.js';
-
-export interface DoorHardware {
-  serialPortFactory: SerialPortFactory;
-  spawn: SpawnFunction;
-  logger: Logger;
-  onLost: (error: Error) => void;
-}
 
 export interface DoorOptions {
   /** How long a decision stays on the screen before it returns to idle. */
@@ -45,9 +37,9 @@ export class Door {
   }
 
   /** Opens the lock (commanded shut) and then the display. */
-  async openHardware(config: Pick<BridgeConfig, 'lock' | 'display'>, hardware: DoorHardware): Promise<void> {
-    this.lock = await openLock(config.lock, hardware);
-    this.display = await openDisplay(config.display, hardware);
+  async openHardware(config: Pick<BridgeConfig, 'lock' | 'display'>, devices: DeviceEnvironment): Promise<void> {
+    this.lock = await openLock(config.lock, devices);
+    this.display = await openDisplay(config.display, devices);
   }
 
   async showIdle(): Promise<void> {

@@ -3,6 +3,7 @@ import { parseCommandLine, USAGE, UsageError } from './cli.js';
 import { ConfigError, redactConfig } from './config.js';
 import { startBridge, type BridgeHandle } from './controller.js';
 import { createConsoleLogger, errorMessage } from './logger.js';
+import { withTimeout } from './timeout.js';
 
 /** If a stop hangs (a wedged serial port), exit anyway: systemd will restart us. */
 const STOP_GRACE_MS = 5000;
@@ -34,8 +35,9 @@ async function main(): Promise<void> {
   const exit = (code: number) => {
     if (exiting) return;
     exiting = true;
-    setTimeout(() => process.exit(code), STOP_GRACE_MS).unref();
-    (bridge?.stop() ?? Promise.resolve()).finally(() => process.exit(code));
+    withTimeout(bridge?.stop() ?? Promise.resolve(), STOP_GRACE_MS, 'stop')
+      .catch((error) => logger.error(`${errorMessage(error)}: exiting anyway`))
+      .finally(() => process.exit(code));
   };
 
   process.on('SIGTERM', () => exit(0));

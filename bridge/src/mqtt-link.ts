@@ -3,6 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { StateMessage } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
 import { redactUrl } from './config.js';
+import { withTimeout } from './timeout.js';
 
 export interface MqttLinkOptions {
   url: string;
@@ -116,13 +117,14 @@ export class MqttLink {
     if (client === null) return;
     if (client.connected) {
       try {
-        await withTimeout(this.publish(this.options.stateTopic, OFFLINE_STATE, { retain: true }), STOP_TIMEOUT_MS);
+        const published = this.publish(this.options.stateTopic, OFFLINE_STATE, { retain: true });
+        await withTimeout(published, STOP_TIMEOUT_MS, 'the PUBACK');
       } catch (error) {
         this.options.logger.warn(`mqtt: could not publish the offline state: ${errorMessage(error)}`);
       }
     }
     try {
-      await withTimeout(new Promise<void>((resolve) => client.end(false, {}, () => resolve())), STOP_TIMEOUT_MS);
+      await withTimeout(new Promise<void>((resolve) => client.end(false, {}, () => resolve())), STOP_TIMEOUT_MS, 'disconnect');
     } catch {
       await new Promise<void>((resolve) => client.end(true, {}, () => resolve()));
     }
@@ -186,20 +188,4 @@ export class MqttLink {
       if (!this.stopping) this.client?.reconnect();
     }, delay);
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

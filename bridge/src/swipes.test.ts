@@ -9,7 +9,7 @@ import type { MqttLink } from './mqtt-link.js';
 import { OfflineEvents } from './offline-events.js';
 import { OfflineStore } from './offline-store.js';
 import { Swipes } from './swipes.js';
-import { waitFor } from './test-support/serial-mock.js';
+import { eventually } from './test-support/eventually.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const SWIPE_TOPIC = 'coliving/doors/d1/swipe';
@@ -29,7 +29,7 @@ async function setUp(decisionTimeoutMs = 2000) {
   const swipes = new Swipes({ config, door, link, store, events, swipeTopic: SWIPE_TOPIC, logger: quiet });
   /** Waits for the swipe on the link and answers it with this decision. */
   const answer = async (decision: Omit<Decision, 'id'>): Promise<SwipeMessage> => {
-    await waitFor(() => published.some((message) => message.topic === SWIPE_TOPIC), 'the swipe');
+    await eventually(() => published.some((message) => message.topic === SWIPE_TOPIC), 'the swipe');
     const swipe = published.find((message) => message.topic === SWIPE_TOPIC)?.json as SwipeMessage;
     swipes.receiveDecision({ id: swipe.id, ...decision });
     return swipe;
@@ -73,7 +73,7 @@ describe('Swipes: answered swipes in the event queue', () => {
     expect(outcome).toMatchObject({ offline: true, reason: 'unknown_card' });
     const id = outcome?.id ?? '';
     const sent = () => published.filter((message) => message.topic === EVENTS_TOPIC && (message.json as { id: string }).id === id).length;
-    await waitFor(() => sent() === 1, 'the offline event');
+    await eventually(() => sent() === 1, 'the offline event');
 
     const answered = { id: 'answered-1', card: '0012D687', at: new Date().toISOString(), granted: true, reason: 'granted', offline: false as const };
     await events.recordAnswered(answered);
@@ -82,7 +82,7 @@ describe('Swipes: answered swipes in the event queue', () => {
     await events.receive({ swipes: [id, answered.id] });
     expect(store.pendingEvents()).toEqual([expect.objectContaining({ id, offline: true, reason: 'unknown_card' })]);
     events.onConnect();
-    await waitFor(() => sent() === 2, 'the offline event to be sent again');
+    await eventually(() => sent() === 2, 'the offline event to be sent again');
 
     await events.receive({ ids: [id] });
     expect(store.pendingCount).toBe(0);

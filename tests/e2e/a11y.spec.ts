@@ -8,7 +8,7 @@ const { THEMES } = await import("~/utils/theme");
 const { createTestDoor, createTestReservation } = await import("../setup/fixtures");
 
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
-const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations"];
+const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias"];
 // The inventory's screens (issue 28), in the default theme.
 const INVENTORY_PAGES = ["/admin/habitaciones", "/admin/habitaciones?modal=new", "/admin/ocupacion", "/admin/instalaciones"];
 
@@ -41,7 +41,7 @@ for (const theme of THEMES) {
     await context.addCookies([{ name: "theme", value: cookie.slice("theme=".length), url: E2E.baseURL }]);
     // Pages as people see them: doors with their danger buttons, a confirmation, a lookup's result.
     const door = await createTestDoor();
-    const reservation = await createTestReservation({ guestName: "Tema", guestEmail: "tema@example.com", guestPhone: "600", reservationType: "sala", roomType: null });
+    const reservation = await createTestReservation({ guestName: "Tema", guestEmail: "tema@example.com", guestPhone: "600 123 456", reservationType: "sala", roomType: null });
     const found = [];
     for (const path of [...PUBLIC_PAGES, ...ADMIN_PAGES, `/admin?modal=delete&door=${door.id}`]) found.push(...(await violationsOn(page, path)));
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);

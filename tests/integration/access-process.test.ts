@@ -14,15 +14,17 @@ import { sql } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
-import { MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import type { DisplayMessage } from "~/doors/contract";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessProcess, WEB_PRIORITY_OFFSET, type AccessProcessHandle, type ChildMessage } from "~/access/process.server";
 import { accessLogs, cards } from "~/db/schema";
 import { setDoorMessages } from "~/services/doors.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
-import { createTestCard, createTestDoorWithBridge, eventually } from "../setup/fixtures";
+import { createTestCard, createTestDoorWithBridge } from "../setup/fixtures";
 
 const entry = path.resolve("node_modules", ".cache", "coliving-tests", `access-${process.pid}.mjs`);
 let access: AccessProcessHandle;
@@ -34,6 +36,8 @@ beforeAll(async () => {
   front = await createTestDoorWithBridge("proc-front");
   await createTestCard("0F000001", [front.door.id], { firstName: "Olga" });
   access = await startAccessProcess({ entry, service: { host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 } });
+  // As boot does: this process's change notifications go to the child over its channel.
+  useAccessNotifier(access.notifier);
   url = `mqtt://127.0.0.1:${access.mqttPort}`;
 });
 
@@ -233,7 +237,7 @@ describe("kill -9 of the access service", () => {
       { serialPortFactory: ports.factory, logger: { debug() {}, info() {}, warn() {}, error() {} }, version: "0.0.0-test" },
     );
     const handle = bridge;
-    await waitFor(() => handle.status().connected, "the bridge to connect", 8000);
+    await eventually(() => handle.status().connected, "the bridge to connect", 8000);
 
     const swipeIds: string[] = [];
     const swipe = async (card: string) => {
@@ -246,7 +250,7 @@ describe("kill -9 of the access service", () => {
       await access.whenReady();
       // Longer than the bridge's 10 s connect timeout: an attempt that reached
       // the new process while it was still starting is given up and retried.
-      await waitFor(() => handle.status().connected, "the bridge to reconnect", 25_000);
+      await eventually(() => handle.status().connected, "the bridge to reconnect", 25_000);
       const killAt = 1 + Math.floor(Math.random() * 4);
       const oldPid = access.pid()!;
       for (let i = 0; i < 6; i++) {
@@ -258,11 +262,11 @@ describe("kill -9 of the access service", () => {
         await swiped;
       }
       // The supervisor starts a new service process.
-      await eventually(() => access.pid() !== undefined && access.pid() !== oldPid, 15_000);
+      await eventually(() => access.pid() !== undefined && access.pid() !== oldPid, "the restarted access process", 15_000);
     }
 
     await access.whenReady();
-    await waitFor(() => handle.status().connected && handle.status().pendingEvents === 0, "every offline event receipted", 15_000);
+    await eventually(() => handle.status().connected && handle.status().pendingEvents === 0, "every offline event receipted", 15_000);
     const rows = await getDb()
       .select({ eventId: accessLogs.eventId })
       .from(accessLogs)

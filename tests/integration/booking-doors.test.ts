@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
 import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
-import { countOccurrences, MockSerialPorts, waitFor } from "../../bridge/src/test-support/serial-mock";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { countOccurrences, MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { getAccessLog } from "~/models/access-log.server";
 import { assignCardToUser } from "~/models/card.server";
 import { getDoorById } from "~/models/door.server";
@@ -21,7 +22,7 @@ import { listBookingWindowCardsForDoor } from "~/models/facility-booking.server"
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { cancelResidentBooking, createResidentBooking } from "~/services/facility-bookings.server";
 import { quietLogger, rdm6300Frame, RestartableAccessService } from "../setup/door-chain";
-import { bookingRequest, createTestDoor, createTestFacility, createTestResident, eventually, hexPrefix, minutesFromNow } from "../setup/fixtures";
+import { bookingRequest, createTestDoor, createTestFacility, createTestResident, hexPrefix, minutesFromNow } from "../setup/fixtures";
 
 const ports = new MockSerialPorts();
 const bridges = new Set<BridgeHandle>();
@@ -52,7 +53,7 @@ async function gymDoor() {
     { serialPortFactory: ports.factory, logger: quietLogger, version: "0.0.0-test" },
   );
   bridges.add(bridge);
-  await waitFor(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) > 0, "the bridge and its offline list");
+  await eventually(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) > 0, "the bridge and its offline list");
   return { facility, door, paths, bridge };
 }
 
@@ -78,7 +79,7 @@ async function book(resident: { id: string }, facilityId: string, startsAt: Date
 
 /** Waits for the door's offline list to be republished (after a booking change). */
 async function nextList(bridge: BridgeHandle, after: number) {
-  await waitFor(() => (bridge.status().credentialsVersion ?? 0) > after, "the republished offline list");
+  await eventually(() => (bridge.status().credentialsVersion ?? 0) > after, "the republished offline list");
 }
 
 /** The bridge holds the door's latest list (nothing published is still on its way); answers its version. */
@@ -113,8 +114,8 @@ describe("a booking's window at the linked door", () => {
     await book(outside.resident, gym.facility.id, minutesFromNow(120));
 
     ports.emit(gym.paths.reader, rdm6300Frame(inside.card.cardNumber));
-    await waitFor(() => countOccurrences(ports.written(gym.paths.relay), LCUS1_OPEN) === 1, "the relay to open for the booking");
-    await waitFor(() => ports.text(gym.paths.lcd).includes("Hola, Marta"), "the greeting");
+    await eventually(() => countOccurrences(ports.written(gym.paths.relay), LCUS1_OPEN) === 1, "the relay to open for the booking");
+    await eventually(() => ports.text(gym.paths.lcd).includes("Hola, Marta"), "the greeting");
 
     const granted = await gym.bridge.swipe(inside.spare.cardNumber);
     expect(granted).toMatchObject({ granted: true, reason: "booking_window", offline: false });
@@ -124,7 +125,7 @@ describe("a booking's window at the linked door", () => {
     const early = await gym.bridge.swipe(outside.card.cardNumber);
     expect(early).toMatchObject({ granted: false, reason: "outside_booking_window", offline: false });
     expect(await eventually(() => getAccessLog(early!.id))).toMatchObject({ accessGranted: false, reason: "outside_booking_window" });
-    await waitFor(() => ports.text(gym.paths.lcd).includes("Fuera de reserva"), "the denial's reason on the LCD");
+    await eventually(() => ports.text(gym.paths.lcd).includes("Fuera de reserva"), "the denial's reason on the LCD");
 
     expect(await gym.bridge.swipe(none.card.cardNumber)).toMatchObject({ granted: false, reason: "no_permission" });
   });
@@ -153,7 +154,7 @@ describe("a booking's window at the linked door", () => {
     await nextList(gym.bridge, version);
 
     await access.stop();
-    await waitFor(() => !gym.bridge.status().connected, "the bridge to notice the app is gone");
+    await eventually(() => !gym.bridge.status().connected, "the bridge to notice the app is gone");
     const offlineGrant = await gym.bridge.swipe(inside.card.cardNumber);
     expect(offlineGrant).toMatchObject({ granted: true, reason: "booking_window", offline: true });
     const offlineDenial = await gym.bridge.swipe(outside.card.cardNumber);
@@ -162,18 +163,18 @@ describe("a booking's window at the linked door", () => {
 
     // Back online: the door's events reach the log with their reasons.
     await access.start();
-    await waitFor(() => gym.bridge.status().pendingEvents === 0, "the offline events to be receipted", 8000);
+    await eventually(() => gym.bridge.status().pendingEvents === 0, "the offline events to be receipted", 8000);
     expect(await getAccessLog(offlineGrant!.id)).toMatchObject({ offline: true, accessGranted: true, reason: "booking_window" });
     expect(await getAccessLog(offlineDenial!.id)).toMatchObject({ offline: true, accessGranted: false, reason: "outside_booking_window" });
 
     // Cancelling the booking takes the card out of the list: offline, it no longer opens.
-    await waitFor(() => gym.bridge.status().connected, "the bridge to reconnect");
+    await eventually(() => gym.bridge.status().connected, "the bridge to reconnect");
     version = await settledList(gym.bridge, gym.door.id);
     const cancelled = await cancelResidentBooking(inside.resident, insideBooking._id);
     expect(cancelled.ok).toBe(true);
     await nextList(gym.bridge, version);
     await access.stop();
-    await waitFor(() => !gym.bridge.status().connected, "the bridge to notice again");
+    await eventually(() => !gym.bridge.status().connected, "the bridge to notice again");
     const afterCancel = await gym.bridge.swipe(inside.spare.cardNumber);
     expect(afterCancel).toMatchObject({ granted: false, offline: true });
     expect(countOccurrences(ports.written(gym.paths.relay), LCUS1_OPEN)).toBe(1);

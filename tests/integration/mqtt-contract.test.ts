@@ -30,10 +30,11 @@ import { LCD_COLUMNS } from "../../bridge/src/displays/lcd-text";
 import { OfflineStore } from "../../bridge/src/offline-store";
 import { OFFLINE_LINES } from "../../bridge/src/swipes";
 import { TestBroker } from "../../bridge/src/test-support/broker";
-import { waitFor } from "../../bridge/src/test-support/serial-mock";
+import { eventually } from "../../bridge/src/test-support/eventually";
 import {
   APP_TOPICS,
   BRIDGE_TOPICS,
+  bridgeClientId,
   bridgeStateSchema,
   canonicalCardId,
   doorTopic,
@@ -188,8 +189,10 @@ describe("messages the bridge builds parse with the app's schemas", () => {
     for (const state of states) expectParses(bridgeStateSchema, state);
   });
 
-  it("what a running bridge publishes: its swipe, the offline event, its online and offline states", async () => {
+  it("what a running bridge publishes: its swipe, the offline event, its online and offline states; and its client id", async () => {
     const broker = await TestBroker.create();
+    const clientIds: string[] = [];
+    broker.aedes.on("client", (client) => clientIds.push(client.id));
     const observer = await mqtt.connectAsync(broker.url, { clientId: `contract-observer-${randomUUID()}`, reconnectPeriod: 0 });
     const received: Array<{ kind: string; json: unknown }> = [];
     observer.on("message", (topic, payload) => received.push({ kind: topic.split("/").at(-1)!, json: JSON.parse(payload.toString("utf8")) }));
@@ -208,11 +211,11 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       { stdin: new PassThrough(), logger: quietLogger, version: "0.0.0-contract" },
     );
     try {
-      await waitFor(() => bridge.status().connected, "the bridge to connect");
+      await eventually(() => bridge.status().connected, "the bridge to connect");
       const outcome = await bridge.swipe("004E2B4E");
-      await waitFor(() => received.some((m) => m.kind === "events"), "the offline event");
+      await eventually(() => received.some((m) => m.kind === "events"), "the offline event");
       await bridge.stop();
-      await waitFor(() => received.some((m) => m.kind === "state" && (m.json as { online: boolean }).online === false), "the offline state");
+      await eventually(() => received.some((m) => m.kind === "state" && (m.json as { online: boolean }).online === false), "the offline state");
 
       const swipe = received.find((m) => m.kind === "swipe");
       expect(swipeSchema.parse(swipe?.json)).toMatchObject({ id: outcome?.id, card: "004E2B4E", source: "reader" });
@@ -220,6 +223,8 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       expect(doorEventSchema.parse(event?.json)).toMatchObject({ id: outcome?.id, reason: "unknown_card", offline: true });
       const states = received.filter((m) => m.kind === "state").map((m) => bridgeStateSchema.parse(m.json));
       expect(states).toEqual([expect.objectContaining({ online: true, version: "0.0.0-contract", reader: "keyboard" }), { online: false }]);
+      // The id the app's broker keeps for this door's account alone.
+      expect(clientIds).toContain(bridgeClientId("contract-door"));
     } finally {
       await bridge.stop();
       await observer.endAsync(true);

@@ -13,7 +13,8 @@ import { cancelGuestReservation } from "~/services/visitor.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { resetEnvForTests } from "~/utils/env.server";
 import { resetMailTransport } from "~/utils/mail.server";
-import { createApiCallers, createTestReservation, createTestUser, eventually, sessionCookie, toastOf } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createApiCallers, createTestReservation, createTestUser, sessionCookie, toastOf } from "../setup/fixtures";
 import { callRoute, jsonRequest, callApi, type ApiCall } from "../setup/route";
 import { mailSubject, mimePart } from "../setup/mime";
 import { startSmtpReceiver } from "../setup/smtp";
@@ -45,7 +46,7 @@ function mailsTo(address: string) {
 }
 
 function waitForMail(address: string, subject: string) {
-  return eventually(() => mailsTo(address).find((message) => mailSubject(message.raw) === subject), 2000);
+  return eventually(() => mailsTo(address).find((message) => mailSubject(message.raw) === subject), `the mail "${subject}" to ${address}`, 2000);
 }
 
 /** A stay that ended yesterday (stored straight, as the booking form would refuse it). */
@@ -147,7 +148,7 @@ describe("GET /api/anonymous-reservations (admin)", () => {
       listRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Ana", guestEmail: "ana-public@example.com", guestPhone: "600", reservationType: "sala", startDate: addDays(todayInMadrid(), 3), endDate: addDays(todayInMadrid(), 4) },
+        body: { guestName: "Ana", guestEmail: "ana-public@example.com", guestPhone: "600 123 456", reservationType: "sala", startDate: addDays(todayInMadrid(), 3), endDate: addDays(todayInMadrid(), 4) },
       }),
     );
     expect(booked.status).toBe(201);

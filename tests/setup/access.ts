@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from "mqtt";
 import type { DecisionMessage } from "~/doors/contract";
+import { eventually } from "../../bridge/src/test-support/eventually";
 
 export const PREFIX = "coliving";
 
@@ -13,7 +14,6 @@ export class FakeBridge {
   readonly received: Received[] = [];
   /** Subscribed to its receipts (connect's default). */
   receivesReceipts = false;
-  private readonly waiters = new Set<() => void>();
 
   private constructor(
     readonly client: MqttClient,
@@ -28,7 +28,6 @@ export class FakeBridge {
         json = payload.toString("utf8");
       }
       this.received.push({ topic, json, packet });
-      for (const wake of [...this.waiters]) wake();
     });
   }
 
@@ -41,7 +40,8 @@ export class FakeBridge {
   ) {
     const { prefix = PREFIX, subscribe = true, ...clientOptions } = options;
     const client = await mqtt.connectAsync(url, {
-      clientId: `coliving-bridge-${doorCode}-${randomUUID().slice(0, 6)}`,
+      // Not coliving-bridge-<doorId>: that id is the real bridge's, one connection at a time.
+      clientId: `fake-bridge-${doorCode}-${randomUUID().slice(0, 6)}`,
       username: doorCode,
       password,
       protocolVersion: 4,
@@ -112,22 +112,7 @@ export class FakeBridge {
 
   /** The first message (from `since` on) that matches, waiting up to timeoutMs for it. */
   waitFor(match: (message: Received) => boolean, { since = 0, timeoutMs = 5000 } = {}): Promise<Received> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const found = this.received.slice(since).find(match);
-        if (!found) return false;
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        resolve(found);
-        return true;
-      };
-      const wake = () => void check();
-      const timer = setTimeout(() => {
-        this.waiters.delete(wake);
-        reject(new Error(`${this.doorCode}: no matching message within ${timeoutMs} ms`));
-      }, timeoutMs);
-      if (!check()) this.waiters.add(wake);
-    });
+    return eventually(() => this.received.slice(since).find(match), `a matching message to ${this.doorCode}`, timeoutMs);
   }
 
   /** The latest message received on one of this door's topics. */

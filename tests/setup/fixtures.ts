@@ -1,8 +1,11 @@
-// Test data, made through the same services the app uses (so the access
-// service hears of every change), plus the few helpers every test file needs:
-// a session cookie, the toast a response carries, and one polling helper.
-// Each test makes its own data with fresh names, so tests never depend on
-// each other's rows.
+// Test data, plus the few helpers every test file needs: a session cookie and
+// the toast a response carries. Each test makes its own data with fresh names,
+// so tests never depend on each other's rows. Doors, their credentials and card
+// permissions go through the services (so the access service hears of them);
+// other rows come from the models' create functions, without the captcha, rate
+// limits and mail the services add; getDb() writes only states no code creates
+// (past instants, any status, a facility of a test's own). See the Tests
+// section of docs/architecture.md. Polling: bridge/src/test-support/eventually.ts.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AccessReason } from "~/doors/reasons";
 import { accessLogs, facilities, incidents, type Door, type Incident, type User } from "~/db/schema";
@@ -141,17 +144,6 @@ export async function toastOf(response: Response): Promise<Toast | null> {
     cookie: { name: "__toast", secrets: [getSessionSecret()] },
   });
   return (await storage.getSession(cookie)).get("toast") ?? null;
-}
-
-/** Polls until check() returns a truthy value; fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export type LogSeed = {

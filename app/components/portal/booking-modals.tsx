@@ -29,11 +29,14 @@ export function NewBookingModal({
   facilities,
   dates,
   draft,
+  limits,
   lastResult,
 }: {
   facilities: FacilityJson[];
   dates: { min: string; max: string };
   draft: { draft: BookingDraft; slots: DaySlots | null };
+  /** The most bookings not over yet a resident may have, per facility type. */
+  limits: Record<FacilityType, number>;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const hydrated = useHydrated();
@@ -80,6 +83,9 @@ export function NewBookingModal({
         {/* 'Ver horarios libres' (a GET) comes back to this modal. */}
         <input type="hidden" name="modal" value="reservar" />
         <FacilityFields typeField={fields.facilityType} facilityField={fields.facilityId} facilities={facilities} />
+        <p className="muted" data-testid="booking-limit">
+          {bookingLimitText(limits)}
+        </p>
         <div className="field-row">
           <InputField label="Fecha" meta={fields.date} type="date" min={dates.min} max={dates.max} />
           <InputField label="Hora de inicio" meta={fields.startTime} type="time" step={300} />
@@ -202,6 +208,16 @@ function SlotsPanel({ state }: { state: SlotsState }) {
       {state.status === "idle" ? <p className="muted">Elige la instalación y el día para ver sus horarios libres.</p> : null}
     </div>
   );
+}
+
+/** The limit of active bookings, as the form says it. */
+function bookingLimitText(limits: Record<FacilityType, number>) {
+  const counts = FACILITY_TYPES.map((type) => limits[type]);
+  const bookings = (count: number) => (count === 1 ? "1 reserva" : `${count} reservas`);
+  if (counts.every((count) => count === counts[0])) {
+    return `Puedes tener como máximo ${bookings(counts[0]!)} sin terminar de cada tipo de instalación.`;
+  }
+  return `Reservas sin terminar que puedes tener, como máximo: ${FACILITY_TYPES.map((type) => `${FACILITY_TYPE_LABELS[type]}, ${limits[type]}`).join("; ")}.`;
 }
 
 function facilityLabel(facility: FacilityJson) {

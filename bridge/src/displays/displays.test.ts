@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MockSerialPorts, waitFor } from '../test-support/serial-mock.js';
+import { eventually } from '../test-support/eventually.js';
+import { MockSerialPorts } from '../test-support/serial-mock.js';
 import { toLcdLine } from './lcd-text.js';
 import { openSerLcd, SERLCD_CLEAR, serlcdFrame } from './serlcd.js';
-import { createConsoleDisplay } from './console.js';
+import { openConsoleDisplay } from './console.js';
 import type { Logger } from '../logger.js';
+import { testDevices } from '../test-support/devices.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -29,7 +31,7 @@ describe('SerLCD display', () => {
   it('clears at start, then writes both padded lines with cursor positioning', async () => {
     const ports = new MockSerialPorts();
     ports.create('/dev/test-lcd');
-    const display = await openSerLcd({ port: '/dev/test-lcd', baudRate: 9600 }, ports.factory, quiet, () => {});
+    const display = await openSerLcd({ driver: 'serlcd', port: '/dev/test-lcd', baudRate: 9600 }, testDevices({ serialPortFactory: ports.factory }));
     await display.show('¡Hola, Íñigo!', 'Puerta abierta');
     const expected = Buffer.concat([
       SERLCD_CLEAR,
@@ -38,7 +40,7 @@ describe('SerLCD display', () => {
       Buffer.from([0xfe, 0xc0]),
       Buffer.from('Puerta abierta  '),
     ]);
-    await waitFor(() => ports.written('/dev/test-lcd').equals(expected), 'the LCD bytes');
+    await eventually(() => ports.written('/dev/test-lcd').equals(expected), 'the LCD bytes');
     expect(serlcdFrame('a', 'b').length).toBe(2 + 16 + 2 + 16);
     await display.close();
   });
@@ -47,7 +49,7 @@ describe('SerLCD display', () => {
 describe('console display', () => {
   it('logs the two fitted lines', async () => {
     const lines: string[] = [];
-    const display = createConsoleDisplay({ ...quiet, info: (line) => lines.push(line) });
+    const display = await openConsoleDisplay({ driver: 'console' }, testDevices({ logger: { ...quiet, info: (line) => lines.push(line) } }));
     await display.show('Bienvenido a casa, amigo', 'ÑU');
     expect(lines).toEqual(['display [Bienvenido a cas] [NU              ]']);
   });

@@ -1,6 +1,6 @@
-import type { Logger } from '../logger.js';
-import { openSerialPort, type SerialPortFactory } from '../serial.js';
-import type { Display } from './index.js';
+import type { DisplayConfig } from '../config.js';
+import type { DeviceEnvironment, Display } from '../devices.js';
+import { openSerialPort } from '../serial.js';
 import { LCD_COLUMNS, toLcdLine } from './lcd-text.js';
 
 /** SparkFun SerLCD (OpenLCD) command set. */
@@ -22,15 +22,10 @@ export function serlcdFrame(line1: string, line2: string): Buffer {
   return Buffer.concat(parts);
 }
 
-export async function openSerLcd(
-  options: { port: string; baudRate: number },
-  serialPortFactory: SerialPortFactory,
-  logger: Logger,
-  onLost: (error: Error) => void,
-): Promise<Display> {
-  const port = await openSerialPort(serialPortFactory, { path: options.port, baudRate: options.baudRate }, onLost);
+export async function openSerLcd(config: Extract<DisplayConfig, { driver: 'serlcd' }>, env: DeviceEnvironment): Promise<Display> {
+  const port = await openSerialPort(env.serialPortFactory, { path: config.port, baudRate: config.baudRate }, env.onLost);
   await port.write(SERLCD_CLEAR);
-  logger.debug(`display serlcd on ${options.port}`);
+  env.logger.debug(`display serlcd on ${config.port}`);
   return {
     driver: 'serlcd',
     show: (line1, line2) => port.write(serlcdFrame(line1, line2)),

@@ -1,10 +1,10 @@
-import type { Logger } from '../logger.js';
-import type { Lock } from './index.js';
+import type { LockConfig } from '../config.js';
+import type { DeviceEnvironment, Lock } from '../devices.js';
 
 /** Development lock: logs what a relay would do. */
-export function createConsoleLock(logger: Logger): Lock {
+export async function openConsoleLock(config: Extract<LockConfig, { driver: 'console' }>, { logger }: DeviceEnvironment): Promise<Lock> {
   return {
-    driver: 'console',
+    driver: config.driver,
     unlock: async () => logger.info('lock OPEN'),
     lock: async () => logger.info('lock closed'),
     close: async () => logger.info('lock closed'),

@@ -1,16 +1,8 @@
 import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process';
-import type { Logger } from '../logger.js';
-import type { Lock } from './index.js';
-
-export type SpawnFunction = (command: string, args: readonly string[]) => ChildProcess;
+import type { LockConfig } from '../config.js';
+import type { DeviceEnvironment, Lock, SpawnFunction } from '../devices.js';
 
 export const spawnProcess: SpawnFunction = (command, args) => nodeSpawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-
-export interface GpioLockOptions {
-  chip: string;
-  line: number;
-  activeLow: boolean;
-}
 
 /**
  * A GPIO line driven through libgpiod's `gpioset`. A line keeps its value only
@@ -18,21 +10,17 @@ export interface GpioLockOptions {
  * the current value (v1: --mode=signal; v2 holds by default); a change kills it
  * and starts another. "Unlocked" is the active value (1, or 0 with activeLow).
  */
-export async function openGpioLock(
-  options: GpioLockOptions,
-  spawn: SpawnFunction,
-  logger: Logger,
-  onLost: (error: Error) => void,
-): Promise<Lock> {
+export async function openGpioLock(config: Extract<LockConfig, { driver: 'gpio' }>, env: DeviceEnvironment): Promise<Lock> {
+  const { spawn, logger, onLost } = env;
   const version = await gpiosetMajorVersion(spawn);
   let holder: ChildProcess | null = null;
 
   const argsFor = (active: boolean): string[] => {
-    const flags = options.activeLow ? ['--active-low'] : [];
-    const assignment = `${options.line}=${active ? 1 : 0}`;
+    const flags = config.activeLow ? ['--active-low'] : [];
+    const assignment = `${config.line}=${active ? 1 : 0}`;
     return version === 1
-      ? ['--mode=signal', ...flags, options.chip, assignment]
-      : ['--chip', options.chip, ...flags, assignment];
+      ? ['--mode=signal', ...flags, config.chip, assignment]
+      : ['--chip', config.chip, ...flags, assignment];
   };
 
   const release = async (): Promise<void> => {
@@ -71,7 +59,7 @@ export async function openGpioLock(
     });
   };
 
-  logger.debug(`lock gpio ${options.chip} line ${options.line}${options.activeLow ? ' (active low)' : ''}, gpioset v${version}`);
+  logger.debug(`lock gpio ${config.chip} line ${config.line}${config.activeLow ? ' (active low)' : ''}, gpioset v${version}`);
   return {
     driver: 'gpio',
     unlock: () => hold(true),

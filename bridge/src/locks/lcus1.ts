@@ -1,20 +1,15 @@
-import type { Logger } from '../logger.js';
-import { openSerialPort, type SerialPortFactory } from '../serial.js';
-import type { Lock } from './index.js';
+import type { LockConfig } from '../config.js';
+import type { DeviceEnvironment, Lock } from '../devices.js';
+import { openSerialPort } from '../serial.js';
 
 /** LCUS-1 USB relay board (CH340, 9600 baud): A0 <relay 01> <state> <sum>. */
 export const LCUS1_OPEN = Buffer.from([0xa0, 0x01, 0x01, 0xa2]);
 export const LCUS1_CLOSE = Buffer.from([0xa0, 0x01, 0x00, 0xa1]);
 
 /** Relay energised = door released; wire a fail-secure strike to the NO contact. */
-export async function openLcus1Lock(
-  options: { port: string; baudRate: number },
-  serialPortFactory: SerialPortFactory,
-  logger: Logger,
-  onLost: (error: Error) => void,
-): Promise<Lock> {
-  const port = await openSerialPort(serialPortFactory, { path: options.port, baudRate: options.baudRate }, onLost);
-  logger.debug(`lock lcus1 on ${options.port}`);
+export async function openLcus1Lock(config: Extract<LockConfig, { driver: 'lcus1' }>, env: DeviceEnvironment): Promise<Lock> {
+  const port = await openSerialPort(env.serialPortFactory, { path: config.port, baudRate: config.baudRate }, env.onLost);
+  env.logger.debug(`lock lcus1 on ${config.port}`);
   return {
     driver: 'lcus1',
     unlock: () => port.write(LCUS1_OPEN),

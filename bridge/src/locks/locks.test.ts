@@ -2,13 +2,13 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../logger.js';
-import { MockSerialPorts, waitFor } from '../test-support/serial-mock.js';
-import { openGpioLock, type SpawnFunction } from './gpio.js';
+import type { SpawnFunction } from '../devices.js';
+import { testDevices } from '../test-support/devices.js';
+import { eventually } from '../test-support/eventually.js';
+import { MockSerialPorts } from '../test-support/serial-mock.js';
+import { openGpioLock } from './gpio.js';
 import { LCUS1_CLOSE, LCUS1_OPEN } from './lcus1.js';
 import { openLock } from './index.js';
-
-const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 class FakeChild extends EventEmitter {
   exitCode: number | null = null;
@@ -51,7 +51,7 @@ describe('LCUS-1 relay lock', () => {
     ports.create('/dev/test-relay');
     const lock = await openLock(
       { driver: 'lcus1', port: '/dev/test-relay', baudRate: 9600 },
-      { serialPortFactory: ports.factory, spawn: fakeGpioset('').spawn, logger: quiet, onLost: () => {} },
+      testDevices({ serialPortFactory: ports.factory }),
     );
     await lock.unlock();
     await lock.lock();
@@ -64,7 +64,10 @@ describe('gpio lock (gpioset)', () => {
   it('holds the line with libgpiod v1 arguments and releases it at the end, locked', async () => {
     const { spawn, spawned } = fakeGpioset('gpioset (libgpiod) v1.6.3\nCopyright (C) 2017-2018 Bartosz Golaszewski\n');
     const lost: Error[] = [];
-    const lock = await openGpioLock({ chip: 'gpiochip0', line: 17, activeLow: true }, spawn, quiet, (error) => lost.push(error));
+    const lock = await openGpioLock(
+      { driver: 'gpio', chip: 'gpiochip0', line: 17, activeLow: true },
+      testDevices({ spawn, onLost: (error) => lost.push(error) }),
+    );
     await lock.lock();
     await lock.unlock();
     await lock.close();
@@ -81,7 +84,7 @@ describe('gpio lock (gpioset)', () => {
 
   it('uses libgpiod v2 arguments', async () => {
     const { spawn, spawned } = fakeGpioset('gpioset (libgpiod) v2.1\n');
-    const lock = await openGpioLock({ chip: 'gpiochip4', line: 5, activeLow: false }, spawn, quiet, () => {});
+    const lock = await openGpioLock({ driver: 'gpio', chip: 'gpiochip4', line: 5, activeLow: false }, testDevices({ spawn }));
     await lock.unlock();
     expect(spawned[1]?.args).toEqual(['--chip', 'gpiochip4', '5=1']);
     await lock.close();
@@ -90,13 +93,14 @@ describe('gpio lock (gpioset)', () => {
   it('reports a holder that dies as a lost lock', async () => {
     const { spawn, spawned } = fakeGpioset('gpioset (libgpiod) v2.1\n');
     const lost: Error[] = [];
-    await openGpioLock({ chip: 'gpiochip0', line: 17, activeLow: false }, spawn, quiet, (error) => lost.push(error)).then((lock) =>
-      lock.lock(),
-    );
+    await openGpioLock(
+      { driver: 'gpio', chip: 'gpiochip0', line: 17, activeLow: false },
+      testDevices({ spawn, onLost: (error) => lost.push(error) }),
+    ).then((lock) => lock.lock());
     spawned[1]?.stderr.write('gpioset: error setting the GPIO line values: Device or resource busy\n');
     await new Promise((resolve) => setImmediate(resolve));
     spawned[1]?.emit('exit', 1, null);
-    await waitFor(() => lost.length === 1, 'the lost-lock report');
+    await eventually(() => lost.length === 1, 'the lost-lock report');
     expect(lost[0]?.message).toMatch(/resource busy/);
   });
 });

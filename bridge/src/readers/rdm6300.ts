@@ -1,5 +1,8 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { cardIdFromBytes } from '../card-id.js';
+import type { ReaderConfig } from '../config.js';
+import type { CredentialListener, DeviceEnvironment, Reader } from '../devices.js';
+import { openParsedSerialReader } from './parsed-input.js';
 
 const STX = 0x02;
 const ETX = 0x03;
@@ -56,4 +59,12 @@ export class Rdm6300Parser extends Transform {
     }
     callback();
   }
+}
+
+export function openRdm6300Reader(
+  config: Extract<ReaderConfig, { driver: 'rdm6300' }>,
+  env: DeviceEnvironment,
+  onCredential: CredentialListener,
+): Promise<Reader> {
+  return openParsedSerialReader(config, new Rdm6300Parser(), env, onCredential);
 }

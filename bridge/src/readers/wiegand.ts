@@ -1,5 +1,8 @@
 import { cardIdFromBytes } from '../card-id.js';
+import type { ReaderConfig } from '../config.js';
+import type { CredentialListener, DeviceEnvironment, Reader } from '../devices.js';
 import { LineSplitter } from './line-splitter.js';
+import { openParsedSerialReader } from './parsed-input.js';
 
 export type WiegandBits = 26 | 34;
 
@@ -54,4 +57,12 @@ export class WiegandParser extends LineSplitter {
     if (value >= 1n << BigInt(this.hexBits)) return { rejected: `hex frame wider than ${this.hexBits} bits` };
     return decodeWiegandBits(value.toString(2).padStart(this.hexBits, '0'));
   }
+}
+
+export function openWiegandReader(
+  config: Extract<ReaderConfig, { driver: 'wiegand' }>,
+  env: DeviceEnvironment,
+  onCredential: CredentialListener,
+): Promise<Reader> {
+  return openParsedSerialReader(config, new WiegandParser(config.bits), env, onCredential);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Socket } from 'node:net';
+import { eventually } from './eventually.js';
 
 export interface ScriptedDecision {
   granted: boolean;
@@ -59,11 +60,7 @@ export class ScriptedApp {
   }
 
   async whenReady(timeoutMs = 4000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.ready) {
-      if (Date.now() > deadline) throw new Error('scripted app: not connected');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(() => this.ready, 'the scripted app to connect and subscribe', timeoutMs);
   }
 
   grant(card: string, line1 = 'WELCOME HOME', line2 = 'ANA', unlockMs = 200): void {

@@ -41,14 +41,6 @@ export class MockSerialPorts {
   }
 }
 
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 4000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 export function countOccurrences(haystack: Buffer, needle: Buffer): number {
   let count = 0;
   for (let index = haystack.indexOf(needle); index >= 0; index = haystack.indexOf(needle, index + needle.length)) count += 1;

@@ -1,0 +1,52 @@
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { DisplayConfig, LockConfig, ReaderConfig } from './config.js';
+import type { Logger } from './logger.js';
+import type { SerialPortFactory } from './serial.js';
+
+// The door's devices as the controller and the door see them, and what every
+// driver is given. Each kind has a folder (readers/, locks/, displays/): one
+// file per driver exporting `open<Driver>(config, env)`, and an index.ts whose
+// open function picks the driver named in the config.
+
+/** What a reader read. A card id today; a keypad's PIN or a QR code will be kinds of their own. */
+export type Credential = { kind: 'card'; card: string };
+
+/** Called with each credential a reader reads (repeats included; the controller filters them). */
+export type CredentialListener = (credential: Credential) => void;
+
+/** An open reader: it owns its port (or stdin) and hands each credential to the listener it was opened with. */
+export interface Reader {
+  readonly driver: ReaderConfig['driver'];
+  close(): Promise<void>;
+}
+
+export interface Lock {
+  readonly driver: LockConfig['driver'];
+  unlock(): Promise<void>;
+  lock(): Promise<void>;
+  /** Locks, then releases the hardware: the door is left shut (fail-secure). */
+  close(): Promise<void>;
+}
+
+export interface Display {
+  readonly driver: DisplayConfig['driver'];
+  /** Shows two lines; drivers fit the text to the 16x2 screen themselves. */
+  show(line1: string, line2: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type SpawnFunction = (command: string, args: readonly string[]) => ChildProcess;
+
+/** What every driver is given; each uses the parts it needs. */
+export interface DeviceEnvironment {
+  /** Builds serial ports (real ones, or SerialPortMock in tests). */
+  serialPortFactory: SerialPortFactory;
+  /** Runs gpioset (the gpio lock). */
+  spawn: SpawnFunction;
+  /** Input of the keyboard reader. */
+  stdin: Readable;
+  logger: Logger;
+  /** Called once when a device is lost (a port closed under the bridge, gpioset died): the bridge stops. */
+  onLost: (error: Error) => void;
+}
