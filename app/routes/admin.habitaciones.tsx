@@ -33,7 +33,7 @@ export default function RoomsPage() {
   const { search } = useLocation();
   const here = (changes: Record<string, string | null>) => withSearchParams("/admin/habitaciones", search, changes);
   const listUrl = here({ modal: null, room: null });
-  const doorNames = new Map(doors.map((door) => [door.id, door.name]));
+  const doorNames = new Map(doors.map((door) => [door.doorId, door.name]));
   const inService = (type: (typeof ROOM_TYPES)[number]) => rooms.filter((room) => room.roomType === type && room.status === "available").length;
   return (
     <>

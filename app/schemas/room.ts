@@ -47,7 +47,8 @@ const roomFields = {
   name: requiredText("El nombre o número es requerido", 40),
   floor,
   roomType: z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" }),
-  // The room's own lock: a door's _id (/api/doors); empty or null: none.
+  // The room's own lock: a door's hardware code (its doorId; a door's _id is still
+  // accepted for one release); empty or null: none.
   doorId: noneIfEmpty(64, "La puerta no es válida"),
   status: z.enum(ROOM_STATUSES, { error: "El estado no es válido (available o out-of-service)" }),
   notes: z.optional(z.nullable(text(500))),

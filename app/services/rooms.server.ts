@@ -2,7 +2,7 @@
 // creating, editing and deleting. A room with confirmed stays still to come
 // cannot be deleted, taken out of service or given another type: the refusal
 // names those stays (the write itself checks, app/models/room.server.ts).
-import { doorExists } from "~/models/door.server";
+import { findDoorByCodeOrId, getDoorById, listDoors } from "~/models/door.server";
 import * as roomModel from "~/models/room.server";
 import type { Room } from "~/models/room.server";
 import type { RoomInput, RoomUpdate } from "~/schemas/room";
@@ -14,27 +14,45 @@ export const ROOM_NOT_FOUND = "Habitación no encontrada";
 export const DUPLICATE_ROOM_NAME = "Ya existe una habitación con ese nombre";
 const UNKNOWN_DOOR = refuse(400, "La puerta no existe", { field: "doorId" });
 
-/** Issue 28 room: `{_id, name, floor, roomType, doorId, status, notes}` (`doorId`: the door's `_id`, or null). */
-export function toRoomJson(room: Room) {
+/**
+ * Issue 28 room: `{_id, name, floor, roomType, doorId, status, notes}`;
+ * `doorId` is its door's hardware code, as everywhere on the wire
+ * (architecture rule 11), or null.
+ */
+export function toRoomJson(room: Room, doorCode: string | null) {
   return {
     _id: room.id,
     name: room.name,
     floor: room.floor,
     roomType: room.roomType,
-    doorId: room.doorId,
+    doorId: doorCode,
     status: room.status,
     notes: room.notes,
   };
 }
 export type RoomJson = ReturnType<typeof toRoomJson>;
 
+async function roomJson(room: Room) {
+  const door = room.doorId ? await getDoorById(room.doorId) : null;
+  return toRoomJson(room, door?.code ?? null);
+}
+
+/** A doorId from the wire (the door's code, or its row id for one release) as the door's row id. */
+async function doorRowId<T extends { doorId?: string | null }>(input: T): Promise<Result<{ input: T }>> {
+  if (!input.doorId) return { ok: true, input };
+  const door = await findDoorByCodeOrId(input.doorId);
+  return door ? { ok: true, input: { ...input, doorId: door.id } } : UNKNOWN_DOOR;
+}
+
 export async function listRooms() {
-  return (await roomModel.listRooms()).map(toRoomJson);
+  const [list, doors] = await Promise.all([roomModel.listRooms(), listDoors()]);
+  const codes = new Map(doors.map((door) => [door.id, door.code]));
+  return list.map((room) => toRoomJson(room, room.doorId ? (codes.get(room.doorId) ?? null) : null));
 }
 
 export async function getRoom(id: string): Promise<Result<{ room: RoomJson }>> {
   const room = await roomModel.getRoom(id);
-  return room ? { ok: true, room: toRoomJson(room) } : refuse(404, ROOM_NOT_FOUND);
+  return room ? { ok: true, room: await roomJson(room) } : refuse(404, ROOM_NOT_FOUND);
 }
 
 function duplicateName(error: unknown): Refusal {
@@ -42,11 +60,13 @@ function duplicateName(error: unknown): Refusal {
   return refuse(409, DUPLICATE_ROOM_NAME, { field: "name" });
 }
 
-export async function createRoom(input: RoomInput): Promise<Result<{ room: RoomJson }>> {
-  if (input.doorId && !(await doorExists(input.doorId))) return UNKNOWN_DOOR;
+export async function createRoom(given: RoomInput): Promise<Result<{ room: RoomJson }>> {
+  const resolved = await doorRowId(given);
+  if (!resolved.ok) return resolved;
+  const { input } = resolved;
   try {
     const room = await roomModel.insertRoom({ ...input, doorId: input.doorId ?? null, notes: input.notes || null });
-    return { ok: true, room: toRoomJson(room) };
+    return { ok: true, room: await roomJson(room) };
   } catch (error) {
     return duplicateName(error);
   }
@@ -60,15 +80,17 @@ async function heldRefusal(id: string, what: string, today: string): Promise<Ref
 }
 
 /** Changes the fields given, only those. */
-export async function updateRoom(id: string, input: RoomUpdate, now = new Date()): Promise<Result<{ room: RoomJson }>> {
-  if (input.doorId && !(await doorExists(input.doorId))) return UNKNOWN_DOOR;
+export async function updateRoom(id: string, given: RoomUpdate, now = new Date()): Promise<Result<{ room: RoomJson }>> {
+  const resolved = await doorRowId(given);
+  if (!resolved.ok) return resolved;
+  const { input } = resolved;
   const fields = { ...input, ...(input.notes === undefined ? {} : { notes: input.notes || null }) };
   const today = todayInMadrid(now);
   try {
     const updated = await roomModel.updateRoom(id, fields, today, now);
     if (!updated) return refuse(404, ROOM_NOT_FOUND);
     if (!updated.ok) return heldRefusal(id, input.status === "out-of-service" ? "poner fuera de servicio" : "cambiar el tipo de", today);
-    return { ok: true, room: toRoomJson(updated.room) };
+    return { ok: true, room: await roomJson(updated.room) };
   } catch (error) {
     return duplicateName(error);
   }
@@ -79,5 +101,5 @@ export async function deleteRoom(id: string, now = new Date()): Promise<Result<{
   const deleted = await roomModel.deleteRoom(id, today);
   if (!deleted) return refuse(404, ROOM_NOT_FOUND);
   if (!deleted.ok) return heldRefusal(id, "eliminar", today);
-  return { ok: true, room: toRoomJson(deleted.room) };
+  return { ok: true, room: toRoomJson(deleted.room, null) };
 }

@@ -41,8 +41,9 @@ describe("/api/rooms", () => {
     const { adminToken, residentToken } = await createApiCallers();
     const door = await createTestDoor();
     const name = `A-${unique()}`;
-    const created = await callApi(roomsRoute.action, "/api/rooms", { method: "POST", token: adminToken, body: { name, floor: "4", roomType: "individual", doorId: door.id, notes: "Vistas" } });
-    expect(created).toMatchObject({ status: 201, body: { data: { name, floor: 4, roomType: "individual", doorId: door.id, status: "available", notes: "Vistas" } } });
+    const created = await callApi(roomsRoute.action, "/api/rooms", { method: "POST", token: adminToken, body: { name, floor: "4", roomType: "individual", doorId: door.code, notes: "Vistas" } });
+    // doorId on the wire is the door's hardware code (architecture rule 11).
+    expect(created).toMatchObject({ status: 201, body: { data: { name, floor: 4, roomType: "individual", doorId: door.code, status: "available", notes: "Vistas" } } });
     const id = created.body.data._id as string;
     // Out of service at once, so the other tests' counts stay the seeded ones.
     expect((await callApi(roomRoute.action, `/api/rooms/${id}`, { method: "PUT", token: adminToken, params: { id }, body: { status: "out-of-service" } })).body.data.status).toBe("out-of-service");
@@ -67,6 +68,9 @@ describe("/api/rooms", () => {
       body: { error: { message: "Ya existe una habitación con ese nombre" } },
     });
     expect((await callApi(roomRoute.action, `/api/rooms/${id}`, { method: "PUT", token: adminToken, params: { id }, body: {} })).body.error.message).toBe("No hay cambios que guardar");
+    // A door's row id is still accepted for one release, and answered as its code.
+    expect((await callApi(roomRoute.action, `/api/rooms/${id}`, { method: "PUT", token: adminToken, params: { id }, body: { doorId: door.id } })).body.data).toMatchObject({ doorId: door.code });
+    expect((await callApi(roomsRoute.loader, "/api/rooms", { token: adminToken })).body.data.find((room: { _id: string }) => room._id === id)).toMatchObject({ doorId: door.code });
     expect((await callApi(roomRoute.action, `/api/rooms/${id}`, { method: "PUT", token: adminToken, params: { id }, body: { doorId: "", notes: null } })).body.data).toMatchObject({ doorId: null, notes: null });
 
     expect(await callApi(roomRoute.action, `/api/rooms/${id}`, { method: "DELETE", token: adminToken, params: { id } })).toMatchObject({ status: 200, body: { data: { _id: id } } });

@@ -68,7 +68,7 @@ export function RoomFormModal({ room, doors, closeTo, lastResult }: { room?: Roo
           label="Puerta (opcional)"
           meta={fields.doorId}
           placeholder="Sin puerta propia"
-          options={doors.map((door) => ({ value: door.id, label: doorOptionLabel(door) }))}
+          options={doors.map((door) => ({ value: door.doorId, label: doorOptionLabel(door) }))}
         />
         <TextareaField label="Notas (opcional)" meta={fields.notes} rows={2} />
         <div>
