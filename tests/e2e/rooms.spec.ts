@@ -131,3 +131,113 @@ test("the portal's booking form shows the facility's free slots before booking",
   await page.getByRole("dialog", { name: "Nueva Reserva" }).getByRole("button", { name: "Reservar" }).click();
   await expect(toast(page, "Reserva Creada")).toContainText("Sala de Conferencias");
 });
+
+test("the admin creates, edits and deletes a room, and a room with a stay to come is refused", async ({ page, asAdmin, javaScriptEnabled }) => {
+  const { createTestDoor, unique } = await import("../setup/fixtures");
+  const door = await createTestDoor({ name: `Puerta hab ${unique()}` });
+  const name = `E2E-${unique()}`;
+
+  await page.goto("/admin/habitaciones");
+  await page.getByRole("link", { name: "Nueva habitación" }).click();
+  const create = page.getByRole("dialog", { name: "Nueva habitación" });
+  await create.getByLabel("Nombre o número").fill(name);
+  await create.getByLabel("Planta").fill("4");
+  await create.getByLabel("Tipo", { exact: true }).selectOption({ label: "Doble" });
+  // Out of service, so the other tests' free rooms stay the seeded ones.
+  await create.getByLabel("Estado").selectOption({ label: "Fuera de servicio" });
+  await create.getByLabel("Puerta (opcional)").selectOption({ value: door.code });
+  await create.getByRole("button", { name: "Crear habitación" }).click();
+  await expect(toast(page, "Habitación creada")).toContainText(name);
+  const row = page.locator(`tr[data-room="${name}"]`);
+  await expect(row).toContainText(door.name);
+  await expect(row).toContainText("Fuera de servicio");
+
+  await row.getByRole("link", { name: `Editar habitación ${name}` }).click();
+  const edit = page.getByRole("dialog", { name: `Editar habitación ${name}` });
+  await expect(edit.getByLabel("Puerta (opcional)")).toHaveValue(door.code);
+  await edit.getByLabel("Notas (opcional)").fill("Con terraza");
+  await edit.getByRole("button", { name: "Guardar Cambios" }).click();
+  await expect(toast(page, "Habitación actualizada")).toBeVisible();
+  await expect(row).toContainText("Con terraza");
+  // The calendar marks it out of service.
+  await page.goto("/admin/ocupacion");
+  await expect(page.getByTestId("occupancy-grid").locator(`tr[data-row="${name}"]`)).toContainText("Fuera de servicio");
+
+  await page.goto("/admin/habitaciones");
+  await row.getByRole("link", { name: `Eliminar habitación ${name}` }).click();
+  await page.getByRole("dialog", { name: "Eliminar habitación" }).getByRole("button", { name: "Eliminar" }).click();
+  await expect(toast(page, "Habitación eliminada")).toContainText(name);
+  await expect(row).toHaveCount(0);
+
+  // A seeded room with a confirmed stay to come: deleting it is refused, naming the stay.
+  const stay = await createTestReservation({ roomType: "individual", startDate: ownDay(javaScriptEnabled, 45), endDate: ownDay(javaScriptEnabled, 46) });
+  const confirmed = await changeReservationStatus(stay.id, "confirmed");
+  if (!confirmed.ok) throw new Error(confirmed.message);
+  const room = confirmed.reservation.room!.name;
+  await page.locator(`tr[data-room="${room}"]`).getByRole("link", { name: `Eliminar habitación ${room}` }).click();
+  await page.getByRole("dialog", { name: "Eliminar habitación" }).getByRole("button", { name: "Eliminar" }).click();
+  await expect(toast(page, `No se puede eliminar la habitación ${room}: tiene estancias confirmadas`)).toContainText(stay.reservationCode);
+  await changeReservationStatus(stay.id, "cancelled");
+});
+
+test("the admin finds a stay, confirms it into a chosen room and moves it; the guest's lookup names the room", async ({ page, asAdmin, javaScriptEnabled }) => {
+  const stay = await createTestReservation({ guestName: "Marta Habitación", roomType: "doble", startDate: ownDay(javaScriptEnabled, 40), endDate: ownDay(javaScriptEnabled, 43) });
+
+  await page.goto("/admin/reservations");
+  await page.getByLabel("Buscar").fill(stay.reservationCode);
+  await page.getByLabel("Buscar").press("Enter");
+  await expect(page.getByTestId("reservation-count")).toHaveText("1 reserva");
+  await page.getByRole("link", { name: `Ver reserva ${stay.reservationCode}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Reserva ${stay.reservationCode}` });
+  await expect(dialog.getByTestId("reservation-room")).toHaveText("Se asigna al confirmar");
+
+  // The free doubles are offered; the admin picks one.
+  const choice = dialog.getByLabel("Habitación", { exact: true });
+  const chosen = (await choice.locator("option").nth(1).textContent())!.trim();
+  await choice.selectOption({ label: chosen });
+  await dialog.getByRole("button", { name: `Confirmar reserva ${stay.reservationCode}` }).click();
+  await expect(toast(page, "Estado actualizado correctamente")).toBeVisible();
+  await expect(dialog.getByTestId("reservation-room")).toHaveText(chosen);
+
+  // Moved to another free double.
+  const move = dialog.getByLabel("Nueva habitación");
+  const target = (await move.locator("option:not([disabled])").first().textContent())!.trim();
+  expect(target).not.toBe(chosen);
+  await move.selectOption({ label: target });
+  await dialog.getByRole("button", { name: "Cambiar" }).click();
+  await expect(toast(page, "Habitación cambiada")).toContainText(`Reserva ${stay.reservationCode}: ${target}`);
+  await expect(page.getByRole("dialog", { name: `Reserva ${stay.reservationCode}` }).getByTestId("reservation-room")).toHaveText(target);
+
+  // The guest's lookup page names the room.
+  await page.goto("/reserva-consulta");
+  await page.getByLabel("Código de reserva").fill(stay.reservationCode);
+  await page.getByLabel("Email").fill(stay.guestEmail);
+  await page.getByRole("button", { name: "Buscar Reserva" }).click();
+  await expect(page.getByTestId("reservation-room")).toHaveText(target);
+});
+
+test("the admin lists residents' facility bookings by facility, resident and day, and cancels one", async ({ page, asAdmin, javaScriptEnabled }) => {
+  const { unique } = await import("../setup/fixtures");
+  const resident = await createTestResident({ firstName: "Rosa", lastName: `Filtro ${unique()}` });
+  const day = addDays(today, javaScriptEnabled ? 34 : 35);
+  const booked = await createResidentBooking(resident, { facilityType: "meeting-room", facilityId: "sala-reuniones-a", date: day, startTime: "16:00", duration: 1 });
+  if (!booked.ok) throw new Error(booked.message);
+  const who = `${resident.firstName} ${resident.lastName}`;
+
+  await page.goto("/admin/instalaciones");
+  const filters = page.getByRole("form", { name: "Filtrar reservas de instalaciones" });
+  await filters.getByLabel("Instalación").selectOption({ value: "sala-reuniones-a" });
+  await filters.getByLabel("Residente").fill(resident.username);
+  await filters.getByLabel("Día").fill(day);
+  await filters.getByRole("button", { name: "Aplicar Filtros" }).click();
+  await expect(page).toHaveURL(/facilityId=sala-reuniones-a/);
+  const rows = page.getByTestId("facility-booking-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Sala de Reuniones A");
+  await expect(rows.first()).toContainText("16:00");
+
+  await rows.first().getByRole("link", { name: `Cancelar reserva de Sala de Reuniones A de ${who}` }).click();
+  await page.getByRole("dialog", { name: "Cancelar reserva" }).getByRole("button", { name: "Sí, cancelar reserva" }).click();
+  await expect(toast(page, "Reserva cancelada")).toContainText("Sala de Reuniones A");
+  await expect(rows.first()).toContainText("Cancelada");
+});
