@@ -17,9 +17,11 @@ function stayLabel(stay: StaySpan) {
   return `${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}, del ${formatIsoDay(stay.startDate)} al ${formatIsoDay(stay.endDate)}`;
 }
 
-function StayLink({ stay, links }: { stay: StaySpan; links: Links }) {
+/** A stay's link to its details; in the grid its label is also a tooltip (the text may be cut short). */
+function StayLink({ stay, links, tooltip = false }: { stay: StaySpan; links: Links; tooltip?: boolean }) {
+  const label = stayLabel(stay);
   return (
-    <Link to={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`} aria-label={stayLabel(stay)} title={stayLabel(stay)} preventScrollReset data-testid="occupancy-stay" data-code={stay.code}>
+    <Link to={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`} aria-label={label} title={tooltip ? label : undefined} preventScrollReset data-testid="occupancy-stay" data-code={stay.code}>
       {stay.before ? "← " : ""}
       {stay.guestName} <span className="occ-code">{stay.code}</span>
       {stay.after ? " →" : ""}
@@ -55,7 +57,7 @@ function RowCells({ row, days, links }: { row: OccupancyRow; days: Occupancy["da
     if (stay && stay.col === col && stay.span > 0) {
       cells.push(
         <td key={col} colSpan={stay.span} className="occ-cell occ-cell-stay">
-          <StayLink stay={stay} links={links} />
+          <StayLink stay={stay} links={links} tooltip />
         </td>,
       );
       col += stay.span;
@@ -114,7 +116,7 @@ export function OccupancyGrid({ occupancy, links }: { occupancy: Occupancy; link
   );
 }
 
-/** On a phone: one card per room or sala, its 14 days as a list. */
+/** On a phone: one card per room or sala, its 14 days as a list (a stay's link on its first day). */
 export function OccupancyCards({ occupancy, links }: { occupancy: Occupancy; links: Links }) {
   return (
     <ul className="occupancy-cards" aria-label="Ocupación por habitación">
@@ -130,7 +132,11 @@ export function OccupancyCards({ occupancy, links }: { occupancy: Occupancy; lin
               return (
                 <li key={day.date} className={day.today ? "occ-today" : undefined}>
                   <span className="occ-day">{day.label}</span>{" "}
-                  {stay ? (
+                  {stay && stay.col < col ? (
+                    // The stay's link is on its first day in the list; the days after only name it (a page of
+                    // many rooms stays light: the cards repeat no link for every night).
+                    <span className={`occ-stay occ-${stay.status} occ-cont`}>{stay.guestName} (sigue)</span>
+                  ) : stay ? (
                     <StayLink stay={stay} links={links} />
                   ) : bookings.length > 0 ? (
                     bookings.map((booking) => <BookingLink key={booking.id} booking={booking} links={links} />)
