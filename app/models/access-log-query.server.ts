@@ -9,7 +9,7 @@
 // - the figures without a search (totals, granted, denied, unique cards, the
 //   dashboard's hours and doors) come from the counters that triggers keep
 //   as rows are written (access_log_hours, access_log_card_doors,
-//   access_log_cards; migration 0013), plus at most one hour of rows at the
+//   access_log_cards; migration 0014), plus at most one hour of rows at the
 //   start of a date range, so they cost the same on any size of log;
 // - a search's figures are counted on its prefix indexes up to
 //   LOG_COUNT_BOUND rows, then say "more than";
@@ -44,7 +44,7 @@ export type AccessActivity = {
 /**
  * The dashboard's 24-hour figures in one statement, from counters: the whole
  * hours of the last 24 from access_log_hours (kept by triggers as rows are
- * written, migration 0013), plus the rows of the first, partial hour, at most
+ * written, migration 0014), plus the rows of the first, partial hour, at most
  * one hour of the log, read from the time index. The cost does not grow with
  * the log. Madrid's offset is a whole number of hours, so UTC hours are the
  * building's hours too.
@@ -240,7 +240,7 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
 }
 
 /**
- * Stats without a search, from the counters (migration 0013) only: the whole
+ * Stats without a search, from the counters (migration 0014) only: the whole
  * hours of the range from access_log_hours plus the rows of its first,
  * partial hour from an index range (at most an hour of the log); the whole
  * log from the per-card totals; unique cards are the card numbers (of the
@@ -421,7 +421,7 @@ export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string): Pr
  * The log's retention (ACCESS_LOG_RETENTION_MONTHS): deletes the rows older
  * than `before`, oldest first, `batchSize` per statement so that no door's
  * recording waits long behind it; answers how many. The counters follow the
- * deletions in each statement's transaction (migration 0013's triggers).
+ * deletions in each statement's transaction (migration 0014's triggers).
  */
 export async function purgeAccessLogsBefore(before: Date, batchSize = 5000): Promise<number> {
   let deleted = 0;
