@@ -8,8 +8,9 @@ import { redirect } from "@remix-run/node";
 import { getUserByApiToken } from "~/models/api-token.server";
 import { deleteSession, getUserOfSession, insertSession } from "~/models/session.server";
 import type { User } from "~/models/user.server";
-import { cookieSecurity } from "./client-ip.server";
+import { cookieSecurity, getClientIp } from "./client-ip.server";
 import { getEnv } from "./env.server";
+import { currentRequestContext } from "./http-server-patch.server";
 import { throwRefusal } from "./refusal.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
@@ -44,6 +45,20 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/**
+ * Notes who is asking on the request's context, for the audit trail
+ * (app/services/audit.server.ts): the client's address, and the user once a
+ * guard has found them.
+ */
+function noteRequester(request: Request, user?: Pick<User, "id" | "username" | "role">) {
+  const context = currentRequestContext();
+  if (!context) return;
+  context.requester = {
+    ip: getClientIp(request),
+    user: user ? { id: user.id, username: user.username, role: user.role } : context.requester?.user,
+  };
+}
+
 const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
 
 /**
@@ -52,6 +67,7 @@ const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
  * browser always sends Origin (or Sec-Fetch-Site) on a cross-site POST.
  */
 export function requireSameOrigin(request: Request) {
+  noteRequester(request);
   if (request.method === "GET" || request.method === "HEAD") return;
   const origin = request.headers.get("origin");
   if (origin && origin !== "null") {
@@ -122,6 +138,7 @@ export async function requireUser(request: Request): Promise<User> {
   requireSameOrigin(request);
   const user = await getOptionalUser(request);
   if (!user) throw loginRedirect(request);
+  noteRequester(request, user);
   return user;
 }
 
@@ -141,12 +158,14 @@ export async function requireApiUser(request: Request): Promise<User> {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const user = match ? await getUserByApiToken(match[1]!) : null;
     if (!user) throwRefusal({ status: 401, message: "Token inválido o expirado" });
+    noteRequester(request, user);
     return user;
   }
   const sessionId = (await getSession(request)).get("sessionId");
   const user = sessionId ? await getUserOfSession(sessionId) : null;
   if (!user || user.status !== "active") throwRefusal({ status: 401, message: "No autenticado" });
   requireSameOrigin(request);
+  noteRequester(request, user);
   return user;
 }
 

@@ -12,6 +12,7 @@ import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
+import { purgeAuditTrail } from "~/services/audit.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
@@ -83,6 +84,16 @@ export async function purgeRetainedData(now = new Date()) {
   }
 }
 
+/** The audit trail's retention (AUDIT_RETENTION_MONTHS, docs/audit.md); runs at start and then daily. */
+export async function purgeOldAuditEvents(now = new Date()) {
+  try {
+    const { deleted } = await purgeAuditTrail(now);
+    if (deleted) console.info(`[boot] audit retention: purged ${deleted} events`);
+  } catch (error) {
+    console.error("[boot] audit retention purge failed", error);
+  }
+}
+
 const DAY_MS = 24 * 3600_000;
 
 export async function boot() {
@@ -100,6 +111,8 @@ export async function boot() {
   setInterval(() => void purgeRetainedData(), DAY_MS).unref();
   // One backup a day at BACKUP_HOUR, Europe/Madrid (app/services/backups.server.ts).
   scheduleDailyBackups();
+  void purgeOldAuditEvents();
+  setInterval(() => void purgeOldAuditEvents(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in a child process of this one
   // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then

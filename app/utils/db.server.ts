@@ -1,6 +1,8 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { createClient, type Client } from "@libsql/client";
+import { sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import * as schema from "~/db/schema";
@@ -37,18 +39,77 @@ export async function migrateDatabase(database: Database, migrationsFolder = "dr
  * call at a time, whose pool then keeps a single connection.
  */
 export async function setWalAutoCheckpoint(pages: number) {
-  await getDb().$client.execute(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
+  await processDb().$client.execute(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
 }
 
 const globalForDb = globalThis as unknown as { __db?: Database };
 
-/** The process-wide database, opened on first use from DATABASE_URL. */
-export function getDb(): Database {
+function processDb(): Database {
   if (!globalForDb.__db) {
     const env = getEnv();
     globalForDb.__db = openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
   }
   return globalForDb.__db;
+}
+
+/** A write transaction (what drizzle hands to `transaction`'s callback). */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+type OpenTransaction = { tx: Transaction; open: boolean };
+const transactionStorage = new AsyncLocalStorage<OpenTransaction>();
+/** Write transactions open in this process (0 in the access process: its getDb() never looks further). */
+let openTransactions = 0;
+
+/**
+ * The process-wide database, opened on first use from DATABASE_URL; inside
+ * `inWriteTransaction`, that transaction, so the models' writes and reads
+ * join it without knowing. (A transaction has no `$client` or `batch`.)
+ */
+export function getDb(): Database {
+  if (openTransactions > 0) {
+    const current = transactionStorage.getStore();
+    if (current?.open) return current.tx as unknown as Database;
+  }
+  return processDb();
+}
+
+/** Rows written by the current connection since it opened (inside inWriteTransaction: the transaction's). */
+export async function totalChanges() {
+  const row = await getDb().get<{ n: number }>(sql`SELECT total_changes() AS n`);
+  return Number(row?.n ?? 0);
+}
+
+let writeQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `work` in one IMMEDIATE write transaction: it commits when `work`
+ * resolves and rolls back when it throws, and every getDb() inside answers
+ * the transaction. IMMEDIATE takes the write lock first, so what `work` reads
+ * stays true until the commit, even against other processes (the access
+ * service writes the same file). A call made inside one joins it.
+ *
+ * One at a time in a process: libSQL waits for a lock synchronously, so a
+ * second transaction of this process waiting for the first would hold the
+ * thread the first needs to finish. For the same reason `work` should only
+ * touch the database: no network, no password hashing, no mail (do those
+ * before or after).
+ */
+export function inWriteTransaction<T>(work: () => Promise<T>): Promise<T> {
+  if (transactionStorage.getStore()?.open) return work();
+  const run = () =>
+    processDb().transaction(async (tx) => {
+      const current: OpenTransaction = { tx, open: true };
+      openTransactions += 1;
+      try {
+        return await transactionStorage.run(current, work);
+      } finally {
+        current.open = false;
+        openTransactions -= 1;
+      }
+    });
+  const result = writeQueue.then(run, run);
+  writeQueue = result.catch(() => undefined);
+  return result;
 }
 
 /**

@@ -14,6 +14,7 @@ describe("parseEnv", () => {
     expect(env.BACKUP_DIR).toBeUndefined();
     expect(env.BACKUP_HOUR).toBe("03:30");
     expect(env.BACKUP_KEEP).toBe(14);
+    expect(env.AUDIT_RETENTION_MONTHS).toBe(24);
   });
 
   it("checks the backup settings", () => {
@@ -33,6 +34,9 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
     expect(() => parseEnv({ RETENTION_MONTHS: "0" })).toThrow(/RETENTION_MONTHS/);
     expect(parseEnv({ RETENTION_MONTHS: "24" }).RETENTION_MONTHS).toBe(24);
+    expect(() => parseEnv({ AUDIT_RETENTION_MONTHS: "0" })).toThrow(/AUDIT_RETENTION_MONTHS/);
+    expect(() => parseEnv({ AUDIT_RETENTION_MONTHS: "dos" })).toThrow(/AUDIT_RETENTION_MONTHS/);
+    expect(parseEnv({ AUDIT_RETENTION_MONTHS: "36" }).AUDIT_RETENTION_MONTHS).toBe(36);
   });
 
   it("keeps the database in DATA_DIR unless DATABASE_URL says otherwise", () => {

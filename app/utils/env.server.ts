@@ -57,6 +57,8 @@ const envSchema = z.object({
     .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time of day as HH:MM (00:00-23:59)")
     .default("03:30"),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+  // The audit trail's events older than this many months are purged daily (docs/audit.md).
+  AUDIT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(240).default(24),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; DATABASE_URL: string };

@@ -33,6 +33,8 @@ export type RequestContext = {
   forwardedProto: string | null;
   /** The HTTP response being written (absent when code runs outside the server). */
   response?: ServerResponse;
+  /** Who is asking, for the audit trail: the client's address and the signed-in user, noted by the guards (auth.server.ts). */
+  requester?: { ip: string; user?: { id: string; username: string; role: string } };
 };
 
 const storage = new AsyncLocalStorage<RequestContext>();
