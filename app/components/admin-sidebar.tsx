@@ -12,6 +12,7 @@ const LINKS = [
   { to: "/admin/reservations", label: "Reservas", end: false },
   { to: "/admin/consultations", label: "Consultas", end: false },
   { to: "/admin/copias", label: "Copias de seguridad", end: false },
+  { to: "/admin/auditoria", label: "Auditoría", end: false },
 ] as const;
 
 /**

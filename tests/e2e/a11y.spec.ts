@@ -10,7 +10,7 @@ const { createReservation } = await import("~/models/reservation.server");
 const { addDays, todayInMadrid } = await import("~/utils/dates");
 
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
-const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias"];
+const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias", "/admin/auditoria"];
 
 async function violationsOn(page: Page, path: string) {
   await page.goto(path);
