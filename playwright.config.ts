@@ -34,7 +34,7 @@ export default defineConfig({
     // axe-core runs as a script in the page, so the accessibility scan runs
     // in the JavaScript project; the no-JS markup is the same server render.
     // The fuzz and the JS budgets speak HTTP without a page: once is enough.
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /(a11y|fuzz|js-budget)\.spec\.ts/ },
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /(a11y|fuzz|js-budget|http-edge)\.spec\.ts/ },
   ],
   webServer: {
     command: "node tests/setup/e2e-server.mjs",

@@ -2,12 +2,26 @@
 // served by remix-serve) and `npm run dev` (`remix vite:dev`). The Remix
 // options live in remix.config.js.
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import remixOptions from "./remix.config.js";
 
 /** The packages every page loads (see `manualChunks` below). */
 const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|@remix-run\/[^/]+|turbo-stream)\//;
+
+/**
+ * Rollup warnings that say nothing to act on, left out of the build log (every
+ * other warning still shows):
+ * - EMPTY_BUNDLE: each resource route (`api.*`, `healthz`, `theme`, …) has no
+ *   browser code, so Remix's client build makes an empty chunk for it.
+ * - INVALID_ANNOTATION in node_modules: a dependency's comment near a
+ *   `@__PURE__` annotation (zod's), which Rollup drops.
+ */
+function onwarn(warning: Rollup.RollupLog, warn: (warning: Rollup.RollupLog) => void) {
+  if (warning.code === "EMPTY_BUNDLE") return;
+  if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/")) return;
+  warn(warning);
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [remix(remixOptions), tsconfigPaths()],
@@ -25,6 +39,6 @@ export default defineConfig(({ isSsrBuild }) => ({
     target: "es2022",
     // Every page runs React, React DOM and Remix: in the browser they ship as one
     // chunk, which gzips about 3 KB smaller than the three Rollup splits them into.
-    rollupOptions: isSsrBuild ? undefined : { output: { manualChunks: (id) => (FRAMEWORK.test(id) ? "framework" : undefined) } },
+    rollupOptions: isSsrBuild ? { onwarn } : { onwarn, output: { manualChunks: (id) => (FRAMEWORK.test(id) ? "framework" : undefined) } },
   },
 }));

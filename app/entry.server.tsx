@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -5,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootOnce } from "~/utils/boot.server";
 import { withoutNulBytes } from "~/utils/html-stream.server";
+import { NonceContext } from "~/utils/nonce";
 import { cachedPage, cacheablePage, rememberPage } from "~/utils/render-cache.server";
 
 // Top-level await: remix-serve imports this build before it listens, so no
@@ -12,6 +14,30 @@ import { cachedPage, cacheablePage, rememberPage } from "~/utils/render-cache.se
 await bootOnce();
 
 export const streamTimeout = 5_000;
+
+/**
+ * The pages' Content-Security-Policy: scripts only from our origin, and the
+ * inline ones Remix writes (its context, route modules, scroll restoration,
+ * streamed data) only with this response's nonce; styles only from our
+ * origin, but style attributes (React's `style={…}`); nothing framed, no
+ * plugins, no <base>, forms posted only to us. A cached page (ADR 0008) gets
+ * a new nonce in each response: the nonce is a hole of the render cache.
+ * `npm run dev` sends none (Vite's dev client brings its own scripts).
+ */
+function contentSecurityPolicy(nonce: string) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 export default function handleRequest(
   request: Request,
@@ -24,8 +50,10 @@ export default function handleRequest(
   responseHeaders.set("X-Content-Type-Options", "nosniff");
   responseHeaders.set("Referrer-Policy", "same-origin");
   responseHeaders.set("X-Frame-Options", "DENY");
+  const nonce = randomBytes(16).toString("base64url");
+  if (process.env.NODE_ENV === "production") responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
 
-  const page = cacheablePage(request, responseStatusCode, remixContext);
+  const page = cacheablePage(request, responseStatusCode, remixContext, [nonce]);
   if (page) {
     const html = cachedPage(page);
     responseHeaders.set("Server-Timing", `render;desc="${html === null ? "cache miss" : "cache hit"}"`);
@@ -36,7 +64,13 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let failed = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+    const app = (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce, // React's own inline scripts, for Suspense boundaries that stream in
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
         const body = withoutNulBytes();

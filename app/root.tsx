@@ -22,6 +22,7 @@ import { getOptionalUser } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { getTheme } from "~/utils/theme.server";
 import { DEFAULT_BUILDING_NAME } from "~/utils/meta";
+import { useNonce } from "~/utils/nonce";
 import type { Toast } from "~/utils/toast";
 import { takeToasts } from "~/utils/toast.server";
 
@@ -71,6 +72,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const inAdmin = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
   const theme = rootData?.theme ?? "system";
   const buildingName = rootData?.buildingName ?? DEFAULT_BUILDING_NAME;
+  const nonce = useNonce();
   return (
     <html lang="es" data-theme={theme}>
       <head>
@@ -88,8 +90,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {inAdmin ? children : <main id="main">{children}</main>}
           {inAdmin ? null : <SiteFooter buildingName={buildingName} />}
         </ToastProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -23,6 +23,10 @@
 //   --scenario web     what a person at a door waits for while the web side
 //                      is busy (a CSV export of the whole log, 20 admins paging)
 //   --scenario export  the CSV export of the whole log alone
+//   --scenario flood   swipes (50/s) alone, then while a building sensor
+//                      floods the broker with 1,000 readings/s
+//   --scenario signin  swipes (50/s) alone, then during bursts of 200
+//                      wrong-password sign-ins sent at once from one address
 // and, on the recording alone (scripts/bench/record-batch.ts, no MQTT):
 //   --scenario record  milliseconds per batch of swipes, with SQLite's own
 //                      checkpoints and with the checkpoint thread, side by side
@@ -58,11 +62,15 @@ const { values: args } = parseArgs({
     "log-rows": { type: "string", default: "0" },
     "data-dirs": { type: "string" },
     // --scenario web / export
-    rows: { type: "string", default: "1000000" },
+    rows: { type: "string" },
     "logs-db": { type: "string" },
     clients: { type: "string", default: "20" },
     pages: { type: "string" },
     repeat: { type: "string", default: "3" },
+    // --scenario flood / signin
+    readings: { type: "string", default: "1000" },
+    bursts: { type: "string", default: "3" },
+    burst: { type: "string", default: "200" },
     // --scenario record
     batch: { type: "string", default: "8" },
     batches: { type: "string", default: "3000" },
@@ -75,6 +83,8 @@ if (args.help) {
       "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0] [--data-dirs DIR,DIR]",
       "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
+      "       node scripts/bench-access.mjs --scenario flood [--readings 1000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--rows 0] [--warmup 3]",
+      "       node scripts/bench-access.mjs --scenario signin [--bursts 3] [--burst 200] [--rate 50] [--doors 20] [--cards 200] [--rows 0] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario record [--batch 8] [--batches 3000] [--doors 50] [--cards 1000] [--log-rows 0]",
       "       node scripts/bench-access.mjs --scenario storage [--duration 20] [--data-dirs DIR,DIR]",
       "       (web, export: --logs-db FILE keeps the generated log in FILE and reuses it in later runs)",
@@ -83,7 +93,7 @@ if (args.help) {
   );
   process.exit(0);
 }
-if (!["default", "web", "export", "record", "storage"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
+if (!["default", "web", "export", "flood", "signin", "record", "storage"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
 const DURATION_S = Number(args.duration ?? 60);
 const RATE = Number(args.rate ?? 1000);
 const DOORS = Number(args.doors ?? 50);

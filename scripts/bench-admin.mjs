@@ -53,13 +53,18 @@ if (args.db) {
 /** What the combinations filter on: the busiest and a quiet door, a real card prefix. */
 async function pickFilterValues() {
   const client = createClient({ url: `file:${databaseFile}` });
-  const doors = (await client.execute("SELECT door_id AS id, count(*) AS n FROM access_logs WHERE door_id IS NOT NULL GROUP BY door_id ORDER BY n DESC")).rows;
+  // The filters name a door by its hardware code (doorId on the wire).
+  const doors = (
+    await client.execute(
+      "SELECT d.door_id AS code, count(*) AS n FROM access_logs l JOIN doors d ON d.id = l.door_id GROUP BY l.door_id ORDER BY n DESC",
+    )
+  ).rows;
   const [card] = (await client.execute("SELECT card_number FROM access_logs WHERE length(card_number) = 8 LIMIT 1 OFFSET 1234")).rows;
   const total = Number((await client.execute("SELECT count(*) AS n FROM access_logs")).rows[0].n);
   client.close();
   return {
-    busiestDoor: { id: String(doors[0].id), rows: Number(doors[0].n) },
-    quietDoor: { id: String(doors[doors.length - 1].id), rows: Number(doors[doors.length - 1].n) },
+    busiestDoor: { code: String(doors[0].code), rows: Number(doors[0].n) },
+    quietDoor: { code: String(doors[doors.length - 1].code), rows: Number(doors[doors.length - 1].n) },
     cardPrefix: String(card.card_number).slice(0, 4),
     total,
   };
@@ -128,7 +133,7 @@ try {
 }
 
 async function measureFilters(cookie, token) {
-  const doors = { any: "", busiest: values.busiestDoor.id, quiet: values.quietDoor.id };
+  const doors = { any: "", busiest: values.busiestDoor.code, quiet: values.quietDoor.code };
   // Search: none, a card number's start, a username's start, one letter (matches ~15 % of rows).
   const searches = { none: "", card: values.cardPrefix, user: "mar", broad: "a" };
   for (const [searchName, search] of Object.entries(searches))

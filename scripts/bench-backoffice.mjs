@@ -47,11 +47,16 @@ if (args.db) {
 async function pickFilterValues() {
   const client = createClient({ url: `file:${databaseFile}` });
   const count = async (table) => Number((await client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-  const [door] = (await client.execute("SELECT door_id AS id, count(*) AS n FROM incidents WHERE door_id IS NOT NULL GROUP BY door_id ORDER BY n DESC LIMIT 1")).rows;
+  // The filter names the door by its hardware code (doorId on the wire).
+  const [door] = (
+    await client.execute(
+      "SELECT d.door_id AS code, count(*) AS n FROM incidents i JOIN doors d ON d.id = i.door_id GROUP BY i.door_id ORDER BY n DESC LIMIT 1",
+    )
+  ).rows;
   // A sender from the middle of the list: a search that matches one row.
   const [sender] = (await client.execute("SELECT email FROM consultations LIMIT 1 OFFSET (SELECT count(*) / 2 FROM consultations)")).rows;
   const values = {
-    busiestDoor: String(door.id),
+    busiestDoor: String(door.code),
     senderEmail: String(sender.email),
     incidents: await count("incidents"),
     reservations: await count("anonymous_reservations"),

@@ -42,6 +42,8 @@ const env = {
   DATABASE_URL: `file:${path.join(dir, "app.db")}`,
   DATA_DIR: dir,
   SESSION_SECRET: "bench-portal-session-secret-long-enough",
+  // Each resident books ~20 free slots here: lift the per-resident limit so they are booked.
+  MAX_ACTIVE_BOOKINGS: "1000",
 };
 Object.assign(process.env, env);
 console.info(`[bench] seeding ${RESIDENTS} residents in ${dir}`);

@@ -95,7 +95,7 @@ try {
 
   if (args.bookings) {
     const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-    const body = JSON.stringify({ guestName: "Bench", guestEmail: "bench@example.com", guestPhone: "600", reservationType: "habitacion", roomType: "doble", startDate: day(3), endDate: day(5) });
+    const body = JSON.stringify({ guestName: "Bench", guestEmail: "bench@example.com", guestPhone: "600 123 456", reservationType: "habitacion", roomType: "doble", startDate: day(3), endDate: day(5) });
     const result = await runLoad({
       baseUrl: server.url,
       total: Number(args.bookings),

@@ -79,6 +79,11 @@ max_packet_size ${maxPacketSize(cardCount)}
 persistence true
 persistence_location /var/lib/mosquitto/
 max_queued_messages 10000
+# Listeners are the site's own (another file of conf.d). On the one the doors
+# and sensors use, add "use_username_as_clientid true": each client's id is
+# then its username, so no account can take a door's id and drop its bridge.
+# Keep the app on a listener of its own, without it (its instances and its
+# change notifier share one account).
 `;
 }
 

@@ -63,7 +63,14 @@ if (!password) {
 }
 const url = values.url ?? appBrokerUrl(process.env);
 const topic = `${values.prefix ?? process.env.MQTT_TOPIC_PREFIX ?? "coliving"}/building/${sensorId}/conditions`;
-const client = mqtt.connect(url, { username: `sensor.${sensorId}`, password, protocolVersion: 4, reconnectPeriod: 2000 });
+// The sensor's own client id (docs/mqtt.md): on the embedded broker no other account may take it.
+const client = mqtt.connect(url, {
+  clientId: `coliving-sensor-${sensorId}`,
+  username: `sensor.${sensorId}`,
+  password,
+  protocolVersion: 4,
+  reconnectPeriod: 2000,
+});
 client.on("connect", () => console.info(`[sensor] connected to ${url}, publishing on ${topic}`));
 client.on("error", (error) => console.warn(`[sensor] ${error.message}`));
 

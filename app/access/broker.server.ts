@@ -5,8 +5,10 @@
 // only its own topics (contract.ts); the app may do everything. Doors get in
 // only once the access service's own client has subscribed (openToDoors), so
 // nothing a door sends after a restart is acknowledged and then lost; a door's
-// packets are capped at MAX_DOOR_PACKET_BYTES; a client id belongs to the
-// account that first used it.
+// packets are capped at MAX_DOOR_PACKET_BYTES. A client id belongs to one
+// account: `coliving-bridge-<doorId>` to that door and `coliving-sensor-<id>`
+// to that sensor by rule (clientIdOwner), any other id to the account that
+// first used it.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -14,8 +16,18 @@ import tls from "node:tls";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
 import { getSensorSecretHash } from "~/models/building-sensor.server";
 import { getBridgeSecretHash } from "~/models/door.server";
-import { DOOR_CODE_PATTERN, mayDoorPublish, mayDoorSubscribe, parseDoorTopic, sensorIdOfUsername, sensorTopic, sensorUsername } from "~/doors/contract";
+import {
+  clientIdOwner,
+  DOOR_CODE_PATTERN,
+  mayDoorPublish,
+  mayDoorSubscribe,
+  parseDoorTopic,
+  sensorIdOfUsername,
+  sensorTopic,
+  sensorUsername,
+} from "~/doors/contract";
 import { verifyMosquittoPassword } from "~/utils/mosquitto-password.server";
+import { logValue } from "~/utils/log-value";
 
 /** Outside the doorId alphabet, so no door can ever log in as the app. */
 export const APP_USERNAME = "coliving.app";
@@ -136,9 +148,10 @@ export class PacketSizeTracker {
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const identities = new WeakMap<Client, Identity>();
   const doorClients = new Map<string, Set<Client>>();
-  // Client id → the account that first used it: a kept session (clean: false)
-  // and the messages queued for it belong to that account only. Sessions live
-  // in this broker's memory, and so does this map.
+  // Client id → the account that first used it, for ids no rule gives to an
+  // account: a kept session (clean: false) and the messages queued for it
+  // belong to that account only. Sessions live in this broker's memory, and so
+  // does this map.
   const clientIdOwners = new Map<string, string>();
   let doorsOpen = false;
 
@@ -160,16 +173,28 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         done(refusal(SERVER_UNAVAILABLE, "the access service is starting"), false);
         return;
       }
-      // A client id used by another account (connected or not: its session is
-      // kept) is refused rather than taken over.
-      const holder = connectedClients()[client.id];
-      const held = holder ? identities.get(holder) : undefined;
-      const owner = clientIdOwners.get(client.id) ?? (held ? accountOf(held) : undefined);
-      if (owner !== undefined && owner !== accountOf(identity)) {
-        done(refusal(IDENTIFIER_REJECTED, `client id ${client.id} belongs to another account`), false);
-        return;
+      // A door's or a sensor's own client id is only ever its own, so no other
+      // account can hold it and lock it out (a door's bridge uses
+      // coliving-bridge-<doorId>, a predictable id). Any other id used by
+      // another account (connected or not: its session is kept) is refused
+      // rather than taken over.
+      const account = accountOf(identity);
+      const ruled = clientIdOwner(client.id);
+      if (ruled !== null) {
+        if (ruled !== account) {
+          done(refusal(IDENTIFIER_REJECTED, `client id ${client.id} belongs to another account`), false);
+          return;
+        }
+      } else {
+        const holder = connectedClients()[client.id];
+        const held = holder ? identities.get(holder) : undefined;
+        const owner = clientIdOwners.get(client.id) ?? (held ? accountOf(held) : undefined);
+        if (owner !== undefined && owner !== account) {
+          done(refusal(IDENTIFIER_REJECTED, `client id ${client.id} belongs to another account`), false);
+          return;
+        }
+        clientIdOwners.set(client.id, account);
       }
-      clientIdOwners.set(client.id, accountOf(identity));
       identities.set(client, identity);
       done(null, true);
     };
@@ -252,7 +277,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
   aedes.on("clientError", (client, error) => {
     const identity = identities.get(client);
-    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : identity?.kind === "sensor" ? accountOf(identity) : (client.id ?? "client");
+    const who = identity?.kind === "door" ? `door ${identity.doorCode}` : identity?.kind === "sensor" ? accountOf(identity) : `client ${logValue(client.id ?? "")}`;
     console.warn(`[access] broker: ${who}: ${error.message}`);
   });
 
@@ -267,7 +292,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       if (size === null) return;
       socket.off("data", guard);
       const identity = identities.get(client);
-      const who = identity && identity.kind !== "app" ? accountOf(identity) : `client ${client.id ?? "(not logged in)"}`;
+      const who = identity && identity.kind !== "app" ? accountOf(identity) : `client ${logValue(client.id ?? "(not logged in)")}`;
       console.warn(`[access] broker: ${who} sent a packet of ${size} bytes (limit ${MAX_DOOR_PACKET_BYTES}): disconnected`);
       socket.destroy();
     };

@@ -7,6 +7,7 @@
 // hundred milliseconds: it never blocks the writer, and the writer's own
 // automatic checkpoint finds (almost) nothing left to copy.
 import { Worker } from "node:worker_threads";
+import { withTimeout } from "~/utils/timeout";
 
 // CommonJS in the worker; @libsql/client resolves from the working directory (the app's root).
 const WORKER_SOURCE = `
@@ -38,7 +39,8 @@ export function startCheckpointer(url: string, intervalMs = 250): Checkpointer |
     async stop() {
       const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
       worker.postMessage("stop");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      // Then terminated anyway.
+      await withTimeout(exited, 2000, "checkpoint thread stop").catch(() => {});
       await worker.terminate();
     },
   };

@@ -1,45 +1,74 @@
-// What the app keeps retained on the broker for each door: its display
-// (idle texts and status) and its offline credentials list. Republished on
-// every connection of the service, for the doors named by a change
-// notification (the display at once, the lists debounced), and by a periodic
-// sweep that also deactivates expired cards. One task at a time, so list
-// versions reach the broker in order.
+// Change publishing: what the app keeps retained on the broker for each door,
+// its display (idle texts and status) and its offline credentials list.
+// Republished on every connection of the service, for the doors named by a
+// change notification (the display at once, the lists debounced; the
+// notification arrives through the service's notifier, or on the broker's
+// changes topic from a web process elsewhere), and by a periodic sweep that
+// also deactivates expired cards. One task at a time, so
+// list versions reach the broker in order.
 import crypto from "node:crypto";
-import type { MqttClient } from "mqtt";
 import type { Door } from "~/db/schema";
 import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
-import { doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "~/doors/contract";
+import { accessChangeSchema, changesTopic, doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "~/doors/contract";
 import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
+import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
 export type DoorPublisherOptions = {
-  client: MqttClient;
-  prefix: string;
   /** Offline lists are republished this long after the first of a burst of changes. */
   credentialsDebounceMs: number;
-  /** Drops connected bridges whose credential changed or whose door is gone (embedded broker). */
-  revalidateDoors: (doorCodes: string[]) => Promise<void>;
+  /** Safety net: expiry sweep and republish of what changed, this often. */
+  refreshIntervalMs: number;
 };
 
 /** What was last published for a door (to skip unchanged republishes and clear deleted doors). */
 type PublishedDoor = { doorCode: string; display: string | null; credentials: string | null };
 
-export class DoorPublisher {
+export class DoorPublisher implements AccessModule {
+  readonly subscriptions: ModuleSubscription[];
   private stopped = false;
   private tasks: Promise<void> = Promise.resolve();
   private readonly published = new Map<string, PublishedDoor>();
   private readonly credentialsDue = new Set<string>();
   private credentialsTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly options: DoorPublisherOptions) {}
+  constructor(
+    private readonly context: AccessContext,
+    private readonly options: DoorPublisherOptions,
+  ) {
+    // Change notifications come over the broker only from processes that reach
+    // this service no other way: web processes on the same external broker
+    // (notify.server.ts). The embedded broker lets nobody else publish there.
+    this.subscriptions = context.broker ? [] : [{ filter: changesTopic(context.prefix), shared: true }];
+  }
 
-  /** Queues a task behind the others; its failure is logged, not thrown. */
-  run(task: () => Promise<void>) {
+  start() {
+    this.sweepTimer = setInterval(() => this.sweep(), this.options.refreshIntervalMs);
+    this.sweepTimer.unref();
+  }
+
+  /** Everything, on every (re)connection: the broker may have lost its retained messages. */
+  onConnect() {
+    this.republishAll();
+  }
+
+  onMessage(topic: string, payload: Buffer) {
+    if (topic !== changesTopic(this.context.prefix)) return false;
+    const change = accessChangeSchema.safeParse(parseJsonPayload(payload));
+    if (change.success) void this.applyChange(change.data);
+    else console.warn("[access] ignoring an invalid change notification");
+    return true;
+  }
+
+  /** Queues a task behind the others; its failure is logged, not thrown. Resolves once it has run. */
+  run(task: () => Promise<void>): Promise<void> {
     this.tasks = this.tasks.then(task).catch((error: unknown) => {
       if (!this.stopped) console.error("[access] republishing failed", error);
     });
+    return this.tasks;
   }
 
   /** Every door, forced: after each connection (the broker may have lost its retained messages). */
@@ -56,8 +85,11 @@ export class DoorPublisher {
     });
   }
 
-  applyChange(change: AccessChange) {
-    this.run(() => this.republishChanged(change));
+  /** The doors a change notification names (notify.server.ts), republished. */
+  /** Resolves once the displays are republished (the offline lists follow, debounced). */
+  async applyChange(change: AccessChange) {
+    if (this.stopped) return;
+    await this.run(() => this.republishChanged(change));
   }
 
   /** The offline lists of these doors (row ids), debounced. */
@@ -86,6 +118,7 @@ export class DoorPublisher {
   /** Waits for the queued tasks; nothing new is scheduled after this. */
   async stop() {
     this.stopped = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.credentialsTimer) clearTimeout(this.credentialsTimer);
     await this.tasks;
   }
@@ -93,7 +126,7 @@ export class DoorPublisher {
   private async republishChanged(change: AccessChange) {
     if (change.all) {
       await this.refreshAllDoors(true);
-      await this.options.revalidateDoors([...this.published.values()].map((door) => door.doorCode));
+      await this.revalidateDoors([...this.published.values()].map((door) => door.doorCode));
       return;
     }
     const doorIds = change.doorIds ?? [];
@@ -112,7 +145,7 @@ export class DoorPublisher {
         await this.clearDoor(id, gone.doorCode);
       }
     }
-    await this.options.revalidateDoors(doorCodes);
+    await this.revalidateDoors(doorCodes);
     const related = [
       ...(await listDoorIdsForCards(change.cardIds ?? [])),
       ...(await listDoorIdsForUsers(change.userIds ?? [])),
@@ -125,13 +158,21 @@ export class DoorPublisher {
   private async refreshAllDoors(force: boolean) {
     const all = await listDoors();
     const present = new Set(all.map((door) => door.id));
+    // Doors deleted or renamed since they were last published: their bridges
+    // logged in under a name that is gone.
+    const goneCodes: string[] = [];
     for (const [id, door] of this.published) {
-      if (!present.has(id)) await this.clearDoor(id, door.doorCode);
+      if (present.has(id)) continue;
+      goneCodes.push(door.doorCode);
+      await this.clearDoor(id, door.doorCode);
     }
     for (const door of all) {
+      const previousCode = this.published.get(door.id)?.doorCode;
+      if (previousCode && previousCode !== door.code) goneCodes.push(previousCode);
       await this.publishDisplay(door, force);
       await this.publishCredentials(door, force);
     }
+    if (goneCodes.length > 0) await this.revalidateDoors(goneCodes);
   }
 
   private remember(door: Door, fields: Partial<PublishedDoor>) {
@@ -151,7 +192,7 @@ export class DoorPublisher {
     const fingerprint = JSON.stringify([texts, door.status]);
     if (!force && previous?.doorCode === door.code && previous.display === fingerprint) return;
     const message: DisplayMessage = { ...texts, doorStatus: door.status, updatedAt: door.updatedAt.toISOString() };
-    await this.publishRetained(doorTopic(this.options.prefix, door.code, "display"), JSON.stringify(message));
+    await this.publishRetained(doorTopic(this.context.prefix, door.code, "display"), JSON.stringify(message));
     this.remember(door, { display: fingerprint });
   }
 
@@ -191,7 +232,7 @@ export class DoorPublisher {
         })),
       ],
     };
-    await this.publishRetained(doorTopic(this.options.prefix, door.code, "credentials"), JSON.stringify(message));
+    await this.publishRetained(doorTopic(this.context.prefix, door.code, "credentials"), JSON.stringify(message));
     this.remember(door, { credentials: fingerprint });
   }
 
@@ -202,11 +243,16 @@ export class DoorPublisher {
   }
 
   private async clearTopics(doorCode: string) {
-    await this.publishRetained(doorTopic(this.options.prefix, doorCode, "display"), "");
-    await this.publishRetained(doorTopic(this.options.prefix, doorCode, "credentials"), "");
+    await this.publishRetained(doorTopic(this.context.prefix, doorCode, "display"), "");
+    await this.publishRetained(doorTopic(this.context.prefix, doorCode, "credentials"), "");
+  }
+
+  /** Drops connected bridges whose credential changed or whose door is gone (embedded broker). */
+  private async revalidateDoors(doorCodes: string[]) {
+    await this.context.broker?.revalidateDoors(doorCodes);
   }
 
   private async publishRetained(topic: string, payload: string) {
-    await this.options.client.publishAsync(topic, payload, { qos: 1, retain: true });
+    await this.context.client.publishAsync(topic, payload, { qos: 1, retain: true });
   }
 }

@@ -13,7 +13,6 @@ import path from "node:path";
 import { workerData } from "node:worker_threads";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
-import { notifyAccessChange } from "./notify.server";
 import { serveParent } from "./process.server";
 import { isRecorderThread, serveRecorderThread } from "./recorder-thread.server";
 import { startAccessService, type AccessServiceHandle } from "./service.server";
@@ -58,7 +57,7 @@ if (isRecorderThread(workerData)) {
     service = await startAccessService({ ...options, ...threads });
     announce();
     return service;
-  }, notifyAccessChange);
+  });
   process.exit(0);
 } else {
   await migrateDatabase(getDb(), path.resolve("drizzle"));

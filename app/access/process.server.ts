@@ -8,7 +8,8 @@
 // The child is the same entry as `npm run start:access` (build/access.js,
 // app/access/main.server.ts), forked with an IPC channel:
 //   parent → child  {type: "start", options}   the service's options
-//                   {type: "change", change}    notifyAccessChange from the web side
+//                   {type: "change", change}    a change notification (the handle's notifier),
+//                                               applied to the service's door publisher
 //                   {type: "stop"}              graceful stop (swipes answered, broker closed)
 //   child → parent  {type: "ready", mqttPort, mqttTlsPort}
 // The child stops by itself when the channel closes (the web process died),
@@ -24,8 +25,9 @@ import { fork, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import type { AccessChange } from "~/doors/contract";
+import { withTimeout } from "~/utils/timeout";
 import { errorMessage } from "./mqtt.server";
-import { setInProcessChangePublisher } from "./notify.server";
+import type { AccessNotifier } from "./notify.server";
 import type { AccessServiceHandle, AccessServiceOptions } from "./service.server";
 
 export type ParentMessage =
@@ -51,6 +53,8 @@ export type AccessProcessHandle = {
   pid(): number | undefined;
   /** Resolves once the current child (a restarted one included) is ready. */
   whenReady(): Promise<void>;
+  /** Sends change notifications to the child over the channel (boot hands it to useAccessNotifier). */
+  notifier: AccessNotifier;
   stop(): Promise<void>;
 };
 
@@ -80,6 +84,7 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
     mqttTlsPort: null,
     pid: () => child?.pid,
     whenReady: () => ready,
+    notifier: { notify: publishChange },
     stop,
   };
 
@@ -127,7 +132,6 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
   async function stop() {
     if (stopping) return;
     stopping = true;
-    setInProcessChangePublisher(null, publishChange);
     if (restartTimer) clearTimeout(restartTimer);
     const current = child;
     if (!current || current.exitCode !== null || current.signalCode !== null) return;
@@ -140,14 +144,12 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
 
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   try {
-    await withDeadline(launch(), timeoutMs, `the access service did not start within ${timeoutMs} ms`);
+    await withTimeout(launch(), timeoutMs, "the access service's start");
   } catch (error) {
     stopping = true;
     (child as ChildProcess | null)?.kill("SIGKILL");
     throw error;
   }
-  // From now on notifyAccessChange in this process reaches the service through the channel.
-  setInProcessChangePublisher(publishChange);
   giveWayToTheDoors();
   return handle;
 }
@@ -169,20 +171,12 @@ function send(child: ChildProcess, message: ParentMessage): Promise<void> {
   });
 }
 
-function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
-  ]);
-}
-
 /**
  * The child's side: waits for the parent's options, starts the service with
- * them, reports ready, forwards change notifications, and stops on "stop" or
+ * them, reports ready, applies change notifications, and stops on "stop" or
  * when the parent goes away. Returns once the service has stopped.
  */
-export async function serveParent(start: (options: AccessServiceOptions) => Promise<AccessServiceHandle>, notify: (change: AccessChange) => Promise<void>) {
+export async function serveParent(start: (options: AccessServiceOptions) => Promise<AccessServiceHandle>) {
   const parent = process as NodeJS.Process & { send: NonNullable<NodeJS.Process["send"]> };
   const options = await new Promise<AccessServiceOptions>((resolve) => {
     const onStart = (message: ParentMessage) => {
@@ -196,7 +190,7 @@ export async function serveParent(start: (options: AccessServiceOptions) => Prom
   let stopped: Promise<void> | null = null;
   const stop = () => (stopped ??= service.stop());
   process.on("message", (message: ParentMessage) => {
-    if (message?.type === "change") void notify(message.change);
+    if (message?.type === "change") void service.notifier.notify(message.change);
     else if (message?.type === "stop") void stop().then(() => process.disconnect?.());
   });
   // The web process is gone (even by kill -9): finish what was received, then leave.

@@ -26,6 +26,7 @@ import {
   type CardFacts,
   type NewAccessLogRow,
 } from "~/models/access-log.server";
+import { insertBuildingReadings, type NewBuildingReading } from "~/models/building-reading.server";
 import { readBookingWindows, readCommittedBookingWindows } from "~/models/facility-booking.server";
 import { createId } from "~/utils/crypto.server";
 import type { AccessReason } from "~/doors/reasons";
@@ -144,10 +145,21 @@ export async function decideAccessBatch(
   return decisions.slice(decisions.length - freshSwipes);
 }
 
-/** Records a batch in one write transaction; swipes without an answer are decided here. */
-export async function recordAccessBatch(items: AccessInput[], now = new Date(), answers: SwipeAnswers = new Map()): Promise<AccessBatchResult> {
-  if (items.length === 0) return { decisions: [], deactivatedCardIds: [] };
+/**
+ * Records a batch in one write transaction; swipes without an answer are
+ * decided here. `readings`: building sensors' readings stored in the same
+ * transaction (they ride along, so they cost no commit of their own).
+ */
+export async function recordAccessBatch(
+  items: AccessInput[],
+  now = new Date(),
+  answers: SwipeAnswers = new Map(),
+  readings: NewBuildingReading[] = [],
+): Promise<AccessBatchResult> {
+  if (items.length === 0 && readings.length === 0) return { decisions: [], deactivatedCardIds: [] };
   return inAccessTransaction(async (tx) => {
+    await insertBuildingReadings(readings, tx);
+    if (items.length === 0) return { decisions: [], deactivatedCardIds: [] };
     const facts = await readPlanFacts(inTransaction(tx), items, now);
     const { decisions, writes } = planAccessBatch(facts, items, answers, now);
     await writeAccessBatch(tx, writes, now);

@@ -19,17 +19,18 @@
 // without bound.
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { setWalAutoCheckpoint } from "~/utils/db.server";
+import type { NewBuildingReading } from "~/models/building-reading.server";
 import { recordAccessBatch, type AccessBatchResult, type AccessInput, type SwipeAnswers } from "./record-batch.server";
 
 /** About 40 MB of WAL. */
 export const CHECKPOINT_SAFETY_NET_PAGES = 10_000;
 
 type ThreadData = { role: typeof RECORDER_THREAD_ROLE; checkpointsElsewhere: boolean };
-type Request = { id: number; items: AccessInput[]; answers: SwipeAnswers; now: number };
+type Request = { id: number; items: AccessInput[]; answers: SwipeAnswers; now: number; readings: NewBuildingReading[] };
 type Reply = { id: number; result: AccessBatchResult } | { id: number; error: string };
 
 export type RecorderThread = {
-  record(items: AccessInput[], answers?: SwipeAnswers, now?: Date): Promise<AccessBatchResult>;
+  record(items: AccessInput[], answers?: SwipeAnswers, now?: Date, readings?: NewBuildingReading[]): Promise<AccessBatchResult>;
   stop(): Promise<void>;
 };
 
@@ -59,11 +60,11 @@ export function startRecorderThread(entry: string | URL, { checkpointsElsewhere 
   });
 
   return {
-    record(items, answers = new Map(), now = new Date()) {
+    record(items, answers = new Map(), now = new Date(), readings = []) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker.postMessage({ id, items, answers, now: now.getTime() } satisfies Request);
+        worker.postMessage({ id, items, answers, now: now.getTime(), readings } satisfies Request);
       });
     },
     async stop() {
@@ -91,7 +92,8 @@ export function serveRecorderThread(workerData: ThreadData) {
   port.on("message", (request: Request) => {
     chain = chain.then(async () => {
       try {
-        port.postMessage({ id: request.id, result: await recordAccessBatch(request.items, new Date(request.now), request.answers) } satisfies Reply);
+        const result = await recordAccessBatch(request.items, new Date(request.now), request.answers, request.readings);
+        port.postMessage({ id: request.id, result } satisfies Reply);
       } catch (error) {
         port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply);
       }

@@ -4,6 +4,7 @@ const MESSAGES: Record<number, { title: string; description: string }> = {
   400: { title: "Solicitud no válida", description: "Revisa los datos enviados e inténtalo de nuevo." },
   403: { title: "Acceso denegado", description: "No tienes permiso para ver esta página." },
   404: { title: "Página no encontrada", description: "La página que buscas no existe o ha sido movida." },
+  413: { title: "Solicitud demasiado grande", description: "La solicitud es demasiado grande. Acorta el texto e inténtalo de nuevo." },
   429: { title: "Demasiados intentos", description: "Por favor espera un momento antes de intentar nuevamente." },
 };
 

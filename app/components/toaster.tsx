@@ -7,6 +7,8 @@ import type { Toast } from "~/utils/toast";
  * makers into every page's JavaScript, pages without forms included.
  */
 export const TOAST_DURATION_MS = 5000;
+/** At most this many toasts show at once (the newest); older ones go, so a burst never covers the page. */
+export const MAX_TOASTS = 3;
 
 const ShowToast = createContext<(toast: Toast) => void>(() => {});
 
@@ -18,13 +20,16 @@ export function useToast() {
 /**
  * The one place toasts show, rendered by the root: the toasts a response
  * brought (the root loader's `toasts`) and those the browser adds with
- * useToast(), newest on top. Each closes on click (the whole toast is the
+ * useToast(), newest on top, at most MAX_TOASTS of them. Each closes on click (the whole toast is the
  * label of a hidden checkbox, so this works without JavaScript) or after
  * TOAST_DURATION_MS on its own (a CSS animation); the list is a live region.
  */
 export function ToastProvider({ toasts: fromServer, children }: { toasts: Toast[]; children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>(fromServer);
-  const show = useCallback((toast: Toast) => setToasts((shown) => (shown.some((t) => t.id === toast.id) ? shown : [toast, ...shown])), []);
+  const [toasts, setToasts] = useState<Toast[]>(() => fromServer.slice(0, MAX_TOASTS));
+  const show = useCallback(
+    (toast: Toast) => setToasts((shown) => (shown.some((t) => t.id === toast.id) ? shown : [toast, ...shown].slice(0, MAX_TOASTS))),
+    [],
+  );
   useEffect(() => {
     for (const toast of [...fromServer].reverse()) show(toast);
   }, [fromServer, show]);

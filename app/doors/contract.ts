@@ -168,6 +168,36 @@ export function sensorIdOfUsername(username: string): string | null {
   return SENSOR_ID_PATTERN.test(sensorId) ? sensorId : null;
 }
 
+const BRIDGE_CLIENT_ID_PREFIX = "coliving-bridge-";
+const SENSOR_CLIENT_ID_PREFIX = "coliving-sensor-";
+
+/** The client id a door's bridge connects with (bridge/src/controller.ts). */
+export function bridgeClientId(doorCode: string) {
+  return `${BRIDGE_CLIENT_ID_PREFIX}${doorCode}`;
+}
+
+/** The client id a building sensor connects with (scripts/sensor.mjs). */
+export function sensorClientId(sensorId: string) {
+  return `${SENSOR_CLIENT_ID_PREFIX}${sensorId}`;
+}
+
+/**
+ * The account a client id belongs to by its form: `coliving-bridge-<doorId>`
+ * is that door's, `coliving-sensor-<sensorId>` that sensor's (its username).
+ * Null for any other id.
+ */
+export function clientIdOwner(clientId: string): string | null {
+  if (clientId.startsWith(BRIDGE_CLIENT_ID_PREFIX)) {
+    const doorCode = clientId.slice(BRIDGE_CLIENT_ID_PREFIX.length);
+    return DOOR_CODE_PATTERN.test(doorCode) ? doorCode : null;
+  }
+  if (clientId.startsWith(SENSOR_CLIENT_ID_PREFIX)) {
+    const sensorId = clientId.slice(SENSOR_CLIENT_ID_PREFIX.length);
+    return SENSOR_ID_PATTERN.test(sensorId) ? sensorUsername(sensorId) : null;
+  }
+  return null;
+}
+
 /** sensor → app, QoS 1: `{prefix}/building/{sensorId}/conditions`. */
 export function sensorTopic(prefix: string, sensorId: string) {
   return `${prefix}/building/${sensorId}/conditions`;

@@ -1,6 +1,20 @@
-// A minimal iCalendar (RFC 5545) all-day event for a stay. The booking mail
-// publishes it (SEQUENCE 0); a cancellation sends the same UID with
-// METHOD:CANCEL and a higher SEQUENCE, so calendar clients remove the stay.
+// A minimal iCalendar (RFC 5545) all-day event for a stay, one UID per
+// reservation through its life: the booking mail publishes it TENTATIVE
+// (SEQUENCE 0: the house has not confirmed it yet), the house's confirmation
+// publishes it CONFIRMED (SEQUENCE 1), and a cancellation sends METHOD:CANCEL
+// (SEQUENCE 2), each higher than the last so calendar clients take the update.
+
+/** Each state of the stay as the calendar says it; SEQUENCE grows with each. */
+const STATES = {
+  tentative: { method: "PUBLISH", status: "TENTATIVE", sequence: 0 },
+  confirmed: { method: "PUBLISH", status: "CONFIRMED", sequence: 1 },
+  cancelled: { method: "CANCEL", status: "CANCELLED", sequence: 2 },
+} as const;
+export type StayState = keyof typeof STATES;
+
+export function calendarMethod(state: StayState) {
+  return STATES[state].method;
+}
 function escapeText(value: string) {
   return value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
 }
@@ -23,7 +37,7 @@ export function allDayEvent({
   summary,
   description,
   location,
-  method = "PUBLISH",
+  state,
   now = new Date(),
 }: {
   uid: string;
@@ -32,10 +46,10 @@ export function allDayEvent({
   summary: string;
   description: string;
   location: string;
-  method?: "PUBLISH" | "CANCEL";
+  state: StayState;
   now?: Date;
 }) {
-  const cancelled = method === "CANCEL";
+  const { method, status, sequence } = STATES[state];
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
   return [
     "BEGIN:VCALENDAR",
@@ -45,8 +59,8 @@ export function allDayEvent({
     `METHOD:${method}`,
     "BEGIN:VEVENT",
     `UID:${uid}`,
-    `SEQUENCE:${cancelled ? 1 : 0}`,
-    `STATUS:${cancelled ? "CANCELLED" : "CONFIRMED"}`,
+    `SEQUENCE:${sequence}`,
+    `STATUS:${status}`,
     `DTSTAMP:${stamp}`,
     // All-day events: DTEND is the exclusive end day, i.e. the departure day.
     `DTSTART;VALUE=DATE:${startDate.replace(/-/g, "")}`,

@@ -46,7 +46,11 @@ export function newReservationStaffMail(reservation: AnonymousReservation): Staf
   );
 }
 
-export function newConsultationStaffMail(consultation: Consultation): StaffNotice {
+/**
+ * A new enquiry, or a visit request: its day and hour once, and the visitor's
+ * comments (the stored message repeats the day and hour, so it is not shown).
+ */
+export function newConsultationStaffMail(consultation: Consultation, { comments }: { comments?: string } = {}): StaffNotice {
   const visit = consultation.kind === "visita";
   return notice(
     visit ? `Nueva solicitud de visita: ${consultation.nombre}` : `Nueva consulta: ${consultation.nombre}`,
@@ -54,9 +58,13 @@ export function newConsultationStaffMail(consultation: Consultation): StaffNotic
     [
       ["Email", consultation.email],
       ["Teléfono", consultation.telefono],
-      ["Fecha preferida", consultation.visitDate ? formatIsoDay(consultation.visitDate) : null],
-      ["Hora preferida", consultation.visitTime],
-      ["Mensaje", consultation.mensaje],
+      ...(visit
+        ? ([
+            ["Fecha preferida", consultation.visitDate ? formatIsoDay(consultation.visitDate) : null],
+            ["Hora preferida", consultation.visitTime],
+            ["Comentarios", comments],
+          ] as Array<[string, string | null | undefined]>)
+        : ([["Mensaje", consultation.mensaje]] as Array<[string, string]>)),
     ],
     { label: "Ver la consulta", url: adminUrl("/admin/consultations", { modal: "message", consultation: consultation.id }) },
   );

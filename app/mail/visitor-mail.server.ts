@@ -1,12 +1,12 @@
-// Mail to visitors: booking received (with the stay as .ics), the guest's own
-// cancellation, the house's confirmation and cancellation, and the
-// acknowledgement of a visit request.
+// Mail to visitors: booking received (with the stay as a tentative .ics), the
+// guest's own cancellation, the house's confirmation (the .ics confirmed) and
+// cancellation, and the acknowledgements of an enquiry and of a visit request.
 import type { AnonymousReservation } from "~/db/schema";
 import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
 import { formatIsoDay } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import type { Mail } from "~/utils/mail.server";
-import { allDayEvent } from "./ics.server";
+import { allDayEvent, calendarMethod, type StayState } from "./ics.server";
 import { composeMail } from "./layout.server";
 
 const ADDRESS = "Calle del Muelle 12, 33500 Llanes, Asturias";
@@ -40,16 +40,19 @@ export function reservationConfirmationMail(reservation: AnonymousReservation): 
     to: reservation.guestEmail,
     subject: `Reserva recibida: ${reservation.reservationCode}`,
     ...body,
-    attachments: [stayCalendar(reservation, "PUBLISH")],
+    attachments: [stayCalendar(reservation, "tentative")],
   };
 }
 
-/** The stay as an .ics attachment: published with the booking, withdrawn (same UID) when cancelled. */
-function stayCalendar(reservation: AnonymousReservation, method: "PUBLISH" | "CANCEL") {
+/**
+ * The stay as an .ics attachment, one UID for its whole life: tentative with
+ * the booking, confirmed by the house, withdrawn when cancelled.
+ */
+function stayCalendar(reservation: AnonymousReservation, state: StayState) {
   const { BUILDING_NAME } = getEnv();
   return {
     filename: `reserva-${reservation.reservationCode}.ics`,
-    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    contentType: `text/calendar; charset=utf-8; method=${calendarMethod(state)}`,
     content: allDayEvent({
       uid: `${reservation.reservationCode}@lacasona-coliving.es`,
       startDate: reservation.startDate,
@@ -57,7 +60,7 @@ function stayCalendar(reservation: AnonymousReservation, method: "PUBLISH" | "CA
       summary: `${BUILDING_NAME}: ${RESERVATION_TYPE_LABELS[reservation.reservationType]} (${reservation.reservationCode})`,
       description: `Código de reserva ${reservation.reservationCode}. Consulta o cancela en ${lookupUrl()}`,
       location: ADDRESS,
-      method,
+      state,
     }),
   };
 }
@@ -71,7 +74,7 @@ export function reservationCancelledMail(reservation: AnonymousReservation): Mai
       paragraphs: ["Tu reserva ha sido cancelada correctamente. Si no has sido tú, responde a este mensaje."],
       rows: reservationRows(reservation),
     }),
-    attachments: [stayCalendar(reservation, "CANCEL")],
+    attachments: [stayCalendar(reservation, "cancelled")],
   };
 }
 
@@ -90,6 +93,7 @@ export function reservationConfirmedByHouseMail(reservation: AnonymousReservatio
       rows: [...reservationRows(reservation), ["Dirección", ADDRESS]],
       link: { label: "Consultar o cancelar tu reserva", url: lookupUrl() },
     }),
+    attachments: [stayCalendar(reservation, "confirmed")],
   };
 }
 
@@ -107,7 +111,27 @@ export function reservationCancelledByHouseMail(reservation: AnonymousReservatio
       ],
       rows: reservationRows(reservation),
     }),
-    attachments: [stayCalendar(reservation, "CANCEL")],
+    attachments: [stayCalendar(reservation, "cancelled")],
+  };
+}
+
+/**
+ * The enquiry arrived. The message is not repeated: anyone can type any
+ * address into the form, and the house's mail must not carry their text to it.
+ */
+export function enquiryReceivedMail({ nombre, email }: { nombre: string; email: string }): Mail {
+  const { BUILDING_NAME } = getEnv();
+  return {
+    to: email,
+    subject: "Hemos recibido tu consulta",
+    ...composeMail({
+      greeting: `Hola, ${nombre}:`,
+      paragraphs: [
+        `Gracias por escribir a ${BUILDING_NAME}. Hemos recibido tu consulta y te responderemos lo antes posible.`,
+        "Si no has sido tú, puedes ignorar este mensaje.",
+      ],
+      rows: [["Dirección", ADDRESS]],
+    }),
   };
 }
 

@@ -122,6 +122,10 @@ type Criteria = {
   usernamePrefix: string | null;
 };
 
+/**
+ * The filters of the functions below; their `doorId` is the door's row id
+ * (the services turn the wire's hardware code into it: `withDoorRowId`).
+ */
 function criteriaOf(filters: LogFilters, now: Date): Criteria {
   const search = filters.search.trim();
   const cardPrefix = search ? normalizeCardNumberSearch(search) : null;

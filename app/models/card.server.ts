@@ -2,7 +2,7 @@
 // app/utils/card-number.ts); the admin's rules and the notifications to the
 // doors are in app/services/cards.server.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { cardPermissions, cards, users, type Card, type CARD_TYPES, type User } from "~/db/schema";
+import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type User } from "~/db/schema";
 import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
 import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
@@ -34,12 +34,16 @@ export async function getCardById(id: string) {
 
 export type CardWithRelations = NonNullable<Awaited<ReturnType<typeof getCardById>>>;
 
+/** A card's permission on a door: the door's row id and its hardware code. */
+export type CardPermission = { doorId: string; doorCode: string; granted: boolean };
+
 async function listPermissionsOfCards(cardIds: string[]) {
-  const byCard = new Map<string, { doorId: string; granted: boolean }[]>();
+  const byCard = new Map<string, CardPermission[]>();
   if (cardIds.length === 0) return byCard;
   const rows = await getDb()
-    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId, granted: cardPermissions.granted })
+    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId, doorCode: doors.code, granted: cardPermissions.granted })
     .from(cardPermissions)
+    .innerJoin(doors, eq(doors.id, cardPermissions.doorId))
     .where(inArray(cardPermissions.cardId, cardIds))
     .orderBy(asc(cardPermissions.createdAt), asc(cardPermissions.doorId));
   for (const { cardId, ...permission } of rows) {
@@ -232,6 +236,24 @@ export async function updateCard(id: string, fields: CardUpdate) {
 
 export async function getCardRow(id: string) {
   return getDb().query.cards.findFirst({ where: eq(cards.id, id) });
+}
+
+/** Each card's status, and the doors each one is granted (for the access log's approve buttons). */
+export async function listCardStatusesAndGrants(cardIds: string[]) {
+  const ids = [...new Set(cardIds)];
+  if (ids.length === 0) return { statuses: new Map<string, Card["status"]>(), granted: new Set<string>() };
+  const [rows, grants] = await Promise.all([
+    getDb().select({ id: cards.id, status: cards.status }).from(cards).where(inArray(cards.id, ids)),
+    getDb()
+      .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
+      .from(cardPermissions)
+      .where(and(inArray(cardPermissions.cardId, ids), eq(cardPermissions.granted, true))),
+  ]);
+  return {
+    statuses: new Map(rows.map((row) => [row.id, row.status])),
+    /** `${cardId}|${doorId}` of each granted permission. */
+    granted: new Set(grants.map((grant) => `${grant.cardId}|${grant.doorId}`)),
+  };
 }
 
 export type DeleteUnassignedResult = "deleted" | "assigned" | "not_found";

@@ -16,6 +16,17 @@ export async function getDoorByCode(code: string) {
   return getDb().query.doors.findFirst({ where: eq(doors.code, code) });
 }
 
+/**
+ * The door a reference names: its hardware code (what the API, the pages
+ * and MQTT call `doorId`) or its row id (what the code passes around, and
+ * what the API and the pages still accept for one release: docs/api.md).
+ * The two never collide: a code is at most 32 of [A-Za-z0-9_-], a row id a
+ * 36-character UUID.
+ */
+export async function findDoorByCodeOrId(codeOrId: string) {
+  return (await getDoorByCode(codeOrId)) ?? (await getDoorById(codeOrId)) ?? null;
+}
+
 export async function listDoors() {
   return getDb().select().from(doors).orderBy(asc(doors.name));
 }

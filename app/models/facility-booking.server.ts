@@ -1,6 +1,6 @@
 // Facilities (the fixed catalogue of SPEC §3) and residents' bookings of
 // them. A facility's confirmed bookings never overlap: the database refuses
-// the write (trigger in drizzle/0006_facility_booking_no_overlap.sql), so
+// the write (trigger in drizzle/0009_facility_booking_no_overlap.sql), so
 // insertBooking answers "overlap" instead of a row under any concurrency.
 // Every query of a resident's bookings names its owner in its where. The
 // booking windows at doors (a booking opens the doors linked to its facility)
@@ -49,18 +49,35 @@ export type NewBooking = {
   notes?: string | null;
 };
 
-/** Inserts a confirmed booking, or answers "overlap" when the database refuses it. */
-export async function insertBooking(input: NewBooking): Promise<{ ok: true; booking: FacilityBooking } | { ok: false; reason: "overlap" }> {
+/**
+ * Inserts a confirmed booking unless the resident already has `maxActive`
+ * bookings of this facility type that are not over yet (confirmed or pending,
+ * ending after `now`): "limit"; or "overlap" when the database refuses the
+ * slot. The count and the insert are one statement (an INSERT … SELECT …
+ * WHERE count < limit), so simultaneous requests cannot go past the limit, and
+ * no transaction stays open across an await (a second connection's BEGIN
+ * would wait for it synchronously, with the event loop, and time out).
+ */
+export async function insertBooking(
+  input: NewBooking,
+  { facilityType, maxActive, now }: { facilityType: Facility["type"]; maxActive: number; now: Date },
+): Promise<{ ok: true; booking: FacilityBooking } | { ok: false; reason: "overlap" | "limit" }> {
+  const id = createId();
   try {
-    const [booking] = await getDb()
-      .insert(facilityBookings)
-      .values({ id: createId(), ...input, notes: input.notes ?? null, status: "confirmed" })
-      .returning();
-    return { ok: true, booking: booking! };
+    const inserted = await getDb().run(sql`
+      INSERT INTO facility_bookings (id, user_id, facility_id, starts_at, ends_at, duration_hours, notes, status)
+      SELECT ${id}, ${input.userId}, ${input.facilityId}, ${input.startsAt.getTime()}, ${input.endsAt.getTime()}, ${input.durationHours},
+             ${input.notes ?? null}, 'confirmed'
+      WHERE (SELECT count(*) FROM facility_bookings b JOIN facilities f ON f.id = b.facility_id
+             WHERE b.user_id = ${input.userId} AND f.type = ${facilityType}
+               AND b.status IN ('confirmed', 'pending') AND b.ends_at > ${now.getTime()}) < ${maxActive}`);
+    if (inserted.rowsAffected === 0) return { ok: false, reason: "limit" };
   } catch (error) {
     if (isOverlapError(error)) return { ok: false, reason: "overlap" };
     throw error;
   }
+  const [booking] = await getDb().select().from(facilityBookings).where(eq(facilityBookings.id, id));
+  return { ok: true, booking: booking! };
 }
 
 function isOverlapError(error: unknown) {

@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { imageSize } from "image-size";
 import { dataPath } from "~/utils/data-dir.server";
 
 export const PHOTO_TYPES = {
@@ -39,6 +40,24 @@ export async function savePhotoFiles(photos: { bytes: Uint8Array; type: PhotoTyp
   return names;
 }
 
+/** The stored photo files (names that could be photos only), with when each was last written. */
+export async function listPhotoFiles(): Promise<{ name: string; modifiedAt: Date }[]> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(photoDirectory())).filter(isPhotoName);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const stat = await fs.stat(path.join(photoDirectory(), name)).catch(() => null);
+      return stat ? { name, modifiedAt: stat.mtime } : null;
+    }),
+  );
+  return files.filter((file) => file !== null);
+}
+
 export async function deletePhotoFiles(names: string[]) {
   await Promise.all(names.filter(isPhotoName).map((name) => fs.rm(path.join(photoDirectory(), name), { force: true })));
 }
@@ -60,12 +79,25 @@ export async function readPhotoFile(name: string): Promise<{ bytes: Buffer; cont
   }
 }
 
-/** JPEG, PNG or WebP by the file's first bytes (its signature), whatever its name says; null otherwise. */
-export function detectPhotoType(bytes: Uint8Array): PhotoType | null {
-  const starts = (signature: number[], offset = 0) => signature.every((byte, i) => bytes[offset + i] === byte);
-  if (bytes.length >= 3 && starts([0xff, 0xd8, 0xff])) return "jpeg";
-  if (bytes.length >= 8 && starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
-  // "RIFF" <size> "WEBP"
-  if (bytes.length >= 12 && starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "webp";
-  return null;
+const DECODED_TYPES: Record<string, PhotoType> = { jpg: "jpeg", png: "png", webp: "webp" };
+
+/**
+ * JPEG, PNG or WebP by the file's bytes, whatever its name says: its header
+ * must decode (image-size walks a JPEG's segments to its frame header, reads a
+ * PNG's IHDR chunk and a WebP's VP8/VP8L/VP8X chunk) to a width and height of
+ * at least one pixel. A signature alone, a cut header or any other format is null.
+ */
+export function readPhotoHeader(bytes: Uint8Array): { type: PhotoType; width: number; height: number } | null {
+  // image-size reads through DataViews on `bytes.buffer` that it does not
+  // bound by `bytes.length`: a Buffer from Node's pool would let a cut header
+  // be completed by whatever follows it there. A copy has a buffer of its own.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+  try {
+    const { type, width, height } = imageSize(own);
+    const photoType = type ? DECODED_TYPES[type] : undefined;
+    if (!photoType || !Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) return null;
+    return { type: photoType, width, height };
+  } catch {
+    return null;
+  }
 }

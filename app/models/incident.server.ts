@@ -2,8 +2,8 @@
 // fault reports, door incidents, and the admin's list over all of them.
 // Residents' own reads and writes live beside these (their queries are
 // scoped to the reporter).
-import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
-import { INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
+import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { doors, INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
@@ -93,36 +93,45 @@ export async function createDoorIncident(input: {
   return incident!;
 }
 
-/** A resident's report from the portal; `photos` are the names of its stored photo files. */
-export async function createResidentIncident(input: {
-  reporter: { id: string; username: string; name: string | null; unitNumber: string | null };
-  title: string;
-  category: (typeof INCIDENT_CATEGORIES)[number];
-  location: string;
-  description: string;
-  priority: Incident["urgency"];
-  photos: string[];
-}) {
-  const [incident] = await getDb()
-    .insert(incidents)
-    .values({
-      id: createId(),
-      source: "resident",
-      title: input.title,
-      type: input.category === "other" ? "other" : "maintenance",
-      category: input.category,
-      urgency: input.priority,
-      description: input.description,
-      location: input.location,
-      reportedById: input.reporter.id,
-      reportedBy: input.reporter.username,
-      reporterName: input.reporter.name,
-      floor: input.reporter.unitNumber,
-      photos: input.photos,
-      reportedAt: new Date(),
-    })
-    .returning();
-  return incident!;
+/** How many incidents the user reported from `since` on (cancelled ones too). */
+export async function countIncidentsOfReporterSince(userId: string, since: Date) {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(incidents)
+    .where(and(eq(incidents.reportedById, userId), gte(incidents.reportedAt, since)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A resident's report from the portal; `photos` are the names of its stored
+ * photo files. Refused ("limit") when the reporter already reported `max`
+ * incidents from `since` on. The count and the insert are one statement, so
+ * simultaneous reports cannot go past the limit.
+ */
+export async function createResidentIncident(
+  input: {
+    reporter: { id: string; username: string; name: string | null; unitNumber: string | null };
+    title: string;
+    category: (typeof INCIDENT_CATEGORIES)[number];
+    location: string;
+    description: string;
+    priority: Incident["urgency"];
+    photos: string[];
+  },
+  { max, since, now = new Date() }: { max: number; since: Date; now?: Date },
+): Promise<{ ok: true; incident: Incident } | { ok: false; reason: "limit" }> {
+  const id = createId();
+  const type = input.category === "other" ? "other" : "maintenance";
+  const inserted = await getDb().run(sql`
+    INSERT INTO incidents (id, source, title, type, category, urgency, description, location,
+                           reported_by_id, reported_by, reporter_name, floor, photos, reported_at)
+    SELECT ${id}, 'resident', ${input.title}, ${type}, ${input.category}, ${input.priority}, ${input.description}, ${input.location},
+           ${input.reporter.id}, ${input.reporter.username}, ${input.reporter.name}, ${input.reporter.unitNumber},
+           ${JSON.stringify(input.photos)}, ${now.getTime()}
+    WHERE (SELECT count(*) FROM incidents WHERE reported_by_id = ${input.reporter.id} AND reported_at >= ${since.getTime()}) < ${max}`);
+  if (inserted.rowsAffected === 0) return { ok: false, reason: "limit" };
+  const incident = await getDb().query.incidents.findFirst({ where: eq(incidents.id, id) });
+  return { ok: true, incident: incident! };
 }
 
 /** The incidents the user reported, newest first. */
@@ -142,11 +151,15 @@ export async function getIncidentOfReporter(userId: string, id: string) {
 
 export type ResidentIncidentFields = Pick<Incident, "title" | "category" | "location" | "description" | "urgency">;
 
-/** Changes the reporter's incident while it is open; undefined when it is not theirs or not open. */
-export async function updateOpenIncidentOfReporter(userId: string, id: string, fields: ResidentIncidentFields) {
+/**
+ * Changes the fields given of the reporter's incident while it is open (a new
+ * category sets the type with it); undefined when it is not theirs or not open.
+ */
+export async function updateOpenIncidentOfReporter(userId: string, id: string, fields: Partial<ResidentIncidentFields>) {
+  const type = fields.category === undefined ? {} : { type: fields.category === "other" ? ("other" as const) : ("maintenance" as const) };
   const [row] = await getDb()
     .update(incidents)
-    .set({ ...fields, type: fields.category === "other" ? "other" : "maintenance", updatedAt: new Date() })
+    .set({ ...fields, ...type, updatedAt: new Date() })
     .where(and(eq(incidents.id, id), eq(incidents.reportedById, userId), eq(incidents.status, "open")))
     .returning();
   return row;
@@ -207,12 +220,16 @@ const reporterColumns = {
   unitNumber: users.unitNumber,
 };
 
+/** An incident with its reporter and its door's hardware code now (null without a door, or once it is deleted). */
 export type IncidentWithReporter = Incident & {
   reporter: { id: string; username: string; firstName: string | null; lastName: string | null; unitNumber: string | null } | null;
+  doorCode: string | null;
 };
 
-function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"] | { id: null } }): IncidentWithReporter {
-  return { ...row.incident, reporter: row.reporter?.id ? (row.reporter as IncidentWithReporter["reporter"]) : null };
+const withReporterColumns = { incident: incidents, reporter: reporterColumns, doorCode: doors.code };
+
+function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"] | { id: null }; doorCode: string | null }): IncidentWithReporter {
+  return { ...row.incident, reporter: row.reporter?.id ? (row.reporter as IncidentWithReporter["reporter"]) : null, doorCode: row.doorCode };
 }
 
 const newestFirst = [desc(incidents.reportedAt), desc(sql`${incidents}.rowid`)];
@@ -232,9 +249,10 @@ export async function listIncidents(criteria: IncidentCriteria, { limit, offset 
     .limit(limit)
     .offset(offset);
   const rows = await db
-    .select({ incident: incidents, reporter: reporterColumns })
+    .select(withReporterColumns)
     .from(incidents)
     .leftJoin(users, eq(users.id, incidents.reportedById))
+    .leftJoin(doors, eq(doors.id, incidents.doorId))
     .where(sql`${incidents}.rowid IN ${page}`)
     .orderBy(...newestFirst);
   return rows.map(withReporter);
@@ -259,9 +277,10 @@ export async function countIncidentsByStatus(criteria: IncidentCriteria): Promis
 
 export async function getIncidentById(id: string): Promise<IncidentWithReporter | null> {
   const [row] = await getDb()
-    .select({ incident: incidents, reporter: reporterColumns })
+    .select(withReporterColumns)
     .from(incidents)
     .leftJoin(users, eq(users.id, incidents.reportedById))
+    .leftJoin(doors, eq(doors.id, incidents.doorId))
     .where(eq(incidents.id, id))
     .limit(1);
   return row ? withReporter(row) : null;
@@ -294,4 +313,12 @@ export async function purgeClosedPublicIncidents(before: Date) {
     .delete(incidents)
     .where(and(eq(incidents.source, "public"), eq(incidents.status, "closed"), lt(incidents.updatedAt, before)));
   return result.rowsAffected;
+}
+
+/** The names of every photo file some incident refers to. */
+export async function listReferencedPhotoNames() {
+  const rows = await getDb().all<{ name: string }>(
+    sql`SELECT DISTINCT photo.value AS name FROM ${incidents}, json_each(${incidents.photos}) AS photo WHERE ${incidents.photos} IS NOT NULL`,
+  );
+  return new Set(rows.map((row) => row.name));
 }

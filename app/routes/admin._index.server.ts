@@ -6,7 +6,8 @@ import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/do
 import * as doors from "~/services/doors.server";
 import { listFacilityCatalogue } from "~/services/facility-bookings.server";
 import type { User } from "~/services/users.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
+import { modalOf } from "~/utils/page-url";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -16,7 +17,6 @@ export type DoorModal = (typeof DOOR_MODALS)[number];
 
 export async function loadDashboard(request: Request) {
   const url = new URL(request.url);
-  const modalName = url.searchParams.get("modal");
   const [{ doors: doorList, stats, hourly }, facilities] = await Promise.all([doors.getDoorsOverview(), listFacilityCatalogue()]);
   return {
     stats,
@@ -24,8 +24,9 @@ export async function loadDashboard(request: Request) {
     facilities,
     activity: hourly,
     modal: {
-      name: (DOOR_MODALS as readonly string[]).includes(modalName ?? "") ? (modalName as DoorModal) : null,
-      doorId: url.searchParams.get("door"),
+      name: modalOf(url.searchParams, DOOR_MODALS),
+      /** `?door=`: the open modal's door, by its row id (`_id`). */
+      doorRowId: url.searchParams.get("door"),
     },
   };
 }
@@ -40,7 +41,7 @@ export async function dashboardAction(request: Request, admin: User) {
     case "create-door":
     case "update-door": {
       const submission = parseWithZod(formData, { schema: DoorSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       // The form always sends the facility: an empty choice unlinks the door.
       const input = { ...submission.value, facilityId: submission.value.facilityId ?? null };
       const saved = intent === "create-door" ? await doors.createDoor(input) : await doors.updateDoor(doorId, input);
@@ -49,14 +50,14 @@ export async function dashboardAction(request: Request, admin: User) {
     }
     case "set-messages": {
       const submission = parseWithZod(formData, { schema: DoorMessagesSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const saved = await doors.setDoorMessages(doorId, submission.value);
       if (!saved.ok) return refusedForm(saved, { intent, submission });
       return done("Mensaje actualizado");
     }
     case "report-incident": {
       const submission = parseWithZod(formData, { schema: DoorIncidentSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const reported = await doors.reportDoorIncident(doorId, submission.value, admin);
       if (!reported.ok) return refusedForm(reported, { intent, submission });
       return done("Incidencia Creada");

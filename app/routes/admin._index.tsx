@@ -28,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Dashboard() {
   const { stats, doors, facilities, activity, modal } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const door = modal.doorId ? (doors.find((d) => d.id === modal.doorId) ?? null) : null;
+  const door = modal.doorRowId ? (doors.find((d) => d._id === modal.doorRowId) ?? null) : null;
   const credential = actionData && "credential" in actionData ? actionData.credential : null;
   return (
     <>

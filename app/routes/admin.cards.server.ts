@@ -12,11 +12,11 @@ import {
   type CardFilters,
 } from "~/schemas/card";
 import * as cards from "~/services/cards.server";
-import { getDoor } from "~/services/doors.server";
-import { queryObject } from "~/utils/api.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
-import { throwRefusal } from "~/utils/refusal.server";
+import { filtersFromQuery } from "~/utils/api.server";
+import { firstMessage, readForm, refusedForm } from "~/utils/form-reply.server";
+import { modalOf, pageUrl } from "~/utils/page-url";
+import { pageWindow, requestedPage } from "~/utils/paging";
+import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { infoToast, successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -24,21 +24,13 @@ export const CARDS_PAGE_SIZE = 50;
 export const CARD_MODALS = ["detail", "delete", "approve"] as const;
 export type CardModal = (typeof CARD_MODALS)[number];
 
-/** The page's filters; values a person could not have picked fall back to the defaults. */
-function parseFilters(params: URLSearchParams): CardFilters {
-  const parsed = CardFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data : CardFiltersSchema.parse({});
-}
-
 export async function loadCardsPage(request: Request) {
   const url = new URL(request.url);
-  const filters = parseFilters(url.searchParams);
+  const filters: CardFilters = filtersFromQuery(CardFiltersSchema, url.searchParams);
   const total = await cards.countCards(filters);
-  const pages = Math.max(1, Math.ceil(total / CARDS_PAGE_SIZE));
-  const page = Math.min(pages, Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1)));
-  const list = await cards.listCardsJson({ ...filters, limit: CARDS_PAGE_SIZE, offset: (page - 1) * CARDS_PAGE_SIZE });
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (CARD_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as CardModal) : null;
+  const { page, pages, limit, offset } = pageWindow(total, { page: requestedPage(url.searchParams), limit: CARDS_PAGE_SIZE, clamp: true });
+  const list = await cards.listCardsJson({ ...filters, limit, offset });
+  const modalName = modalOf(url.searchParams, CARD_MODALS);
   const cardId = url.searchParams.get("card");
   const detail = modalName && cardId ? await cards.getCardDetail(cardId) : null;
   return {
@@ -66,9 +58,9 @@ export async function cardsAction(request: Request) {
   switch (intent) {
     case "set-status": {
       const submission = parseWithZod(formData, { schema: CardStatusSchema });
+      // A row's select: the schema's message goes on the form, as a refusal's would.
       if (submission.status !== "success") {
-        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
-        return refusedForm({ ok: false, status: 400, message }, { intent, submission, toastTitle: UPDATE_FAILED });
+        return refusedForm(refuse(400, firstMessage(submission) ?? "Datos no válidos"), { intent, submission, toastTitle: UPDATE_FAILED });
       }
       const result = await cards.editCard(cardId, { status: submission.value.status });
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
@@ -78,7 +70,7 @@ export async function cardsAction(request: Request) {
     }
     case "set-alias": {
       const submission = parseWithZod(formData, { schema: CardAliasSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const result = await cards.editCard(cardId, { alias: submission.value.alias ?? null });
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
       if (!result.changed) return toast(samePage, infoToast("Sin cambios", "El alias no ha cambiado."));
@@ -86,20 +78,18 @@ export async function cardsAction(request: Request) {
     }
     case "grant-permission": {
       const submission = parseWithZod(formData, { schema: CardPermissionSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const { doorId, granted } = submission.value;
       const result = await cards.setCardPermission(cardId, doorId, granted);
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
-      const door = await getDoor(doorId);
-      const doorName = door.ok ? door.door.name : undefined;
+      const doorName = result.door.name;
       return toast(samePage, granted ? successToast("Permiso concedido", doorName) : successToast("Acceso denegado", doorName));
     }
     case "revoke-permission": {
       const doorId = String(formData.get("doorId") ?? "");
       const result = await cards.removeCardPermission(cardId, doorId);
       if (!result.ok) return refusedForm(result, { intent, toastTitle: UPDATE_FAILED });
-      const door = await getDoor(doorId);
-      return toast(samePage, successToast("Permiso revocado", door.ok ? door.door.name : undefined));
+      return toast(samePage, successToast("Permiso revocado", result.door.name));
     }
     case "delete-card": {
       const result = await cards.deleteCard(cardId);
@@ -108,7 +98,7 @@ export async function cardsAction(request: Request) {
     }
     case "approve-card": {
       const submission = parseWithZod(formData, { schema: CardApproveSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const result = await cards.approveCard(cardId, submission.value.doorId || null);
       if (!result.ok) return refusedForm({ ...result, message: `Error al aprobar tarjeta: ${result.message}` }, { intent, submission });
       return toast(pageUrl(request, { modal: "detail", card: cardId }), successToast("Tarjeta aprobada", result.card.cardNumber));

@@ -152,7 +152,7 @@ function SortableHeader({ column, filters, search }: { column: (typeof COLUMNS)[
   return (
     <th scope="col" aria-sort={current ? (filters.sortOrder === "asc" ? "ascending" : "descending") : undefined}>
       <Link to={href} className="sort-link" preventScrollReset>
-        {column.label}
+        {column.label}{" "}
         <span aria-hidden="true" className="sort-indicator">
           {current ? (filters.sortOrder === "asc" ? "▲" : "▼") : "↕"}
         </span>

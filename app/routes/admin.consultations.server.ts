@@ -13,10 +13,10 @@ import {
 } from "~/schemas/consultation";
 import * as consultations from "~/services/consultations.server";
 import { filtersFromQuery } from "~/utils/api.server";
-import { formDone, readForm, refusedForm } from "~/utils/form-reply.server";
+import { firstMessage, formDone, readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
-import { throwRefusal } from "~/utils/refusal.server";
+import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -55,8 +55,7 @@ export async function consultationsAction(request: Request) {
     case "set-status": {
       const submission = parseWithZod(formData, { schema: ConsultationStatusSchema });
       if (submission.status !== "success") {
-        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
-        return refusedForm({ ok: false, status: 400, message }, { intent, toastTitle: STATUS_FAILED });
+        return refusedForm(refuse(400, firstMessage(submission) ?? "Datos no válidos"), { intent, toastTitle: STATUS_FAILED });
       }
       const updated = await consultations.updateConsultation(id, { status: submission.value.status });
       if (!updated.ok) return refusedForm(updated, { intent, toastTitle: STATUS_FAILED });
@@ -66,8 +65,7 @@ export async function consultationsAction(request: Request) {
     case "save-notes": {
       const submission = parseWithZod(formData, { schema: ConsultationNotesSchema });
       if (submission.status !== "success") {
-        const message = Object.values(submission.error ?? {}).flat().find(Boolean) ?? "Datos no válidos";
-        return refusedForm({ ok: false, status: 400, message }, { intent, toastTitle: NOTES_FAILED });
+        return refusedForm(refuse(400, firstMessage(submission) ?? "Datos no válidos"), { intent, toastTitle: NOTES_FAILED });
       }
       const updated = await consultations.updateConsultation(id, { adminNotes: submission.value.adminNotes ?? null });
       if (!updated.ok) return refusedForm(updated, { intent, toastTitle: NOTES_FAILED });

@@ -15,10 +15,10 @@ import { listDoorOptions } from "~/services/doors.server";
 import * as incidents from "~/services/incidents.server";
 import type { User } from "~/services/users.server";
 import { filtersFromQuery } from "~/utils/api.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
-import { throwRefusal, type Refusal } from "~/utils/refusal.server";
+import { refuse, throwRefusal, type Refusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -56,23 +56,21 @@ export async function incidentsAction(request: Request, admin: User) {
   switch (intent) {
     case "create-incident": {
       const submission = parseWithZod(formData, { schema: IncidentCreateSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const created = await incidents.createIncident(submission.value, admin);
       if (!created.ok) return refusedForm(failure(created, "No se pudo crear la incidencia"), { intent, submission });
       return redirectWithToast(listUrl, successToast("Incidencia Creada", created.incident.title));
     }
     case "update-incident": {
       const submission = parseWithZod(formData, { schema: IncidentEditSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const updated = await incidents.updateIncident(id, submission.value);
       if (!updated.ok) return refusedForm(failure(updated, "No se pudo actualizar la incidencia"), { intent, submission });
       return redirectWithToast(listUrl, successToast("Incidencia Actualizada", updated.incident.title));
     }
     case "advance-status": {
       const submission = parseWithZod(formData, { schema: IncidentStatusSchema });
-      if (submission.status !== "success") {
-        return refusedForm({ ok: false, status: 400, message: "No se pudo actualizar el estado: el estado no es válido" }, { intent });
-      }
+      if (submission.status !== "success") return refusedForm(refuse(400, "No se pudo actualizar el estado: el estado no es válido"), { intent });
       const changed = await incidents.changeIncidentStatus(id, submission.value.status, admin);
       if (!changed.ok) return refusedForm(failure(changed, "No se pudo actualizar el estado"), { intent });
       return redirectWithToast(

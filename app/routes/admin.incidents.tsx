@@ -61,7 +61,7 @@ export default function IncidentsPage() {
           { name: "status", label: "Estado", anyLabel: "Todos los estados", options: labelledOptions(INCIDENT_STATUSES, INCIDENT_STATUS_LABELS) },
           { name: "type", label: "Tipo", anyLabel: "Todos los tipos", options: labelledOptions(INCIDENT_TYPES, INCIDENT_TYPE_LABELS) },
           { name: "urgency", label: "Urgencia", anyLabel: "Todas las urgencias", options: labelledOptions(INCIDENT_URGENCIES, URGENCY_LABELS) },
-          { name: "doorId", label: "Puerta", anyLabel: "Todas las puertas", options: doors.map((door) => ({ value: door.id, label: doorOptionLabel(door) })) },
+          { name: "doorId", label: "Puerta", anyLabel: "Todas las puertas", options: doors.map((door) => ({ value: door.doorId, label: doorOptionLabel(door) })) },
         ].map((filter) => (
           <FilterSelect key={filter.name} id={`incident-${filter.name}`} value={filters[filter.name as keyof typeof filters]} {...filter} />
         ))}

@@ -2,25 +2,27 @@
 // approving a card from a denied row, through app/services/access-log-review.server.ts.
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import type { LogLine } from "~/components/admin/log-table";
-import { LOG_PAGE_SIZE } from "~/schemas/access-log";
+import { LOG_PAGE_SIZE, LogFiltersSchema } from "~/schemas/access-log";
 import { CARD_STATUS_LABELS } from "~/schemas/card";
 import {
+  approvableLogRows,
   approveCardFromLog,
   getAccessLogPage,
   logFiltersQuery,
   mergeAccessLogRows,
-  parseLogFilters,
   type AccessLogRecord,
   type MergedAccessLog,
 } from "~/services/access-log-review.server";
 import { listDoorOptions } from "~/services/doors.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";
+import { requestedPage } from "~/utils/paging";
 import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
-function toLogLine(line: MergedAccessLog<AccessLogRecord>): LogLine {
+function toLogLine(line: MergedAccessLog<AccessLogRecord>, approvable: Set<string>): LogLine {
   return {
     id: line.id,
     timestamp: new Date(line.timestamp).toISOString(),
@@ -33,8 +35,7 @@ function toLogLine(line: MergedAccessLog<AccessLogRecord>): LogLine {
     reasonText: ACCESS_REASON_LABELS[line.reason],
     isAnonymous: line.isAnonymous,
     offline: line.offline,
-    /** A denied row of a registered card offers approving it. */
-    canApprove: !line.accessGranted && line.cardId !== null,
+    canApprove: approvable.has(line.id),
   };
 }
 
@@ -45,12 +46,12 @@ function toLogLine(line: MergedAccessLog<AccessLogRecord>): LogLine {
  */
 export async function loadLogsPage(request: Request) {
   const url = new URL(request.url);
-  const filters = parseLogFilters(url.searchParams);
-  const requested = Math.floor(Number(url.searchParams.get("page")) || 1);
+  const filters = filtersFromQuery(LogFiltersSchema, url.searchParams);
   const [{ stats, rows, page, pages }, doors] = await Promise.all([
-    getAccessLogPage(filters, { page: requested, limit: LOG_PAGE_SIZE, clamp: true }),
+    getAccessLogPage(filters, { page: requestedPage(url.searchParams), limit: LOG_PAGE_SIZE, clamp: true }),
     listDoorOptions(),
   ]);
+  const approvable = await approvableLogRows(rows);
   return {
     filters,
     doors,
@@ -58,7 +59,7 @@ export async function loadLogsPage(request: Request) {
     page,
     pages,
     rowCount: rows.length,
-    lines: mergeAccessLogRows(rows).map(toLogLine),
+    lines: mergeAccessLogRows(rows).map((line) => toLogLine(line, approvable)),
     exportQuery: logFiltersQuery(filters),
   };
 }

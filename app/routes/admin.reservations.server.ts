@@ -5,10 +5,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { RESERVATION_PAGE_SIZE, ReservationFiltersSchema, ReservationNotesSchema, ReservationStatusSchema, type ReservationFilters } from "~/schemas/reservation";
 import * as reservations from "~/services/reservations.server";
 import { filtersFromQuery } from "~/utils/api.server";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
-import { throwRefusal } from "~/utils/refusal.server";
+import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -35,7 +35,7 @@ export async function reservationsAction(request: Request) {
     case "set-status": {
       const submission = parseWithZod(formData, { schema: ReservationStatusSchema });
       if (submission.status !== "success") {
-        return refusedForm({ ok: false, status: 400, message: "status debe ser confirmed (confirmar) o cancelled (cancelar)" }, { intent, toastTitle: STATUS_FAILED });
+        return refusedForm(refuse(400, "status debe ser confirmed (confirmar) o cancelled (cancelar)"), { intent, toastTitle: STATUS_FAILED });
       }
       const changed = await reservations.changeReservationStatus(id, submission.value.status);
       if (!changed.ok) return refusedForm(changed, { intent, toastTitle: STATUS_FAILED });
@@ -49,7 +49,7 @@ export async function reservationsAction(request: Request) {
     }
     case "save-notes": {
       const submission = parseWithZod(formData, { schema: ReservationNotesSchema });
-      if (submission.status !== "success") return invalidForm(intent, submission);
+      if (submission.status !== "success") return refusedForm(submission, { intent });
       const saved = await reservations.saveReservationNotes(id, submission.value.adminNotes);
       if (!saved.ok) return refusedForm(saved, { intent, submission, toastTitle: "No se pudieron guardar las notas" });
       return redirectWithToast(pageUrl(request), successToast("Notas actualizadas", `Reserva ${saved.reservation.reservationCode}`));

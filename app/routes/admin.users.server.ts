@@ -17,18 +17,18 @@ import type { CardOptionGroups } from "~/components/admin/user-modals";
 import type { CardJson } from "~/services/cards.server";
 import * as users from "~/services/users.server";
 import type { User } from "~/services/users.server";
-import { queryObject } from "~/utils/api.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { getSessionId } from "~/utils/auth.server";
 import { todayInMadrid } from "~/utils/dates";
-import { invalidForm, readForm, refusedForm, type FormActionData, type Submission } from "~/utils/form-reply.server";
-import { pageUrl } from "~/utils/page-url";
+import { readForm, refusedForm, type FormActionData, type RefusedSubmission } from "~/utils/form-reply.server";
+import { modalOf, pageUrl } from "~/utils/page-url";
+import { requestedPage } from "~/utils/paging";
 import { throwRefusal } from "~/utils/refusal.server";
 import { makeToast, successToast } from "~/utils/toast";
 import { dataWithToast, redirectWithToast } from "~/utils/toast.server";
 
 export const USER_MODALS = ["new", "edit", "detail", "inactivate", "activate", "delete", "assign", "edit-card", "unassign"] as const;
 export type UserModal = (typeof USER_MODALS)[number];
-
 
 function holderName(holder: CardJson["userId"]) {
   return holder ? users.displayName(holder) : null;
@@ -51,19 +51,11 @@ function groupCardOptions(cards: CardJson[]): CardOptionGroups {
   return groups;
 }
 
-function parseSearch(params: URLSearchParams) {
-  const parsed = UserFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data.search : "";
-}
-
 export async function loadUsersPage(request: Request, admin: User) {
   const url = new URL(request.url);
-  const search = parseSearch(url.searchParams);
-  const page = Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1));
-  const list = await users.listUsers({ search, page, limit: USER_PAGE_SIZE }, { clampPage: true });
-
-  const modalParam = url.searchParams.get("modal");
-  const modalName = (USER_MODALS as readonly string[]).includes(modalParam ?? "") ? (modalParam as UserModal) : null;
+  const { search } = filtersFromQuery(UserFiltersSchema, url.searchParams);
+  const list = await users.listUsers({ search, page: requestedPage(url.searchParams), limit: USER_PAGE_SIZE }, { clamp: true });
+  const modalName = modalOf(url.searchParams, USER_MODALS);
   const userId = url.searchParams.get("user");
   const cardId = url.searchParams.get("card");
   const detail = modalName && modalName !== "new" && userId ? await users.getUserDetail(userId) : null;
@@ -87,15 +79,10 @@ export async function loadUsersPage(request: Request, admin: User) {
   };
 }
 
-/** A form the schema refused: its messages, announced as SPEC's 'Campos requeridos' or as `failureTitle`. */
-function invalidWithNotice(
-  intent: string,
-  submission: Submission & { error?: Record<string, string[] | null> | null },
-  failureTitle: string,
-  hideFields?: string[],
-) {
+/** How a form the schema refused is announced: SPEC's 'Campos requeridos' warning, or an error titled `failureTitle`. */
+function noticeOf(submission: RefusedSubmission, failureTitle: string) {
   const notice = validationNotice(submission.error, failureTitle);
-  return invalidForm(intent, submission, makeToast(notice.type, notice.title, notice.description), { hideFields });
+  return makeToast(notice.type, notice.title, notice.description);
 }
 
 /** What a refused assignment needs to ask before taking the card from its holder. */
@@ -112,14 +99,14 @@ export async function usersAction(request: Request, admin: User) {
   switch (intent) {
     case "create-user": {
       const submission = parseWithZod(formData, { schema: UserCreateSchema });
-      if (submission.status !== "success") return invalidWithNotice(intent, submission, "Error al crear", ["password"]);
+      if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al crear"), hideFields: ["password"] });
       const created = await users.createUser(submission.value);
       if (!created.ok) return refusedForm(created, { intent, submission, toastTitle: "Error al crear", hideFields: ["password"] });
       return redirectWithToast(list, successToast("Usuario creado exitosamente", created.user.username));
     }
     case "update-user": {
       const submission = parseWithZod(formData, { schema: UserUpdateSchema });
-      if (submission.status !== "success") return invalidWithNotice(intent, submission, "Error al actualizar", ["password"]);
+      if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al actualizar"), hideFields: ["password"] });
       const updated = await users.updateUser(userId, submission.value, { id: admin.id, sessionId: await getSessionId(request) });
       if (!updated.ok) return refusedForm(updated, { intent, submission, toastTitle: "Error al actualizar", hideFields: ["password"] });
       return redirectWithToast(list, successToast("Usuario actualizado exitosamente", updated.user.username));
@@ -141,7 +128,7 @@ export async function usersAction(request: Request, admin: User) {
     }
     case "assign-card": {
       const submission = parseWithZod(formData, { schema: createCardAssignmentSchema({ today: todayInMadrid() }) });
-      if (submission.status !== "success") return invalidWithNotice(intent, submission, "Error al asignar");
+      if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al asignar") });
       const { reassignFrom, ...assignment } = submission.value;
       const assigned = await users.assignCard(userId, assignment, { confirmedFrom: reassignFrom ?? "" });
       if (!assigned.ok) {
@@ -163,7 +150,7 @@ export async function usersAction(request: Request, admin: User) {
     }
     case "update-card": {
       const submission = parseWithZod(formData, { schema: createUserCardUpdateSchema({ today: todayInMadrid() }) });
-      if (submission.status !== "success") return invalidWithNotice(intent, submission, "Error al actualizar");
+      if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al actualizar") });
       const edited = await users.editUserCard(userId, cardId, submission.value);
       if (!edited.ok) return refusedForm(edited, { intent, submission, toastTitle: "Error al actualizar" });
       return redirectWithToast(detailOf(userId), successToast("Tarjeta actualizada", edited.card.cardNumber));

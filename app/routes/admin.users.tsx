@@ -15,6 +15,7 @@ import {
   UserStatusModal,
 } from "~/components/admin/user-modals";
 import { UserSearchForm, useListLoading } from "~/components/admin/user-search";
+import { EmailText } from "~/components/email-text";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { resultFor } from "~/components/forms";
 import { USER_ROLE_LABELS } from "~/schemas/user";
@@ -139,7 +140,9 @@ function UserRow({ user, linkTo }: { user: UserJson; linkTo: (modal: RowModal) =
     <tr data-testid="user-row" data-username={user.username}>
       <td data-label="Usuario">{user.username}</td>
       <td data-label="Nombre">{name || <span className="muted">No especificado</span>}</td>
-      <td data-label="Email">{user.email}</td>
+      <td data-label="Email">
+        <EmailText email={user.email} />
+      </td>
       <td data-label="Rol">{USER_ROLE_LABELS[user.role]}</td>
       <td data-label="Estado">
         <UserStatusBadge status={user.status} />

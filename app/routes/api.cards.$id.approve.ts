@@ -9,7 +9,7 @@ export async function loader({ request }: ActionFunctionArgs) {
   methodNotAllowed();
 }
 
-// PUT /api/cards/{id}/approve {doorId?}: pending → active, and the door (row id) granted.
+// PUT /api/cards/{id}/approve {doorId?}: pending → active, and the door (its hardware code; a row id for one release) granted.
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "PUT") methodNotAllowed();

@@ -8,7 +8,7 @@ export async function loader({ request }: ActionFunctionArgs) {
   methodNotAllowed();
 }
 
-// DELETE /api/cards/{id}/permissions/{doorId}: removes the card's permission on the door (row id).
+// DELETE /api/cards/{id}/permissions/{doorId}: removes the card's permission on the door (its hardware code; a row id for one release).
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "DELETE") methodNotAllowed();

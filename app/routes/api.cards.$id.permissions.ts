@@ -9,7 +9,7 @@ export async function loader({ request }: ActionFunctionArgs) {
   methodNotAllowed();
 }
 
-// POST /api/cards/{id}/permissions {doorId, granted}: sets the card's permission on the door (row id).
+// POST /api/cards/{id}/permissions {doorId, granted}: sets the card's permission on the door (its hardware code; a row id for one release).
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "POST") methodNotAllowed();

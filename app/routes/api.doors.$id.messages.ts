@@ -1,22 +1,19 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import * as z from "zod/mini";
-import { DoorMessagesSchema } from "~/schemas/door";
+import { DoorMessagesUpdateSchema } from "~/schemas/door";
 import { setDoorMessages, toDoorJson } from "~/services/doors.server";
 import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiAdmin } from "~/utils/auth.server";
-
-const MessagesBody = z.extend(DoorMessagesSchema, { useCustomMessages: z.boolean({ error: "useCustomMessages debe ser verdadero o falso" }) });
 
 export async function loader({ request }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   methodNotAllowed();
 }
 
-// PUT /api/doors/{id}/messages {useCustomMessages, customStatus, customMessage}
+// PUT /api/doors/{id}/messages {useCustomMessages?, customStatus?, customMessage?}: only those sent change.
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "PUT") methodNotAllowed();
-  const saved = await setDoorMessages(params.id ?? "", await parseJsonBody(request, MessagesBody));
+  const saved = await setDoorMessages(params.id ?? "", await parseJsonBody(request, DoorMessagesUpdateSchema));
   if (!saved.ok) refuseApi({ ...saved, message: `${saved.message}: puerta no encontrada` });
   return apiSuccess(toDoorJson(saved.door));
 }

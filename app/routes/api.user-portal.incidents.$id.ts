@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ResidentIncidentSchema } from "~/schemas/resident-incident";
+import { ResidentIncidentUpdateSchema } from "~/schemas/resident-incident";
 import { editResidentIncident, getResidentIncident } from "~/services/resident-incidents.server";
 import { apiSuccess, methodNotAllowed, parseJsonBody, refuseApi } from "~/utils/api.server";
 import { requireApiUser } from "~/utils/auth.server";
@@ -12,11 +12,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return apiSuccess(found.incident);
 }
 
-// PUT /api/user-portal/incidents/{id} {title, category, location, description, priority}: only while open.
+// PUT /api/user-portal/incidents/{id} {title?, category?, location?, description?, priority?}: only those sent change; only while open.
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireApiUser(request);
   if (request.method !== "PUT") methodNotAllowed();
-  const edited = await editResidentIncident(user, params.id ?? "", await parseJsonBody(request, ResidentIncidentSchema));
+  const edited = await editResidentIncident(user, params.id ?? "", await parseJsonBody(request, ResidentIncidentUpdateSchema));
   if (!edited.ok) refuseApi(edited);
   return apiSuccess(edited.incident);
 }

@@ -34,7 +34,7 @@ export async function enquiryFormAction(request: Request, kind: Enquiry["kind"])
 
 async function submitForm<S extends $ZodType>(request: Request, formData: FormData, schema: S, toEnquiry: (input: output<S>) => Enquiry) {
   const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return data({ values: null, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return refusedForm(submission);
   const enquiry = toEnquiry(submission.value);
   const submitted = await submitEnquiry(enquiry, { ip: getClientIp(request) });
   if (!submitted.ok) return refusedForm(submitted, { submission, hideFields: ["captchaAnswer"] });

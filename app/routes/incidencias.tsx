@@ -1,7 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, HoneypotField, InputField, SelectField, SharedFieldMessage, TextareaField, useFreshFormKey, useSchemaForm } from "~/components/forms";
@@ -22,7 +21,7 @@ export const handle = cachedPageHandle();
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const submission = parseWithZod(await readForm(request), { schema: PublicIncidentSchema });
-  if (submission.status !== "success") return data({ intent: "report", result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return refusedForm(submission, { intent: "report" });
   const reported = await reportPublicIncident(submission.value, { ip: getClientIp(request) });
   if (!reported.ok) return refusedForm(reported, { intent: "report", submission });
   return redirectWithToast("/incidencias", successToast("Incidencia reportada exitosamente"));

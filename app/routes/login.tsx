@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, useSchemaForm } from "~/components/forms";
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const submission = parseWithZod(await readForm(request.clone()), { schema: LoginSchema });
-  if (submission.status !== "success") return data({ intent: "login", result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return refusedForm(submission, { intent: "login" });
   try {
     const user = await authenticator.authenticate("form", request);
     return createUserSession(user, safeRedirect(submission.value.redirectTo, homeFor(user)));

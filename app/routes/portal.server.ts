@@ -9,6 +9,7 @@ import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import { ResidentIncidentSchema } from "~/schemas/resident-incident";
 import { getBuildingInfo } from "~/services/building.server";
 import {
+  activeBookingLimits,
   cancelResidentBooking,
   createResidentBooking,
   getResidentBooking,
@@ -27,7 +28,8 @@ import {
 import type { User } from "~/services/users.server";
 import { getSessionId } from "~/utils/auth.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
-import { invalidForm, readForm, refusedForm, type Submission } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
+import { modalOf } from "~/utils/page-url";
 import { isMultipart, readPhotoForm } from "~/utils/photo-upload.server";
 import { throwRefusal } from "~/utils/refusal.server";
 import { errorToast, infoToast, successToast, type Toast } from "~/utils/toast";
@@ -71,15 +73,10 @@ async function section<T>(load: () => Promise<T>, failure: string): Promise<Sect
   }
 }
 
-function modalOf(url: URL): PortalModal | null {
-  const name = url.searchParams.get("modal");
-  return (PORTAL_MODALS as readonly string[]).includes(name ?? "") ? (name as PortalModal) : null;
-}
-
 export async function loadPortal(request: Request, user: User) {
   const url = new URL(request.url);
   const now = new Date();
-  const modal = modalOf(url);
+  const modal = modalOf(url.searchParams, PORTAL_MODALS);
   const today = todayInMadrid(now);
   const [facilities, bookings, incidents, notifications, building, modalBooking, modalIncident] = await Promise.all([
     modal === "reservar" ? listFacilityCatalogue() : Promise.resolve([]),
@@ -94,6 +91,7 @@ export async function loadPortal(request: Request, user: User) {
     profile: toProfileJson(user),
     now: now.toISOString(),
     bookingDates: { min: today, max: addDays(today, MAX_BOOKING_DAYS_AHEAD) },
+    bookingLimits: activeBookingLimits(),
     facilities,
     bookings,
     incidents,
@@ -117,18 +115,11 @@ export async function portalAction(request: Request, user: User) {
   if (problem && !problem.field) return refusedForm(problem, { intent: "report-incident", toastTitle: PORTAL_FAILURES.reportIncident });
   const intent = String(formData.get("intent") ?? "");
   const done = (toast: Toast) => redirectWithToast(PORTAL_URL, toast);
-  /** A form whose fields did not parse: the messages beside the fields, and the SPEC's failure toast. */
-  const invalid = (submission: Submission & { error?: Record<string, string[] | null> | null }, title: string) => {
-    const first = Object.values(submission.error ?? {})
-      .flat()
-      .find((message): message is string => Boolean(message));
-    return invalidForm(intent, submission, errorToast(title, first));
-  };
 
   switch (intent) {
     case "create-booking": {
       const submission = parseWithZod(formData, { schema: BookingSchema });
-      if (submission.status !== "success") return invalid(submission, PORTAL_FAILURES.createBooking);
+      if (submission.status !== "success") return refusedForm(submission, { intent, toastTitle: PORTAL_FAILURES.createBooking });
       const created = await createResidentBooking(user, submission.value);
       if (!created.ok) return refusedForm(created, { intent, submission, toastTitle: PORTAL_FAILURES.createBooking });
       return done(successToast("Reserva Creada", `${created.booking.facilityName}: reserva confirmada.`));
@@ -140,7 +131,7 @@ export async function portalAction(request: Request, user: User) {
     }
     case "report-incident": {
       const submission = parseWithZod(formData, { schema: ResidentIncidentSchema });
-      if (submission.status !== "success") return invalid(submission, PORTAL_FAILURES.reportIncident);
+      if (submission.status !== "success") return refusedForm(submission, { intent, toastTitle: PORTAL_FAILURES.reportIncident });
       if (problem) return refusedForm(problem, { intent, submission, toastTitle: PORTAL_FAILURES.reportIncident });
       const reported = await reportResidentIncident(user, submission.value, photos);
       if (!reported.ok) return refusedForm(reported, { intent, submission, toastTitle: PORTAL_FAILURES.reportIncident });
@@ -148,7 +139,7 @@ export async function portalAction(request: Request, user: User) {
     }
     case "edit-incident": {
       const submission = parseWithZod(formData, { schema: ResidentIncidentSchema });
-      if (submission.status !== "success") return invalid(submission, PORTAL_FAILURES.editIncident);
+      if (submission.status !== "success") return refusedForm(submission, { intent, toastTitle: PORTAL_FAILURES.editIncident });
       const edited = await editResidentIncident(user, String(formData.get("id") ?? ""), submission.value);
       if (!edited.ok) return refusedForm(edited, { intent, submission, toastTitle: PORTAL_FAILURES.editIncident });
       return done(successToast("Incidencia Actualizada", edited.incident.title));
@@ -164,7 +155,7 @@ export async function portalAction(request: Request, user: User) {
     }
     case "update-profile": {
       const submission = parseWithZod(formData, { schema: ProfileSchema });
-      if (submission.status !== "success") return invalid(submission, PORTAL_FAILURES.updateProfile);
+      if (submission.status !== "success") return refusedForm(submission, { intent, toastTitle: PORTAL_FAILURES.updateProfile });
       const updated = await updateProfile(user, submission.value);
       if (!updated.ok) return refusedForm(updated, { intent, submission, toastTitle: PORTAL_FAILURES.updateProfile });
       return done(successToast("Perfil actualizado"));
@@ -172,9 +163,7 @@ export async function portalAction(request: Request, user: User) {
     case "change-password": {
       const submission = parseWithZod(formData, { schema: PasswordFormSchema });
       const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
-      if (submission.status !== "success") {
-        return invalidForm(intent, { reply: () => submission.reply({ hideFields }) }, errorToast(PORTAL_FAILURES.changePassword));
-      }
+      if (submission.status !== "success") return refusedForm(submission, { intent, hideFields, toast: errorToast(PORTAL_FAILURES.changePassword) });
       const changed = await changeOwnPassword(user, submission.value, { keepSessionId: await getSessionId(request) });
       if (!changed.ok) return refusedForm(changed, { intent, submission, hideFields, toastTitle: PORTAL_FAILURES.changePassword });
       return done(successToast("Contraseña actualizada"));

@@ -1,9 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { EmailText } from "~/components/email-text";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, useSchemaForm } from "~/components/forms";
 import { Modal } from "~/components/modal";
@@ -23,7 +23,7 @@ import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { dataWithToast } from "~/utils/toast.server";
 import { useHydrated } from "~/utils/use-hydrated";
-import { lastBookingCookie } from "./reservar.server";
+import { lastBookingCookie } from "./booking-cookies.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
 
@@ -50,9 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intentValue = String(formData.get("intent") ?? "lookup");
   const intent: Intent = (INTENTS as readonly string[]).includes(intentValue) ? (intentValue as Intent) : "lookup";
   const submission = parseWithZod(formData, { schema: LookupSchema });
-  if (submission.status !== "success") {
-    return data({ intent, result: submission.reply(), reservation: null, confirming: false }, { status: 400 });
-  }
+  if (submission.status !== "success") return refusedForm(submission, { intent });
   const { code, email } = submission.value;
   const context = { ip: getClientIp(request) };
   const outcome = intent === "cancel" ? await cancelGuestReservation(code, email, context) : await findGuestReservation(code, email, context);
@@ -146,7 +144,9 @@ function ReservationDetails({ reservation, confirming }: { reservation: GuestRes
             <dt>Nombre</dt>
             <dd>{reservation.guestName}</dd>
             <dt>Email</dt>
-            <dd>{reservation.guestEmail}</dd>
+            <dd>
+              <EmailText email={reservation.guestEmail} />
+            </dd>
             <dt>Teléfono</dt>
             <dd>{reservation.guestPhone}</dd>
             <dt>Contacto preferido</dt>

@@ -20,10 +20,11 @@ import { placeReservation } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
-import { invalidForm, readForm, refusedForm } from "~/utils/form-reply.server";
+import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
-import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./reservar.server";
+import { useHydrated } from "~/utils/use-hydrated";
+import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./booking-cookies.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
 
@@ -46,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: createReservationSchema({ today: todayInMadrid() }) });
-  if (submission.status !== "success") return invalidForm("book", submission, validationToast(submission.error));
+  if (submission.status !== "success") return refusedForm(submission, { intent: "book", toast: validationToast(submission.error) });
   const result = await placeReservation(submission.value, { ip: getClientIp(request) });
   if (!result.ok) return refusedForm(result, { intent: "book", submission });
   const { reservation } = result;
@@ -82,6 +83,7 @@ export default function BookingPage() {
 
 function BookingForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | undefined }) {
   const navigation = useNavigation();
+  const hydrated = useHydrated();
   const schema = createReservationSchema({ today });
   const clientErrors = useRef<Record<string, string[] | null> | null>(null);
   const showToast = useToast();
@@ -144,13 +146,16 @@ function BookingForm({ today, lastResult }: { today: string; lastResult: Submiss
           />
           <InputField label="Fecha de salida" meta={fields.endDate} type="date" min={startDate || today} />
         </div>
-        {reservationType === "habitacion" ? (
-          <SelectField
-            label="Tipo de habitación"
-            meta={fields.roomType}
-            placeholder="Selecciona un tipo"
-            options={ROOM_TYPES.map((value) => ({ value, label: ROOM_TYPE_LABELS[value] }))}
-          />
+        {/* Rooms only: with JavaScript it follows the choice; without, the CSS hides it while 'Sala de reuniones' is checked. */}
+        {!hydrated || reservationType === "habitacion" ? (
+          <div className="room-type">
+            <SelectField
+              label="Tipo de habitación"
+              meta={fields.roomType}
+              placeholder="Selecciona un tipo"
+              options={ROOM_TYPES.map((value) => ({ value, label: ROOM_TYPE_LABELS[value] }))}
+            />
+          </div>
         ) : null}
         <InputField label="Nombre completo" meta={fields.guestName} autoComplete="name" />
         <div className="field-row">

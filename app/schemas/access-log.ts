@@ -34,7 +34,7 @@ export const ACCESS_RESULT_LABELS = { granted: "Concedido", denied: "Denegado" }
 
 export const LogFiltersSchema = z.object({
   status: z._default(z.enum(LOG_STATUSES, { error: "status debe ser all, granted o denied" }), "all"),
-  /** The door's row id (`_id` of /api/doors); empty = every door. */
+  /** The door's hardware code (`doorId` of /api/doors; its row id still accepted for one release); empty = every door. */
   doorId: z._default(z.string().check(z.trim(), z.maxLength(64, "doorId no es válido")), ""),
   dateRange: z._default(z.enum(LOG_DATE_RANGES, { error: "dateRange debe ser 24h, 7d, 30d o all" }), "24h"),
   /** A card number prefix (any usual notation) or a username prefix. */

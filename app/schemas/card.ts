@@ -2,6 +2,7 @@
 // the browser and the server. Browser-safe (no drizzle).
 import * as z from "zod/mini";
 import type { CARD_STATUSES, CARD_TYPES } from "~/db/schema-enums";
+import { textRule } from "./fields";
 
 export const CARD_STATUS_LABELS: Record<(typeof CARD_STATUSES)[number], string> = {
   pending: "Pendiente",
@@ -81,10 +82,10 @@ export const CardListQuerySchema = z.extend(CardFiltersSchema, {
 const STATUS_MESSAGE = "El estado debe ser activa (active) o inactiva (inactive)";
 const settableStatus = z.enum(SETTABLE_CARD_STATUSES, { error: STATUS_MESSAGE });
 
-/** Trimmed; empty means "no alias" (null). */
+/** Trimmed, one line, no control characters; empty means "no alias" (null). */
 const alias = z
   .string({ error: "El alias debe ser texto" })
-  .check(z.trim(), z.maxLength(ALIAS_MAX_LENGTH, `El alias admite como máximo ${ALIAS_MAX_LENGTH} caracteres`));
+  .check(z.trim(), z.maxLength(ALIAS_MAX_LENGTH, `El alias admite como máximo ${ALIAS_MAX_LENGTH} caracteres`), ...textRule());
 
 /** Admin table: the status select of a row. */
 export const CardStatusSchema = z.object({ status: settableStatus });
@@ -94,7 +95,10 @@ export const CardAliasSchema = z.object({ alias: z.optional(alias) });
 
 const DOOR_REQUIRED = "Selecciona una puerta";
 
-/** Card detail and POST /api/cards/{id}/permissions: `doorId` is the door's row id (`_id`). */
+/**
+ * Card detail and POST /api/cards/{id}/permissions: `doorId` is the door's
+ * hardware code (its row id, `_id`, is still accepted for one release).
+ */
 export const CardPermissionSchema = z.object({
   doorId: z.string({ error: DOOR_REQUIRED }).check(z.trim(), z.minLength(1, DOOR_REQUIRED)),
   granted: z.pipe(
@@ -103,7 +107,7 @@ export const CardPermissionSchema = z.object({
   ),
 });
 
-/** Approval: optionally grant one door (its row id, `_id`). */
+/** Approval: optionally grant one door (`doorId`, its hardware code; its row id still accepted for one release). */
 export const CardApproveSchema = z.object({
   doorId: z.optional(z.nullable(z.string({ error: "doorId debe ser texto" }).check(z.trim()))),
 });

@@ -3,7 +3,7 @@
 // Browser-safe (no drizzle).
 import * as z from "zod/mini";
 import { CONSULTATION_STATUSES } from "~/db/schema-enums";
-import { pagingFields, text } from "./fields";
+import { multilineText, pagingFields, text } from "./fields";
 
 export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
 
@@ -45,11 +45,11 @@ export const ConsultationListQuerySchema = z.extend(ConsultationFiltersSchema, p
 export const ConsultationStatusSchema = z.object({ status });
 
 /** The details modal's notes; empty clears them. */
-export const ConsultationNotesSchema = z.object({ adminNotes: z.optional(text(ADMIN_NOTES_MAX_LENGTH)) });
+export const ConsultationNotesSchema = z.object({ adminNotes: z.optional(multilineText(ADMIN_NOTES_MAX_LENGTH)) });
 
 /** PUT /api/consultations/{id}/status: `status`, or `adminNotes` alone (null or "" clears them), or both. */
 export const ConsultationUpdateSchema = z
-  .object({ status: z.optional(status), adminNotes: z.optional(z.nullable(text(ADMIN_NOTES_MAX_LENGTH))) })
+  .object({ status: z.optional(status), adminNotes: z.optional(z.nullable(multilineText(ADMIN_NOTES_MAX_LENGTH))) })
   .check(
     z.refine((value) => value.status !== undefined || value.adminNotes !== undefined, {
       message: "Indica el estado o las notas (status o adminNotes)",

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
-import { optionalText, requiredText } from "./fields";
+import { optionalMultilineText, optionalText, requiredText } from "./fields";
 
 export const DOOR_STATUS_LABELS = { active: "Activa", maintenance: "Mantenimiento", emergency: "Emergencia" } as const;
 export const DOOR_INCIDENT_TYPE_LABELS = {
@@ -25,7 +25,7 @@ const doorFields = {
   doorId: text("El ID de puerta es requerido", 32).check(
     z.regex(/^[A-Za-z0-9_-]{1,32}$/, "El ID de puerta solo admite letras, números, guiones y guiones bajos (máximo 32)"),
   ),
-  description: optionalText(500),
+  description: optionalMultilineText(500),
   status: z.enum(DOOR_STATUSES, { error: "El estado no es válido" }),
   // The facility the door leads to (its bookings open it); empty or null: none.
   facilityId: z.optional(
@@ -47,26 +47,50 @@ export const DoorUpdateSchema = z
   .partial(z.object(doorFields))
   .check(z.refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar"));
 
+const customStatus = z
+  .string({ error: "El mensaje de estado debe ser texto" })
+  .check(z.trim(), z.maxLength(10, "El mensaje de estado admite como máximo 10 caracteres"), z.regex(PRINTABLE, NOT_PRINTABLE));
+const customMessage = z
+  .string({ error: "El mensaje de bienvenida debe ser texto" })
+  .check(z.trim(), z.maxLength(16, "El mensaje de bienvenida admite como máximo 16 caracteres"), z.regex(PRINTABLE, NOT_PRINTABLE));
+
+/** The form always sends both texts: an emptied one (absent once conform parses it) clears it. */
+const clearedWhenEmpty = (text: typeof customStatus) =>
+  z.pipe(
+    z.optional(text),
+    z.transform((value: string | undefined) => value || null),
+  );
+
+/** The dashboard's messages form: the checkbox and both texts, every time. */
 export const DoorMessagesSchema = z.object({
   useCustomMessages: z.pipe(
     z.transform((value: unknown) => value === "on" || value === "true" || value === true),
     z.boolean(),
   ),
-  customStatus: z.optional(
-    z.string().check(z.trim(), z.maxLength(10, "El mensaje de estado admite como máximo 10 caracteres"), z.regex(PRINTABLE, NOT_PRINTABLE)),
-  ),
-  customMessage: z.optional(
-    z.string().check(z.trim(), z.maxLength(16, "El mensaje de bienvenida admite como máximo 16 caracteres"), z.regex(PRINTABLE, NOT_PRINTABLE)),
-  ),
+  customStatus: clearedWhenEmpty(customStatus),
+  customMessage: clearedWhenEmpty(customMessage),
 });
+
+/**
+ * PUT /api/doors/{id}/messages: any of the three, and only those change (a
+ * text not sent keeps the admin's; `""` or null clears it), so custom
+ * messages switched off and on again show the same texts. An empty body is refused.
+ */
+export const DoorMessagesUpdateSchema = z
+  .object({
+    useCustomMessages: z.optional(z.boolean({ error: "useCustomMessages debe ser verdadero o falso" })),
+    customStatus: z.optional(z.nullable(customStatus)),
+    customMessage: z.optional(z.nullable(customMessage)),
+  })
+  .check(z.refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar"));
 
 export const DoorIncidentSchema = z.object({
   type: z.enum(INCIDENT_TYPES, { error: "El tipo es requerido" }),
   urgency: z._default(z.enum(INCIDENT_URGENCIES, { error: "La urgencia es requerida" }), "medium"),
   title: optionalText(200),
-  description: optionalText(2000),
+  description: optionalMultilineText(2000),
 });
 
 export type DoorInput = z.output<typeof DoorSchema>;
-export type DoorMessagesInput = z.output<typeof DoorMessagesSchema>;
+export type DoorMessagesInput = z.output<typeof DoorMessagesUpdateSchema>;
 export type DoorIncidentInput = z.output<typeof DoorIncidentSchema>;

@@ -1,7 +1,7 @@
 // Enquiry and visit-request forms (both become a consultation).
 import * as z from "zod/mini";
 import { addDays } from "~/utils/dates";
-import { builtOncePerDay, email, isoDay, optionalText, requiredText } from "./fields";
+import { builtOncePerDay, email, isoDay, optionalMultilineText, requiredMultilineText, requiredText } from "./fields";
 
 export const VISIT_HOURS = ["10:00", "11:00", "12:00", "16:00", "17:00", "18:00"] as const;
 
@@ -28,7 +28,7 @@ export const EnquirySchema = z.object({
   nombre: requiredText(ENQUIRY_REQUIRED, 100),
   email: email({ required: ENQUIRY_REQUIRED, invalid: INVALID_EMAIL }),
   telefono: requiredText(ENQUIRY_REQUIRED, 30),
-  mensaje: requiredText(ENQUIRY_REQUIRED, 2000),
+  mensaje: requiredMultilineText(ENQUIRY_REQUIRED, 2000),
   ...captchaFields(ENQUIRY_REQUIRED),
 });
 
@@ -45,7 +45,7 @@ export const createVisitSchema = builtOncePerDay((today) => {
       z.refine((day) => day <= lastDay, `Las visitas se solicitan con un máximo de ${VISIT_MAX_DAYS_AHEAD} días de antelación`),
     ),
     hora: z.enum(VISIT_HOURS, { error: VISIT_REQUIRED }),
-    comentarios: optionalText(1000),
+    comentarios: optionalMultilineText(1000),
     ...captchaFields(VISIT_REQUIRED),
   });
 });

@@ -4,7 +4,7 @@
 // the future, the facility's type, overlaps) are the service's.
 import * as z from "zod/mini";
 import { BOOKING_STATUSES, FACILITY_TYPES } from "~/db/schema-enums";
-import { isCalendarDay, optionalText, requiredText } from "./fields";
+import { isCalendarDay, optionalMultilineText, requiredText } from "./fields";
 
 export type FacilityType = (typeof FACILITY_TYPES)[number];
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -61,7 +61,7 @@ export const BookingSchema = z.object({
     ),
     z.transform(Number),
   ),
-  notes: optionalText(500),
+  notes: optionalMultilineText(500),
 });
 
 export type BookingInput = z.output<typeof BookingSchema>;

@@ -3,6 +3,9 @@
 //
 // - Text is trimmed, and control characters (NUL, bidirectional overrides…)
 //   are refused: nothing invisible is stored.
+// - Single-line text (names, titles, codes, aliases) refuses line breaks too;
+//   only the multi-line kinds (descriptions, messages, notes: what a textarea
+//   sends) keep them.
 // - An email field holds exactly one address.
 // - A date field holds a real calendar day (no 2026-13-45).
 //
@@ -13,26 +16,54 @@ import * as z from "zod/mini";
 
 /** C0/C1 controls (line breaks aside), and the bidirectional and zero-width format characters. */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/;
+/** What ends a line: CR, LF, and Unicode's line and paragraph separators. */
+const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 export const CONTROL_CHARACTERS_MESSAGE = "El texto contiene caracteres no permitidos";
+export const LINE_BREAK_MESSAGE = "Este campo no admite saltos de línea";
 
 const tooLong = (max: number) => `Máximo ${max} caracteres`;
 const noControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
+const noLineBreaks = (value: string) => !LINE_BREAKS.test(value);
 
-/** Trimmed text without control characters (line breaks allowed), at most `max` characters. */
-export function text(max: number) {
-  return z.string().check(z.trim(), z.maxLength(max, tooLong(max)), z.refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE));
+/**
+ * The one text rule, as checks to add after a field's own (trim, lengths):
+ * no control characters, and for a single-line field no line breaks.
+ */
+export function textRule({ multiline = false }: { multiline?: boolean } = {}) {
+  const noControl = z.refine<string>(noControlCharacters, CONTROL_CHARACTERS_MESSAGE);
+  return multiline ? [noControl] : [noControl, z.refine<string>(noLineBreaks, LINE_BREAK_MESSAGE)];
 }
 
-/** Required text: missing or blank answers `required`. */
+/** Trimmed single-line text without control characters, at most `max` characters. */
+export function text(max: number) {
+  return z.string().check(z.trim(), z.maxLength(max, tooLong(max)), ...textRule());
+}
+
+/** The same for a description or a message: line breaks allowed. */
+export function multilineText(max: number) {
+  return z.string().check(z.trim(), z.maxLength(max, tooLong(max)), ...textRule({ multiline: true }));
+}
+
+/** Required single-line text: missing or blank answers `required`. */
 export function requiredText(required: string, max: number) {
+  return z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong(max)), ...textRule());
+}
+
+/** Required multi-line text (a description, a message). */
+export function requiredMultilineText(required: string, max: number) {
   return z
     .string({ error: required })
-    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong(max)), z.refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE));
+    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong(max)), ...textRule({ multiline: true }));
 }
 
-/** Optional text: empty means not given (undefined). */
+/** Optional single-line text: empty means not given (undefined). */
 export function optionalText(max: number) {
   return z.optional(text(max));
+}
+
+/** Optional multi-line text. */
+export function optionalMultilineText(max: number) {
+  return z.optional(multilineText(max));
 }
 
 /** SPEC §5: non-space text, @, text, dot, text; and one address only (no lists, no spaces). */
@@ -67,18 +98,27 @@ export function timeOfDay(invalid: string) {
   return z.string({ error: invalid }).check(z.trim(), z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, invalid));
 }
 
-const PHONE_PATTERN = /^[+()\d][\d\s().+-]*$/;
+/** A leading + at most, then digits, spaces and the separators people write: - . ( ). */
+const PHONE_PATTERN = /^\+?[\d\s().-]+$/;
+export const PHONE_MIN_DIGITS = 6;
+export const PHONE_MAX_DIGITS = 20;
 
-/** A phone number as people write it: digits, spaces, + - ( ) and dots. */
+/** Whether `value` is a phone number as people write it, with 6 to 20 digits. */
+export function isPhoneNumber(value: string) {
+  const digits = value.replace(/\D/g, "").length;
+  return PHONE_PATTERN.test(value) && digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
+}
+
+/** A phone number: digits and spaces, a leading +, the separators - . ( ); 6 to 20 digits. */
 export function phone({ required, invalid }: { required: string; invalid: string }) {
-  return z.pipe(requiredText(required, 30), z.string().check(z.regex(PHONE_PATTERN, invalid)));
+  return z.pipe(requiredText(required, 30), z.string().check(z.refine(isPhoneNumber, invalid)));
 }
 
 /** The same, optional: empty means not given (undefined). */
 export function optionalPhone(invalid: string) {
   return z.optional(
     z.pipe(
-      text(30).check(z.refine((value) => value === "" || PHONE_PATTERN.test(value), invalid)),
+      text(30).check(z.refine((value) => value === "" || isPhoneNumber(value), invalid)),
       z.transform((value: string) => value || undefined),
     ),
   );

@@ -5,7 +5,7 @@
 import * as z from "zod/mini";
 import { INCIDENT_CATEGORIES, INCIDENT_SOURCES, INCIDENT_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import { DOOR_INCIDENT_TYPE_LABELS, URGENCY_LABELS } from "./door";
-import { optionalText, pagingFields, requiredText } from "./fields";
+import { optionalMultilineText, optionalText, pagingFields, requiredText } from "./fields";
 
 export { DOOR_INCIDENT_TYPE_LABELS as INCIDENT_TYPE_LABELS, URGENCY_LABELS };
 
@@ -70,7 +70,10 @@ export function incidentTitle(incident: { title: string | null; type: IncidentTy
 const filter = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
   z.optional(z.enum(values, { error: `${name} debe ser uno de: ${values.join(", ")}` }));
 
-/** The list's filters (page and API); absent means "any". `doorId` is the door's row id or its hardware code. */
+/**
+ * The list's filters (page and API); absent means "any". `doorId` is the
+ * door's hardware code (its row id is still accepted for one release).
+ */
 export const IncidentFiltersSchema = z.object({
   status: filter(INCIDENT_STATUSES, "status"),
   type: filter(INCIDENT_TYPES, "type"),
@@ -92,9 +95,9 @@ const title = requiredText(TITLE_REQUIRED, 200);
 const type = z.enum(INCIDENT_TYPES, { error: TYPE_REQUIRED });
 const urgency = z.enum(INCIDENT_URGENCIES, { error: URGENCY_REQUIRED });
 const adminStatus = z.enum(ADMIN_INCIDENT_STATUSES, { error: STATUS_REQUIRED });
-const description = optionalText(2000);
+const description = optionalMultilineText(2000);
 
-/** SPEC §5 create: title, type, door and urgency (default medium) required; description optional. */
+/** SPEC §5 create: title, type, door (`doorId`, its hardware code) and urgency (default medium) required; description optional. */
 export const IncidentCreateSchema = z.object({
   title,
   type,
@@ -107,7 +110,8 @@ export type IncidentCreateInput = z.output<typeof IncidentCreateSchema>;
 /**
  * POST /api/incidents: the create form's fields, or a door-level report's
  * (SPEC §7: doorId, doorName, type, description, urgency, status,
- * reportedBy, reportedAt), whose title may be missing. `doorName`,
+ * reportedBy, reportedAt), whose title may be missing. `doorId` is the
+ * door's hardware code (its row id is still accepted for one release). `doorName`,
  * `reportedBy` and `reportedAt` are accepted and ignored: the server takes
  * the door's name, the caller and the time itself.
  */

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { requiredMultilineText, requiredText } from "./fields";
 
 export const PUBLIC_INCIDENT_TYPES = {
   fontaneria: "Fontanería",
@@ -17,14 +18,13 @@ export const PUBLIC_INCIDENT_URGENCIES = {
 } as const;
 
 const REQUIRED = "Por favor completa todos los campos obligatorios";
-const text = (max: number) => z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `Máximo ${max} caracteres`));
 
 export const PublicIncidentSchema = z.object({
-  nombre: text(100),
-  departamento: text(20),
+  nombre: requiredText(REQUIRED, 100),
+  departamento: requiredText(REQUIRED, 20),
   tipo: z.enum(Object.keys(PUBLIC_INCIDENT_TYPES) as [keyof typeof PUBLIC_INCIDENT_TYPES], { error: REQUIRED }),
-  ubicacion: text(200),
-  descripcion: text(2000),
+  ubicacion: requiredText(REQUIRED, 200),
+  descripcion: requiredMultilineText(REQUIRED, 2000),
   urgencia: z._default(z.enum(Object.keys(PUBLIC_INCIDENT_URGENCIES) as [keyof typeof PUBLIC_INCIDENT_URGENCIES], { error: REQUIRED }), "media"),
   website: z.optional(z.string()),
 });

@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 import { CONTACT_PREFERENCES, RESERVATION_STATUSES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
 import { addDays } from "~/utils/dates";
-import { builtOncePerDay, email, isoDay, optionalText, pagingFields, requiredText, text } from "./fields";
+import { builtOncePerDay, email, isoDay, multilineText, optionalMultilineText, pagingFields, phone, requiredText } from "./fields";
 
 /** A stay lasts at most this many nights, and starts at most this many days ahead. */
 export const MAX_STAY_NIGHTS = 365;
@@ -37,7 +37,7 @@ function buildReservationSchema(today: string) {
       reservationType: z._default(z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }), "habitacion"),
       guestName: requiredText("El nombre es requerido", 100),
       guestEmail: email({ required: "El email es requerido", invalid: "El email no es válido" }),
-      guestPhone: requiredText("El teléfono es requerido", 30),
+      guestPhone: phone({ required: "El teléfono es requerido", invalid: "El teléfono no es válido" }),
       startDate: isoDay("La fecha de entrada es requerida").check(
         z.refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy"),
         z.refine((day) => day <= lastStart, "La fecha de entrada debe estar dentro de los próximos dos años"),
@@ -45,7 +45,7 @@ function buildReservationSchema(today: string) {
       endDate: isoDay("La fecha de salida es requerida"),
       roomType: z.optional(z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" })),
       contactPreference: z._default(z.enum(CONTACT_PREFERENCES, { error: "La preferencia de contacto no es válida" }), "email"),
-      specialRequests: optionalText(1000),
+      specialRequests: optionalMultilineText(1000),
     })
     // `when`: also run when other fields are invalid, so every message shows at once
     // (then `value` may be anything the client sent, even null).
@@ -154,13 +154,13 @@ export const ReservationListQuerySchema = z.extend(ReservationFiltersSchema, pag
 export const ReservationStatusSchema = z.object({ status: z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE }) });
 
 /** The details modal's notes; empty clears them. */
-export const ReservationNotesSchema = z.object({ adminNotes: z.optional(text(2000)) });
+export const ReservationNotesSchema = z.object({ adminNotes: z.optional(multilineText(2000)) });
 
 /** PUT /api/anonymous-reservations/{id}/status: `status`, `adminNotes` (null or "" clears them), or both. */
 export const ReservationUpdateSchema = z
   .object({
     status: z.optional(z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE })),
-    adminNotes: z.optional(z.nullable(text(2000))),
+    adminNotes: z.optional(z.nullable(multilineText(2000))),
   })
   .check(
     z.refine((value) => value.status !== undefined || value.adminNotes !== undefined, {

@@ -4,7 +4,7 @@
 // again on the server by their bytes (app/services/resident-incidents.server.ts).
 import * as z from "zod/mini";
 import { INCIDENT_CATEGORIES, INCIDENT_STATUSES, INCIDENT_URGENCIES } from "~/db/schema-enums";
-import { requiredText } from "./fields";
+import { requiredMultilineText, requiredText } from "./fields";
 
 // The labels of categories, priorities and statuses are the admin's too: ~/schemas/incident.
 
@@ -27,11 +27,22 @@ export const ResidentIncidentSchema = z.object({
   title: requiredText("El título es requerido", 200),
   category: z.enum(INCIDENT_CATEGORIES, { error: "La categoría es requerida" }),
   location: requiredText("La ubicación es requerida", 200),
-  description: requiredText("La descripción es requerida", 2000),
+  description: requiredMultilineText("La descripción es requerida", 2000),
   priority: z._default(z.enum(INCIDENT_URGENCIES, { error: "La prioridad no es válida" }), "medium"),
 });
 
 export type ResidentIncidentInput = z.output<typeof ResidentIncidentSchema>;
+
+/**
+ * PUT /api/user-portal/incidents/{id}: any of the fields, and only those
+ * change (no default: a priority not sent keeps the stored one). An empty
+ * body is refused.
+ */
+export const ResidentIncidentUpdateSchema = z
+  .partial(z.extend(ResidentIncidentSchema, { priority: z.enum(INCIDENT_URGENCIES, { error: "La prioridad no es válida" }) }))
+  .check(z.refine((fields) => Object.values(fields).some((value) => value !== undefined), "No hay cambios que guardar"));
+
+export type ResidentIncidentUpdate = z.output<typeof ResidentIncidentUpdateSchema>;
 
 const PHOTO_TYPES = new Set(PHOTO_ACCEPT.split(","));
 

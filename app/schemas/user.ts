@@ -3,7 +3,7 @@
 // Browser-safe.
 import * as z from "zod/mini";
 import { CARD_TYPES, USER_ROLES, USER_STATUSES } from "~/db/schema-enums";
-import { email, isCalendarDay, newPassword, optionalPhone, optionalText, pagingFields, requiredText } from "./fields";
+import { email, isCalendarDay, newPassword, optionalMultilineText, optionalPhone, optionalText, pagingFields, requiredText } from "./fields";
 
 export type UserRole = (typeof USER_ROLES)[number];
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -67,7 +67,7 @@ const profileFields = {
   department: orNull(optionalText(100)),
   phone: orNull(optionalPhone("El teléfono no es válido")),
   role,
-  notes: orNull(optionalText(1000)),
+  notes: orNull(optionalMultilineText(1000)),
   unitNumber: orNull(optionalText(20)),
 };
 
@@ -152,7 +152,7 @@ export const CARD_TYPE_DEFAULT = "primary";
 function cardDetails(today: string) {
   return {
     alias: orNull(optionalText(100)),
-    description: orNull(optionalText(500)),
+    description: orNull(optionalMultilineText(500)),
     cardType: z._default(z.enum(CARD_TYPES, { error: "El tipo debe ser primary, secondary, temporary o emergency" }), CARD_TYPE_DEFAULT),
     expiresAt: expiry(today),
   };

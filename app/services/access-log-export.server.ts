@@ -1,13 +1,14 @@
 // The access log as a CSV download (the admin screen's "Exportar CSV" and
-// GET /api/logs/export): the filtered rows, streamed one keyset batch at a
-// time as the client takes them, gzip-compressed when it accepts gzip, so the
-// export holds a batch or so whatever the size of the log.
+// GET /api/logs/export): the filtered rows, produced one keyset batch at a
+// time as the download is read, so the export holds a batch or so whatever
+// the size of the log. The routes send it with downloadResponse.
 import { setImmediate } from "node:timers/promises";
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { streamAccessLogs, type AccessLogRecord } from "~/models/access-log-query.server";
 import { ACCESS_RESULT_LABELS, type LogFilters } from "~/schemas/access-log";
 import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
-import { currentRequestContext, responseDrained } from "~/utils/http-server-patch.server";
+import type { Download } from "~/utils/download.server";
+import { withDoorRowId } from "./access-log-review.server";
 
 export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP"];
 
@@ -43,70 +44,34 @@ function csvRecordLine(row: AccessLogRecord, formatDate: (epochMs: number) => st
   },${row.offline ? QUOTED_YES : QUOTED_NO},${csvCell(row.ipAddress ?? "")}\r\n`;
 }
 
-/** Whether an Accept-Encoding header accepts gzip (q > 0, named or as `*`). */
-export function acceptsGzip(acceptEncoding: string | null) {
-  if (!acceptEncoding) return false;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.toLowerCase().split(",")) {
-    const [name, ...parameters] = part.trim().split(";");
-    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    weights.set(name!.trim(), q ? Number(q.slice(2)) || 0 : 1);
-  }
-  return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
+/**
+ * The filtered rows as a CSV download (`downloadResponse` in
+ * app/utils/download.server.ts sends it): a UTF-8 BOM (so spreadsheets read
+ * the accents) and the headers, then one chunk per keyset batch of rows,
+ * each read only when the download asks for it.
+ */
+export function accessLogCsv(filters: LogFilters, { now = new Date() }: { now?: Date } = {}): Download {
+  return {
+    filename: `registros-accesos-${todayInMadrid(now)}.csv`,
+    contentType: "text/csv; charset=utf-8",
+    chunks: csvChunks(filters, now),
+  };
 }
 
-/**
- * The filtered rows as a CSV download, streamed: each pull of the body reads
- * one keyset batch, and waits first for the HTTP response to drain
- * (remix-serve writes each chunk without waiting for the socket), so a slow
- * client slows the database reads instead of filling memory. Compressed here,
- * in the stream, when the client accepts gzip: the server's own compression
- * (which ignores backpressure) is told to leave it alone (no-transform).
- * Starts with a UTF-8 BOM so spreadsheets read the accents.
- */
-export function accessLogCsvResponse(filters: LogFilters, { acceptEncoding = null, now = new Date() }: { acceptEncoding?: string | null; now?: Date } = {}) {
-  const batches = streamAccessLogs(filters, { now });
+async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string, void, undefined> {
+  yield `\uFEFF${csvLine(CSV_HEADERS)}`;
   const formatDate = madridDateTimeFormatter();
-  const encoder = new TextEncoder();
-  const response = currentRequestContext()?.response;
-  let started = false;
-  const csv = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${csvLine(CSV_HEADERS)}`));
-        return;
-      }
-      await responseDrained(response);
-      if (response?.destroyed) {
-        // The client went away: read no further.
-        await batches.return(undefined);
-        controller.close();
-        return;
-      }
+  const batches = streamAccessLogs(await withDoorRowId(filters), { now });
+  try {
+    for (;;) {
       // libsql answers synchronously: without this the whole export would run
       // in one turn of the event loop, holding every other request and the socket.
       await setImmediate();
       const next = await batches.next();
-      if (next.done) {
-        controller.close();
-        return;
-      }
-      controller.enqueue(encoder.encode(next.value.map((row) => csvRecordLine(row, formatDate)).join("")));
-    },
-    async cancel() {
-      await batches.return(undefined);
-    },
-  });
-  const gzip = acceptsGzip(acceptEncoding);
-  const headers = new Headers({
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="registros-accesos-${todayInMadrid(now)}.csv"`,
-    "Cache-Control": "no-store, no-transform",
-    Vary: "Accept-Encoding",
-  });
-  if (gzip) headers.set("Content-Encoding", "gzip");
-  // (DOM's types give CompressionStream a BufferSource input; it takes the Uint8Arrays above.)
-  const compressed = () => csv.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
-  return new Response(gzip ? compressed() : csv, { headers });
+      if (next.done) return;
+      yield next.value.map((row) => csvRecordLine(row, formatDate)).join("");
+    }
+  } finally {
+    await batches.return(undefined);
+  }
 }

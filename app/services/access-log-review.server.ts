@@ -4,6 +4,7 @@
 // access-log-export.server.ts.
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { getAccessLog } from "~/models/access-log.server";
+import { findDoorByCodeOrId } from "~/models/door.server";
 import {
   deleteDeniedAccessLogsOfCardNumber,
   getAccessLogStats,
@@ -12,10 +13,10 @@ import {
 } from "~/models/access-log-query.server";
 
 export type { AccessLogRecord };
-import type { Card } from "~/models/card.server";
+import { listCardStatusesAndGrants, type Card } from "~/models/card.server";
 import { LOG_MERGE_WINDOW_MS, LogFiltersSchema, type LogFilters } from "~/schemas/access-log";
-import { queryObject } from "~/utils/api.server";
 import { canonicalCardId } from "~/utils/card-number";
+import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { approveCard } from "./cards.server";
 
@@ -25,9 +26,9 @@ export function toAccessLogJson(row: AccessLogRecord) {
     _id: row.id,
     timestamp: new Date(row.timestamp).toISOString(),
     cardId: row.cardNumber,
-    /** The door's row id (`_id` of /api/doors); null for an unknown or deleted door. */
-    doorId: row.doorId,
-    /** The door's hardware code, as the bridge sent it. */
+    /** The door's hardware code, as its bridge sent it (also for an unknown or deleted door). */
+    doorId: row.doorCode,
+    /** The same code under its former name: kept for one release (docs/api.md). */
     doorCode: row.doorCode,
     doorName: row.doorName,
     ipAddress: row.ipAddress,
@@ -41,10 +42,16 @@ export function toAccessLogJson(row: AccessLogRecord) {
 }
 export type AccessLogJson = ReturnType<typeof toAccessLogJson>;
 
-/** A page's filters from its query; values a person could not have picked fall back to the defaults. */
-export function parseLogFilters(params: URLSearchParams): LogFilters {
-  const parsed = LogFiltersSchema.safeParse(queryObject(params));
-  return parsed.success ? parsed.data : LogFiltersSchema.parse({});
+/**
+ * The filters as the access log model reads them: the door (the page's and
+ * the API's `doorId`, a hardware code, or for one release a row id) as its
+ * row id, so the door's rows logged under an earlier code count too. An
+ * unknown door stays as given and matches nothing.
+ */
+export async function withDoorRowId(filters: LogFilters): Promise<LogFilters> {
+  if (!filters.doorId) return filters;
+  const door = await findDoorByCodeOrId(filters.doorId);
+  return { ...filters, doorId: door?.id ?? filters.doorId };
 }
 
 /** The filters as a query string, without the defaults (for links and the export). */
@@ -67,11 +74,11 @@ export async function getAccessLogPage(
   { page, limit, clamp = false }: { page: number; limit: number; clamp?: boolean },
   now = new Date(),
 ) {
-  const stats = await getAccessLogStats(filters, now);
-  const pages = Math.max(1, Math.ceil(stats.total / limit));
-  const shown = clamp ? Math.min(pages, Math.max(1, page)) : page;
-  const rows = await listAccessLogs(filters, { limit, offset: (shown - 1) * limit }, now);
-  return { stats, rows, page: shown, pages, limit };
+  const criteria = await withDoorRowId(filters);
+  const stats = await getAccessLogStats(criteria, now);
+  const window = pageWindow(stats.total, { page, limit, clamp });
+  const rows = await listAccessLogs(criteria, window, now);
+  return { stats, rows, page: window.page, pages: window.pages, limit };
 }
 
 export const LOG_REFUSALS = {
@@ -79,6 +86,25 @@ export const LOG_REFUSALS = {
   not_denied: refuse(409, "Ese acceso no fue denegado"),
   no_card: refuse(404, "El registro no corresponde a ninguna tarjeta registrada"),
 };
+
+/**
+ * The denied rows whose 'Aprobar' would change something: a card still
+ * registered that is pending (approving activates it), or that the row's door
+ * does not grant yet (approving grants it). A card already granted at that
+ * door, and active or not pending, was denied for another reason (its hours,
+ * the door's status, an expiry): the row offers nothing.
+ */
+export async function approvableLogRows(rows: Pick<AccessLogRecord, "id" | "accessGranted" | "cardId" | "doorId">[]) {
+  const denied = rows.filter((row) => !row.accessGranted && row.cardId !== null);
+  const { statuses, granted } = await listCardStatusesAndGrants(denied.map((row) => row.cardId!));
+  const approvable = new Set<string>();
+  for (const row of denied) {
+    const status = statuses.get(row.cardId!);
+    if (!status) continue;
+    if (status === "pending" || (row.doorId !== null && !granted.has(`${row.cardId}|${row.doorId}`))) approvable.add(row.id);
+  }
+  return approvable;
+}
 
 /**
  * SPEC §4: approving a card from a denied row makes a pending card active and

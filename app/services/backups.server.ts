@@ -19,7 +19,6 @@ import { createReadStream, existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import * as tar from "tar";
 import { z } from "zod";
 import { backupFailedStaffMail } from "~/mail/staff-mail.server";
@@ -28,6 +27,7 @@ import { BACKUP_TRIGGERS, backupName, parseBackupName, type BackupTrigger } from
 import { isProcessAlive } from "~/utils/data-dir-claim.server";
 import { dataPath } from "~/utils/data-dir.server";
 import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
+import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
@@ -325,21 +325,15 @@ export async function createBackup(
   }
 }
 
-/** An archive as a download (the routes guard it: admins only), or 404 for any name the folder does not list. */
-export async function downloadBackup(name: string): Promise<Result<{ response: Response }>> {
+/**
+ * An archive as a download (the routes guard it, admins only, and send it
+ * with downloadResponse), or 404 for any name the folder does not list.
+ */
+export async function downloadBackup(name: string): Promise<Result<{ download: Download }>> {
   const backup = (await listBackups()).find((candidate) => candidate.name === name);
   if (!backup) return refuse(404, NOT_FOUND_MESSAGE);
-  const stream = createReadStream(path.join(backupDirectory(), backup.name));
-  const response = new Response(createReadableStreamFromReadable(stream), {
-    headers: {
-      "Content-Type": "application/gzip",
-      "Content-Length": String(backup.sizeBytes),
-      "Content-Disposition": `attachment; filename="${backup.name}"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
-  return { ok: true, response };
+  const file = path.join(backupDirectory(), backup.name);
+  return { ok: true, download: { filename: backup.name, contentType: "application/gzip", file, sizeBytes: backup.sizeBytes } };
 }
 
 /** How the screen and the API describe the setup. */

@@ -6,7 +6,7 @@
 import { notifyAccessChange } from "~/access/notify.server";
 import * as cardModel from "~/models/card.server";
 import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
-import { getDoorById, listDoors, type Door } from "~/models/door.server";
+import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import { CARD_STATUS_LABELS, type SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { audited } from "./audit.server";
@@ -38,7 +38,8 @@ export function toCardJson(card: CardWithRelations) {
     userId: card.holder
       ? { _id: card.holder.id, firstName: card.holder.firstName, lastName: card.holder.lastName, username: card.holder.username }
       : null,
-    permissions: card.permissions.map(({ doorId, granted }) => ({ doorId, granted })),
+    /** `doorId`: the door's hardware code (`doorId` of /api/doors). */
+    permissions: card.permissions.map(({ doorCode, granted }) => ({ doorId: doorCode, granted })),
     usageStats: {
       lastUsed: card.lastUsedAt?.toISOString() ?? null,
       totalAccessAttempts: card.totalAccessAttempts,
@@ -162,7 +163,7 @@ export async function deleteCard(id: string): Promise<Result<{ cardNumber: strin
         alias: card.alias,
         status: card.status,
         type: card.cardType,
-        permissions: card.permissions.map(({ doorId, granted }) => ({ doorId, granted })),
+        permissions: card.permissions.map(({ doorCode, granted }) => ({ doorId: doorCode, granted })),
       },
     });
     return { ok: true, cardNumber: card.cardNumber, doorIds };
@@ -172,78 +173,82 @@ export async function deleteCard(id: string): Promise<Result<{ cardNumber: strin
   return { ok: true, cardNumber: result.cardNumber };
 }
 
-/** Grants (or explicitly denies) the card on a door (its row id). */
-export async function setCardPermission(cardId: string, doorId: string, granted: boolean): Promise<Result> {
-  const result = await audited(async (audit): Promise<Result> => {
+/**
+ * Grants (or explicitly denies) the card on a door. `door` is the door's
+ * hardware code (the API's and the page's `doorId`) or its row id
+ * (`findDoorByCodeOrId`), here and in the functions below.
+ */
+export async function setCardPermission(cardId: string, door: string, granted: boolean): Promise<Result<{ door: Door }>> {
+  const result = await audited(async (audit): Promise<Result<{ door: Door }>> => {
     const card = await cardModel.getCardById(cardId);
     if (!card) return CARD_REFUSALS.not_found;
-    const door = await getDoorById(doorId);
-    if (!door) return CARD_REFUSALS.door_not_found;
-    const previous = card.permissions.find((permission) => permission.doorId === doorId);
-    await cardModel.upsertCardPermission(cardId, doorId, granted);
+    const found = await findDoorByCodeOrId(door);
+    if (!found) return CARD_REFUSALS.door_not_found;
+    const previous = card.permissions.find((permission) => permission.doorId === found.id);
+    await cardModel.upsertCardPermission(cardId, found.id, granted);
     audit({
       action: granted ? "card.permission_grant" : "card.permission_deny",
       entityType: "card",
       entityId: cardId,
-      summary: `${granted ? "concedió" : "denegó"} el acceso de la tarjeta ${card.cardNumber} a ${door.name}`,
-      before: { door: door.name, doorId, granted: previous ? previous.granted : null },
-      after: { door: door.name, doorId, granted },
+      summary: `${granted ? "concedió" : "denegó"} el acceso de la tarjeta ${card.cardNumber} a ${found.name}`,
+      before: { door: found.name, doorId: found.code, granted: previous ? previous.granted : null },
+      after: { door: found.name, doorId: found.code, granted },
     });
-    return { ok: true };
+    return { ok: true, door: found };
   });
-  if (result.ok) await notifyAccessChange({ doorIds: [doorId] });
+  if (result.ok) await notifyAccessChange({ doorIds: [result.door.id] });
   return result;
 }
 
 /** Removes the card's permission (granted or denied) on the door. */
-export async function removeCardPermission(cardId: string, doorId: string): Promise<Result> {
-  const result = await audited(async (audit): Promise<Result> => {
+export async function removeCardPermission(cardId: string, door: string): Promise<Result<{ door: Door }>> {
+  const result = await audited(async (audit): Promise<Result<{ door: Door }>> => {
     const card = await cardModel.getCardById(cardId);
-    const previous = card?.permissions.find((permission) => permission.doorId === doorId);
-    if (!card || !previous || !(await cardModel.deleteCardPermission(cardId, doorId))) {
+    const found = await findDoorByCodeOrId(door);
+    const previous = found ? card?.permissions.find((permission) => permission.doorId === found.id) : undefined;
+    if (!card || !found || !previous || !(await cardModel.deleteCardPermission(cardId, found.id))) {
       return card ? CARD_REFUSALS.permission_not_found : CARD_REFUSALS.not_found;
     }
-    const doorName = (await getDoorById(doorId))?.name ?? doorId;
     audit({
       action: "card.permission_remove",
       entityType: "card",
       entityId: cardId,
       summary: previous.granted
-        ? `revocó el acceso de la tarjeta ${card.cardNumber} a ${doorName}`
-        : `retiró la denegación de la tarjeta ${card.cardNumber} en ${doorName}`,
-      before: { door: doorName, doorId, granted: previous.granted },
-      after: { door: doorName, doorId, granted: null },
+        ? `revocó el acceso de la tarjeta ${card.cardNumber} a ${found.name}`
+        : `retiró la denegación de la tarjeta ${card.cardNumber} en ${found.name}`,
+      before: { door: found.name, doorId: found.code, granted: previous.granted },
+      after: { door: found.name, doorId: found.code, granted: null },
     });
-    return { ok: true };
+    return { ok: true, door: found };
   });
   // The card no longer leads to this door: announce the door itself.
-  if (result.ok) await notifyAccessChange({ doorIds: [doorId] });
+  if (result.ok) await notifyAccessChange({ doorIds: [result.door.id] });
   return result;
 }
 
 /**
  * SPEC: approving a card (e.g. from a denied log row) makes a pending card
- * active and grants the given door (its row id). A card that is not pending
- * keeps its status and only gets the door; without a door there is nothing
- * to approve.
+ * active and grants the given door (its hardware code or row id). A card
+ * that is not pending keeps its status and only gets the door; without a
+ * door there is nothing to approve.
  */
-export async function approveCard(cardId: string, doorId?: string | null): Promise<Result<{ card: Card }>> {
+export async function approveCard(cardId: string, door?: string | null): Promise<Result<{ card: Card }>> {
   const result = await audited(async (audit): Promise<Result<{ card: Card }>> => {
     const existing = await cardModel.getCardById(cardId);
     if (!existing) return CARD_REFUSALS.not_found;
-    const door = doorId ? await getDoorById(doorId) : null;
-    if (doorId && !door) return CARD_REFUSALS.door_not_found;
-    if (existing.status !== "pending" && !door) return CARD_REFUSALS.not_pending;
-    const card = await cardModel.activatePendingCardAndGrant(cardId, door?.id ?? null);
+    const found = door ? await findDoorByCodeOrId(door) : null;
+    if (door && !found) return CARD_REFUSALS.door_not_found;
+    if (existing.status !== "pending" && !found) return CARD_REFUSALS.not_pending;
+    const card = await cardModel.activatePendingCardAndGrant(cardId, found?.id ?? null);
     if (!card) return CARD_REFUSALS.not_found;
-    const previous = door ? existing.permissions.find((permission) => permission.doorId === door.id) : undefined;
+    const previous = found ? existing.permissions.find((permission) => permission.doorId === found.id) : undefined;
     audit({
       action: "card.approve",
       entityType: "card",
       entityId: cardId,
-      summary: `aprobó la tarjeta ${existing.cardNumber}${door ? ` con acceso a ${door.name}` : ""}`,
-      before: { status: existing.status, ...(door ? { door: door.name, granted: previous ? previous.granted : null } : {}) },
-      after: { status: card.status, ...(door ? { door: door.name, granted: true } : {}) },
+      summary: `aprobó la tarjeta ${existing.cardNumber}${found ? ` con acceso a ${found.name}` : ""}`,
+      before: { status: existing.status, ...(found ? { door: found.name, doorId: found.code, granted: previous ? previous.granted : null } : {}) },
+      after: { status: card.status, ...(found ? { door: found.name, doorId: found.code, granted: true } : {}) },
     });
     return { ok: true, card };
   });

@@ -5,6 +5,7 @@
 import * as consultationModel from "~/models/consultation.server";
 import type { Consultation } from "~/models/consultation.server";
 import { CONSULTATION_STATUS_LABELS, type ConsultationFilters, type ConsultationUpdate } from "~/schemas/consultation";
+import { plainIpAddress } from "~/utils/client-ip.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited, changedFields, type Audit } from "./audit.server";
@@ -24,7 +25,8 @@ export function toConsultationJson(consultation: Consultation) {
     visitTime: consultation.visitTime,
     status: consultation.status,
     adminNotes: consultation.adminNotes,
-    ipAddress: consultation.ipAddress,
+    // Rows stored before addresses were kept in one form may hold "::ffff:…".
+    ipAddress: plainIpAddress(consultation.ipAddress),
     createdAt: consultation.createdAt.toISOString(),
     updatedAt: consultation.updatedAt.toISOString(),
   };

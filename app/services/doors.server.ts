@@ -166,13 +166,21 @@ export async function updateDoor(id: string, input: Partial<DoorInput>): Promise
   return saved(door);
 }
 
-/** The hardware status text (≤ 10 characters) and welcome (≤ 16) shown at the door. */
+/**
+ * The hardware status text (≤ 10 characters) and welcome (≤ 16) shown at the
+ * door, and whether they are used. Only what is given changes: switching the
+ * custom messages off keeps the texts for when they are switched on again.
+ */
 export async function setDoorMessages(id: string, { useCustomMessages, customStatus, customMessage }: DoorMessagesInput) {
   const door = await audited(async (audit) => {
     const before = await doorModel.getDoorById(id);
     if (!before) return null;
-    const fields = { useCustomMessages, customStatus: customStatus || null, customMessage: customMessage || null };
-    const diff = changedFields(before, fields, ["useCustomMessages", "customStatus", "customMessage"] as const);
+    const fields = {
+      ...(useCustomMessages === undefined ? {} : { useCustomMessages }),
+      ...(customStatus === undefined ? {} : { customStatus: customStatus || null }),
+      ...(customMessage === undefined ? {} : { customMessage: customMessage || null }),
+    };
+    const diff = changedFields(before, { ...before, ...fields }, ["useCustomMessages", "customStatus", "customMessage"] as const);
     if (diff.changed.length === 0) return before;
     const updated = await doorModel.updateDoor(id, fields);
     if (!updated) return null;

@@ -8,8 +8,10 @@ import { notifyAccessChange } from "~/access/notify.server";
 import * as bookingModel from "~/models/facility-booking.server";
 import type { BookingWithFacility, Facility } from "~/models/facility-booking.server";
 import type { User } from "~/models/user.server";
-import { FACILITY_TYPE_LABELS, MAX_BOOKING_DAYS_AHEAD, type BookingInput, type BookingStatus } from "~/schemas/facility-booking";
+import { FACILITY_TYPES } from "~/db/schema-enums";
+import { FACILITY_TYPE_LABELS, MAX_BOOKING_DAYS_AHEAD, type BookingInput, type BookingStatus, type FacilityType } from "~/schemas/facility-booking";
 import { addDays, formatTimeRange, madridInstant, todayInMadrid } from "~/utils/dates";
+import { getEnv } from "~/utils/env.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { notifyUser } from "./notifications.server";
 
@@ -68,6 +70,22 @@ export async function getResidentBooking(user: Pick<User, "id">, bookingId: stri
   return booking ? { ok: true, booking: toBookingJson(booking, now) } : refuse(404, BOOKING_NOT_FOUND);
 }
 
+/**
+ * How many bookings of each facility type a resident may have that are not
+ * over yet (MAX_ACTIVE_BOOKINGS, MAX_ACTIVE_BOOKINGS_BY_TYPE): a booking of a
+ * door-linked facility opens that door, so unlimited bookings would be
+ * standing access.
+ */
+export function activeBookingLimits(): Record<FacilityType, number> {
+  const { MAX_ACTIVE_BOOKINGS, MAX_ACTIVE_BOOKINGS_BY_TYPE } = getEnv();
+  return Object.fromEntries(FACILITY_TYPES.map((type) => [type, MAX_ACTIVE_BOOKINGS_BY_TYPE?.[type] ?? MAX_ACTIVE_BOOKINGS])) as Record<FacilityType, number>;
+}
+
+function tooManyActiveBookings(type: FacilityType, limit: number) {
+  const bookings = limit === 1 ? "1 reserva activa" : `${limit} reservas activas`;
+  return refuse(409, `Ya tienes ${bookings} de ${FACILITY_TYPE_LABELS[type]}, el máximo por residente. Cancela una o espera a que termine para reservar otra.`);
+}
+
 async function announceFacility(facilityId: string) {
   const doorIds = await bookingModel.listDoorIdsForFacility(facilityId);
   if (doorIds.length > 0) await notifyAccessChange({ doorIds });
@@ -76,7 +94,8 @@ async function announceFacility(facilityId: string) {
 /**
  * Books the facility for the resident: the facility must be of the chosen
  * type, the day between today and 90 days ahead (in Europe/Madrid), the start
- * still to come; a slot overlapping a confirmed booking is refused naming it.
+ * still to come; a resident at their limit of active bookings of that type is
+ * refused (409), and so is a slot overlapping a confirmed booking, naming it.
  */
 export async function createResidentBooking(
   user: Pick<User, "id">,
@@ -96,14 +115,12 @@ export async function createResidentBooking(
   if (startsAt.getTime() <= now.getTime()) return refuse(400, "La hora de inicio ya ha pasado", { field: "startTime" });
   const endsAt = new Date(startsAt.getTime() + input.duration * HOUR_MS);
 
-  const inserted = await bookingModel.insertBooking({
-    userId: user.id,
-    facilityId: facility.id,
-    startsAt,
-    endsAt,
-    durationHours: input.duration,
-    notes: input.notes || null,
-  });
+  const maxActive = activeBookingLimits()[facility.type];
+  const inserted = await bookingModel.insertBooking(
+    { userId: user.id, facilityId: facility.id, startsAt, endsAt, durationHours: input.duration, notes: input.notes || null },
+    { facilityType: facility.type, maxActive, now },
+  );
+  if (!inserted.ok && inserted.reason === "limit") return tooManyActiveBookings(facility.type, maxActive);
   if (!inserted.ok) {
     const taken = await bookingModel.findOverlappingBooking(facility.id, startsAt, endsAt);
     const slot = taken ? ` de ${formatTimeRange(taken.startsAt, taken.endsAt)}` : "";

@@ -62,8 +62,8 @@ export function toIncidentJson(incident: IncidentWithReporter) {
     status: incident.status,
     urgency: incident.urgency,
     description: incident.description,
-    /** The door's row id (`_id` of /api/doors), or null. */
-    doorId: incident.doorId,
+    /** The door's hardware code (`doorId` of /api/doors), or null (no door, or a deleted one). */
+    doorId: incident.doorCode,
     doorName: incident.doorName,
     reportedBy: incident.reportedBy,
     reportedAt: incident.reportedAt.toISOString(),
@@ -79,18 +79,13 @@ export function toIncidentJson(incident: IncidentWithReporter) {
 }
 export type IncidentJson = ReturnType<typeof toIncidentJson>;
 
-/** A door by its row id, or else by its hardware code (what a door-level form may send). */
-async function findDoor(idOrCode: string) {
-  return (await doorModel.getDoorById(idOrCode)) ?? (await doorModel.getDoorByCode(idOrCode)) ?? null;
-}
-
 /**
  * One page of the filtered list with its stats. The stats count every
  * status among the incidents the other filters (type, urgency, door) match,
  * so the status tiles stay meaningful while a status is filtered.
  */
 export async function listIncidentsPage(filters: IncidentFilters, paging: { page: number; limit: number; clamp?: boolean }) {
-  const door = filters.doorId ? await findDoor(filters.doorId) : null;
+  const door = filters.doorId ? await doorModel.findDoorByCodeOrId(filters.doorId) : null;
   const criteria: incidentModel.IncidentCriteria = {
     status: filters.status,
     type: filters.type,
@@ -125,15 +120,19 @@ export async function getIncident(id: string): Promise<Result<{ incident: Incide
   return incident ? { ok: true, incident } : refuse(404, INCIDENT_NOT_FOUND);
 }
 
-/** An incident on a door, reported by an admin (the create form, a door's report, POST /api/incidents). */
+/**
+ * An incident on a door, reported by an admin (the create form, a door's
+ * report, POST /api/incidents). `doorId` is the door's hardware code, or its
+ * row id (the dashboard's report; the API's old form, for one release).
+ */
 export async function createIncident(
   input: Pick<IncidentApiCreateInput, "type" | "doorId" | "urgency"> & Partial<Pick<IncidentApiCreateInput, "title" | "description" | "status">>,
   admin: Pick<User, "id" | "username">,
 ): Promise<Result<{ incident: IncidentWithReporter }>> {
-  const door = await findDoor(input.doorId);
+  const door = await doorModel.findDoorByCodeOrId(input.doorId);
   if (!door) return refuse(404, INCIDENT_DOOR_NOT_FOUND, { field: "doorId" });
   const created = await incidentModel.createDoorIncident({ ...input, door, reportedBy: admin });
-  return { ok: true, incident: { ...created, reporter: null } };
+  return { ok: true, incident: { ...created, reporter: null, doorCode: door.code } };
 }
 
 /** A resident hears of every status change of their own incident. */
@@ -153,7 +152,7 @@ async function changeIncident(id: string, fields: incidentModel.IncidentFields):
   const updated = await incidentModel.updateIncident(id, fields);
   if (!updated) return refuse(404, INCIDENT_NOT_FOUND);
   await tellReporter(before, updated.status);
-  return { ok: true, incident: { ...updated, reporter: before.reporter } };
+  return { ok: true, incident: { ...updated, reporter: before.reporter, doorCode: before.doorCode } };
 }
 
 /** SPEC §5 edit: title, type, status, urgency and description (empty clears it). */

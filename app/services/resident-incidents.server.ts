@@ -2,11 +2,11 @@
 // JSON API. They are stored in the one incident store (ADR 0002), so the
 // admins see them with the others. A resident edits or cancels an incident
 // only while it is open. Photos: at most 5, 5 MB each, JPEG, PNG or WebP by
-// their bytes; stored under the data directory with random names and served
+// their decoded header; stored under the data directory with random names and served
 // only to their reporter and to admins. A refused photo stores nothing.
 import * as incidentModel from "~/models/incident.server";
 import type { Incident } from "~/models/incident.server";
-import { deletePhotoFiles, detectPhotoType, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
+import { deletePhotoFiles, listPhotoFiles, readPhotoHeader, readPhotoFile, savePhotoFiles, type PhotoType } from "~/models/incident-photo.server";
 import type { User } from "~/models/user.server";
 import {
   MAX_INCIDENT_PHOTOS,
@@ -14,8 +14,11 @@ import {
   PHOTO_MESSAGES,
   type IncidentCategory,
   type ResidentIncidentInput,
+  type ResidentIncidentUpdate,
 } from "~/schemas/resident-incident";
 import { newIncidentStaffMail } from "~/mail/staff-mail.server";
+import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
+import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import type { UploadedPhoto } from "~/utils/photo-upload.server";
 import { refuse, type Result } from "~/utils/refusal.server";
@@ -59,38 +62,65 @@ function checkPhotos(photos: UploadedPhoto[]): Result<{ typed: { bytes: Uint8Arr
   const typed: { bytes: Uint8Array; type: PhotoType }[] = [];
   for (const photo of photos) {
     if (photo.bytes.length > MAX_PHOTO_BYTES) return refuse(413, `${photo.filename}: ${PHOTO_MESSAGES.tooLarge}`, { field: "photos" });
-    const type = detectPhotoType(photo.bytes);
-    if (!type) return refuse(415, `${photo.filename}: ${PHOTO_MESSAGES.notAnImage}`, { field: "photos" });
-    typed.push({ bytes: photo.bytes, type });
+    const header = readPhotoHeader(photo.bytes);
+    if (!header) return refuse(415, `${photo.filename}: ${PHOTO_MESSAGES.notAnImage}`, { field: "photos" });
+    typed.push({ bytes: photo.bytes, type: header.type });
   }
   return { ok: true, typed };
 }
 
 type Reporter = Pick<User, "id" | "username" | "firstName" | "lastName" | "unitNumber">;
 
-/** Stores the report and its photos, all or nothing. */
+/** The building's calendar day of `now`: when it started, and how long until the next one starts. */
+function reportingDay(now: Date) {
+  const today = todayInMadrid(now);
+  const since = madridInstant(today, "00:00")!;
+  const next = madridInstant(addDays(today, 1), "00:00")!;
+  return { since, retryAfterSeconds: Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)) };
+}
+
+function tooManyIncidents(max: number, retryAfterSeconds: number) {
+  const incidents = max === 1 ? "1 incidencia" : `${max} incidencias`;
+  return refuse(429, `Ya has reportado ${incidents} hoy, el máximo por residente. Podrás reportar más mañana; si es urgente, avisa a la administración.`, {
+    retryAfterSeconds,
+  });
+}
+
+/**
+ * Stores the report and its photos, all or nothing. A resident reports at
+ * most MAX_INCIDENTS_PER_DAY incidents per day (Europe/Madrid): each one
+ * mails the staff.
+ */
 export async function reportResidentIncident(
   user: Reporter,
   input: ResidentIncidentInput,
   photos: UploadedPhoto[] = [],
+  now = new Date(),
 ): Promise<Result<{ incident: ResidentIncidentJson }>> {
+  const max = getEnv().MAX_INCIDENTS_PER_DAY;
+  const { since, retryAfterSeconds } = reportingDay(now);
+  // Checked again with the insert; this spares writing photos that would be refused.
+  if ((await incidentModel.countIncidentsOfReporterSince(user.id, since)) >= max) return tooManyIncidents(max, retryAfterSeconds);
   const checked = checkPhotos(photos);
   if (!checked.ok) return checked;
   const names = await savePhotoFiles(checked.typed);
-  let incident: Incident;
+  let created: Awaited<ReturnType<typeof incidentModel.createResidentIncident>>;
   try {
     const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
-    incident = await incidentModel.createResidentIncident({
-      reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber },
-      ...input,
-      photos: names,
-    });
+    created = await incidentModel.createResidentIncident(
+      { reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber }, ...input, photos: names },
+      { max, since, now },
+    );
   } catch (error) {
     await deletePhotoFiles(names);
     throw error;
   }
-  await trySendStaffNotice(newIncidentStaffMail(incident));
-  return { ok: true, incident: toResidentIncidentJson(incident) };
+  if (!created.ok) {
+    await deletePhotoFiles(names);
+    return tooManyIncidents(max, retryAfterSeconds);
+  }
+  await trySendStaffNotice(newIncidentStaffMail(created.incident));
+  return { ok: true, incident: toResidentIncidentJson(created.incident) };
 }
 
 /** Refusal for an incident the resident may not change: not theirs (404) or no longer open (409). */
@@ -100,10 +130,11 @@ async function notChangeable(user: Pick<User, "id">, id: string, verb: "editar" 
   return refuse(409, `Solo se pueden ${verb} incidencias abiertas`);
 }
 
+/** Changes the fields given (the page's form sends them all; the API only those to change). */
 export async function editResidentIncident(
   user: Pick<User, "id">,
   id: string,
-  input: ResidentIncidentInput,
+  input: ResidentIncidentUpdate,
 ): Promise<Result<{ incident: ResidentIncidentJson }>> {
   const updated = await incidentModel.updateOpenIncidentOfReporter(user.id, id, {
     title: input.title,
@@ -132,4 +163,23 @@ export async function getIncidentPhoto(
   const file = visible ? await readPhotoFile(name) : null;
   if (!file) return refuse(404, PHOTO_NOT_FOUND);
   return { ok: true, ...file };
+}
+
+/** A photo file this old that no incident refers to was left by a report that never committed. */
+export const ORPHAN_PHOTO_MIN_AGE_MS = 3600_000;
+
+/**
+ * Deletes the photo files no incident refers to: a report's files are written
+ * before its row, so a crash in between (or a failed cleanup after one) leaves
+ * them behind. Only files older than an hour go, so a report being saved in
+ * another process right now keeps its files. Runs at start and then daily.
+ */
+export async function sweepOrphanPhotos(now = new Date()) {
+  const old = (await listPhotoFiles()).filter((file) => now.getTime() - file.modifiedAt.getTime() >= ORPHAN_PHOTO_MIN_AGE_MS);
+  if (old.length === 0) return 0;
+  // Read after the files, so a report committed in between counts as referring to its files.
+  const referenced = await incidentModel.listReferencedPhotoNames();
+  const orphans = old.map((file) => file.name).filter((name) => !referenced.has(name));
+  await deletePhotoFiles(orphans);
+  return orphans.length;
 }

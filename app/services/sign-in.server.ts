@@ -5,35 +5,50 @@
 // - a username with too many failures is refused only from addresses that
 //   have failed for it, so nobody can lock its owner out from elsewhere;
 // - a success clears that username's failures.
+// Each attempt is counted as a failure before its password is checked (one
+// atomic upsert per key), and a success takes its count back: attempts sent
+// at once see each other, so no more than the limit are ever checked. And at
+// most two sign-ins run at once in this process, with eight more waiting:
+// beyond that a sign-in is refused at once (429), before it costs a write or
+// a hash, so a burst neither queues up work for minutes nor holds the
+// threads pages need.
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { issueApiToken } from "~/models/api-token.server";
 import { verifyLogin, type User } from "~/models/user.server";
 import { getClientIp } from "~/utils/client-ip.server";
-import { clearRateLimit, countRateLimitHit, peekRateLimit, rateLimitCount } from "~/utils/rate-limit-rules.server";
+import { concurrencyLimit } from "~/utils/concurrency-limit.server";
+import { clearRateLimit, hitRateLimit, takeBackRateLimitHit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 
 export const LOGIN_FAILED = "Usuario o contraseña incorrectos";
 export const LOGIN_INACTIVE = "Tu cuenta no está activa. Contacta con la administración.";
 
-async function refusedBeforeTrying(ip: string, username: string): Promise<Refusal | null> {
-  const fromAddress = await peekRateLimit("loginAddress", [ip]);
-  if (fromAddress) return fromAddress;
-  const forUsername = await peekRateLimit("loginUsername", [username]);
-  if (forUsername && (await rateLimitCount("loginUsername", `${username}@${ip}`)) > 0) return forUsername;
-  return null;
+export const MAX_CONCURRENT_SIGN_INS = 2;
+export const MAX_WAITING_SIGN_INS = 8;
+const signIns = concurrencyLimit({ running: MAX_CONCURRENT_SIGN_INS, waiting: MAX_WAITING_SIGN_INS });
+
+/** Sign-ins running and waiting for their turn. */
+export function signInLoad() {
+  return signIns.load();
 }
 
-export async function signIn({ username, password, ip }: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
+export async function signIn(input: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
+  if (signIns.busy()) return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 });
+  return signIns.run(() => attemptSignIn(input));
+}
+
+async function attemptSignIn({ username, password, ip }: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
   const name = username.trim().toLowerCase();
-  const limited = await refusedBeforeTrying(ip, name);
-  if (limited) return limited;
+  const [fromAddress] = await hitRateLimit("loginAddress", [ip]);
+  if (fromAddress.refusal) return fromAddress.refusal;
+  const [fromAddressForName, forName] = await hitRateLimit("loginUsername", [`${name}@${ip}`, name]);
+  // This address failed for this username before (its count holds this attempt too).
+  if (forName.refusal && fromAddressForName.count > 1) return forName.refusal;
+
   const result = await verifyLogin(username, password);
-  if (!result.ok) {
-    await countRateLimitHit("loginAddress", [ip]);
-    await countRateLimitHit("loginUsername", [name, `${name}@${ip}`]);
-    return refuse(401, result.reason === "inactive" ? LOGIN_INACTIVE : LOGIN_FAILED);
-  }
+  if (!result.ok) return refuse(401, result.reason === "inactive" ? LOGIN_INACTIVE : LOGIN_FAILED);
+  await takeBackRateLimitHit("loginAddress", [fromAddress]);
   await clearRateLimit("loginUsername", [name, `${name}@${ip}`]);
   return { ok: true, user: result.user };
 }

@@ -21,6 +21,7 @@ import { canonicalCardId } from "~/utils/card-number";
 import { hashPassword } from "~/utils/crypto.server";
 import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
+import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { audited, changedFields, type AuditFields } from "./audit.server";
 import { toCardJson, type CardJson } from "./cards.server";
@@ -95,14 +96,13 @@ export type UserListQuery = { search: string; page: number; limit: number };
 
 /**
  * One page of users, by username, with the pagination SPEC §3 describes.
- * `clampPage` (the screen) shows the last page for a page past the end.
+ * With `clamp` (the screen), a page past the end shows the last one.
  */
-export async function listUsers({ search, page, limit }: UserListQuery, { clampPage = false } = {}) {
+export async function listUsers({ search, page, limit }: UserListQuery, { clamp = false } = {}) {
   const total = await userModel.countUsers({ search });
-  const pages = Math.max(1, Math.ceil(total / limit));
-  const shown = clampPage ? Math.min(page, pages) : page;
-  const users = await userModel.listUsers({ search, limit, offset: (shown - 1) * limit });
-  return { users: await withCardCounts(users), pagination: { page: shown, limit, total, pages } };
+  const window = pageWindow(total, { page, limit, clamp });
+  const users = await userModel.listUsers({ search, limit, offset: window.offset });
+  return { users: await withCardCounts(users), pagination: { page: window.page, limit, total, pages: window.pages } };
 }
 
 /** The users as JSON, each with their active card count (one query for all). */

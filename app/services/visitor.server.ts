@@ -11,7 +11,7 @@ import {
   type AnonymousReservation,
 } from "~/models/reservation.server";
 import { newConsultationStaffMail, newIncidentStaffMail, newReservationStaffMail } from "~/mail/staff-mail.server";
-import { reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
+import { enquiryReceivedMail, reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
 import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
@@ -108,10 +108,12 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
   });
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
   await Promise.all([
-    trySendStaffNotice(newConsultationStaffMail(created.consultation)),
-    enquiry.kind === "visita"
-      ? trySendMail(visitRequestMail({ nombre: input.nombre, email: input.email, fecha: enquiry.input.fecha, hora: enquiry.input.hora }))
-      : null,
+    trySendStaffNotice(newConsultationStaffMail(created.consultation, enquiry.kind === "visita" ? { comments: enquiry.input.comentarios } : {})),
+    trySendMail(
+      enquiry.kind === "visita"
+        ? visitRequestMail({ nombre: input.nombre, email: input.email, fecha: enquiry.input.fecha, hora: enquiry.input.hora })
+        : enquiryReceivedMail({ nombre: input.nombre, email: input.email }),
+    ),
   ]);
   return { ok: true, stored: true };
 }

@@ -4,6 +4,7 @@
 // parsing): both are zod/v4/core schemas, parsed with core's safeParse.
 import { safeParse, type $ZodError, type $ZodObject, type $ZodType, type output } from "zod/v4/core";
 import { refusalResponse, throwRefusal, type Refusal } from "./refusal.server";
+import { MAX_BODY_BYTES, readBody } from "./request-body.server";
 
 export function apiSuccess<T>(data: T, status = 200, headers?: HeadersInit) {
   return Response.json({ success: true, data }, { status, headers });
@@ -19,18 +20,31 @@ export function refuseApi(refusal: Refusal): never {
   throw refusalResponse(refusal);
 }
 
-export async function readJsonBody(request: Request): Promise<unknown> {
+const INVALID_JSON = "El cuerpo de la solicitud debe ser JSON válido";
+
+/** The body's text, at most MAX_BODY_BYTES (more answers 413 and is read no further). */
+async function readBodyText(request: Request) {
+  const body = await readBody(request, MAX_BODY_BYTES);
+  if (body === null) throwRefusal({ status: 400, message: INVALID_JSON });
+  return new TextDecoder().decode(body);
+}
+
+function parseJsonText(text: string): unknown {
   try {
-    return await request.json();
+    return JSON.parse(text);
   } catch {
-    throwRefusal({ status: 400, message: "El cuerpo de la solicitud debe ser JSON válido" });
+    throwRefusal({ status: 400, message: INVALID_JSON });
   }
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  return parseJsonText(await readBodyText(request));
 }
 
 /** A body some calls may leave out (e.g. approving a card without a door): {} when empty. */
 export async function readOptionalJsonBody(request: Request): Promise<unknown> {
-  const text = await request.clone().text();
-  return text.trim() === "" ? {} : readJsonBody(request);
+  const text = await readBodyText(request);
+  return text.trim() === "" ? {} : parseJsonText(text);
 }
 
 /** Parses a JSON body; bad input answers 400 with the schema's Spanish messages. */
@@ -50,17 +64,19 @@ export function queryObject(params: URLSearchParams) {
 }
 
 /**
- * A screen's filters from its query: each field the schema accepts, and
- * nothing of a value nobody could have picked (it drops that filter only).
+ * A screen's filters from its query: each value the schema accepts. A value
+ * nobody could have picked drops only itself: that filter falls back to its
+ * default (or to none), the others stay. (The JSON API answers a bad value
+ * with a 400 instead: `parseQuery`.) Every field of a filters schema is
+ * optional or has a default.
  */
-export function filtersFromQuery<S extends $ZodObject>(schema: S, params: URLSearchParams): Partial<output<S>> {
+export function filtersFromQuery<S extends $ZodObject>(schema: S, params: URLSearchParams): output<S> {
   const query = queryObject(params);
-  const filters: Record<string, unknown> = {};
+  const accepted: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema._zod.def.shape)) {
-    const parsed = safeParse(field, query[key]);
-    if (parsed.success && parsed.data !== undefined) filters[key] = parsed.data;
+    if (Object.hasOwn(query, key) && safeParse(field, query[key]).success) accepted[key] = query[key];
   }
-  return filters as Partial<output<S>>;
+  return parseOrFail(schema, accepted);
 }
 
 /** The request's query parsed by the schema; bad values answer 400. */

@@ -22,8 +22,20 @@ describe("safeRedirect", () => {
     "javascript:alert(1)",
     "admin",
     "/%E0%A4%A",
+    "/.//evil.example",
+    "/..//evil.example",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/a/%2e%2e//evil.example",
+    "/./\\evil.example",
   ])("refuses %j", (payload) => {
     expect(safeRedirect(payload, "/")).toBe("/");
+  });
+
+  it("keeps dot segments that stay on the site, resolved", () => {
+    expect(safeRedirect("/a/../admin", "/")).toBe("/admin");
+    expect(safeRedirect("/./portal?tab=reservas", "/")).toBe("/portal?tab=reservas");
   });
 
   it("percent-encodes non-ASCII so the Location header stays valid", () => {

@@ -12,12 +12,13 @@ import { cookieSecurity, getClientIp } from "./client-ip.server";
 import { getEnv } from "./env.server";
 import { currentRequestContext } from "./http-server-patch.server";
 import { throwRefusal } from "./refusal.server";
+import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
 import { redirectWithToast } from "./toast.server";
 
 export function homeFor(user: Pick<User, "role">) {
-  return user.role === "admin" ? "/admin" : "/";
+  return user.role === "admin" ? "/admin" : "/portal";
 }
 
 const REDIRECT_BASE = "http://redirect.invalid";
@@ -26,8 +27,9 @@ const REDIRECT_BASE = "http://redirect.invalid";
  * Only same-origin relative paths: never an open redirect. Refused (giving
  * `fallback`): anything but a path starting with one "/", backslashes,
  * control characters (a browser drops a tab, so "/\t/evil" is "//evil"),
- * and their percent-encoded forms. Non-ASCII is percent-encoded, so the
- * Location header is always valid.
+ * and their percent-encoded forms, and whatever resolving dot segments turns
+ * into "//" (another host). Non-ASCII is percent-encoded, so the Location
+ * header is always valid.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string) {
   if (!to || typeof to !== "string" || to.length > 2000) return fallback;
@@ -41,8 +43,13 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     if (!text.startsWith("/") || text.startsWith("//") || /[\\\u0000-\u001F\u007F]/.test(text)) return fallback;
   }
   const url = new URL(to, REDIRECT_BASE);
-  if (url.origin !== REDIRECT_BASE) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The answer is checked as the browser will read it: new URL() resolves dot
+  // segments ("/.//evil", "/a/..//evil", "/%2e//evil" all become "//evil",
+  // another host), so only a path that still starts with one "/" and reads
+  // the same when resolved again is kept.
+  if (url.origin !== REDIRECT_BASE || path.startsWith("//") || new URL(path, REDIRECT_BASE).href !== url.href) return fallback;
+  return path;
 }
 
 /**
@@ -59,29 +66,17 @@ function noteRequester(request: Request, user?: Pick<User, "id" | "username" | "
   };
 }
 
-const CROSS_ORIGIN = "Solicitud rechazada: origen no permitido.";
-
 /**
  * The guard of public mutations (sign-in, sign-out, theme, public forms), and
- * part of every page guard: a cross-site browser request is refused (403). A
- * browser always sends Origin (or Sec-Fetch-Site) on a cross-site POST.
+ * part of every page guard: a cross-site browser request is refused (403).
+ * A page's cross-site request is refused before Remix sees it
+ * (http-server-patch.server.ts); this guard also covers the JSON API.
  */
 export function requireSameOrigin(request: Request) {
   noteRequester(request);
   if (request.method === "GET" || request.method === "HEAD") return;
-  const origin = request.headers.get("origin");
-  if (origin && origin !== "null") {
-    let host: string | null = null;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = null;
-    }
-    const ownHosts = new Set([new URL(request.url).host, new URL(getEnv().PUBLIC_URL).host]);
-    if (host && ownHosts.has(host)) return;
-    throwRefusal({ status: 403, message: CROSS_ORIGIN });
-  }
-  if (origin === "null" || request.headers.get("sec-fetch-site") === "cross-site") {
+  const ownHosts = [new URL(request.url).host, new URL(getEnv().PUBLIC_URL).host];
+  if (isCrossSite(request.headers.get("origin"), request.headers.get("sec-fetch-site"), ownHosts)) {
     throwRefusal({ status: 403, message: CROSS_ORIGIN });
   }
 }

@@ -1,7 +1,7 @@
 // Start-up, run once per process when the server build is loaded: validate
 // the configuration, migrate, make sure an admin exists, start background work.
 import path from "node:path";
-import { closeAccessNotifier } from "~/access/notify.server";
+import { closeAccessNotifier, mqttAccessNotifier, noAccessNotifier, useAccessNotifier } from "~/access/notify.server";
 import { startAccessProcess, type AccessProcessHandle } from "~/access/process.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
@@ -14,6 +14,7 @@ import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
 import { purgeAuditTrail } from "~/services/audit.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
+import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
 import { randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
 import { claimDataDir } from "./data-dir-claim.server";
@@ -29,7 +30,7 @@ export async function ensureAdmin() {
   const password = env.ADMIN_PASSWORD ?? randomToken(12);
   await createUser({
     username: env.ADMIN_USERNAME,
-    email: `${env.ADMIN_USERNAME}@localhost`,
+    email: env.ADMIN_EMAIL,
     password,
     role: "admin",
     firstName: "Administración",
@@ -94,6 +95,18 @@ export async function purgeOldAuditEvents(now = new Date()) {
   }
 }
 
+/** Photo files left by a report that crashed before its row was stored (see sweepOrphanPhotos). */
+export async function removeOrphanPhotos(now = new Date()) {
+  try {
+    const removed = await sweepOrphanPhotos(now);
+    if (removed) console.info(`[boot] deleted ${removed} incident photo files that no incident refers to`);
+    return removed;
+  } catch (error) {
+    console.error("[boot] incident photo sweep failed", error);
+    return null;
+  }
+}
+
 const DAY_MS = 24 * 3600_000;
 
 export async function boot() {
@@ -108,7 +121,11 @@ export async function boot() {
   void runPeriodicJobs();
   setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
   void purgeRetainedData();
-  setInterval(() => void purgeRetainedData(), DAY_MS).unref();
+  void removeOrphanPhotos();
+  setInterval(() => {
+    void purgeRetainedData();
+    void removeOrphanPhotos();
+  }, DAY_MS).unref();
   // One backup a day at BACKUP_HOUR, Europe/Madrid (app/services/backups.server.ts).
   scheduleDailyBackups();
   void purgeOldAuditEvents();
@@ -119,6 +136,22 @@ export async function boot() {
   // `npm run start:access` runs them elsewhere).
   const access = env.ACCESS_SERVICE === "on" ? await startAccessProcess() : null;
   if (access) console.info(`[boot] access service running in its own process (pid ${access.pid()})`);
+  // The services' change notifications go to that child over its channel, or,
+  // when the access service runs elsewhere, over the external broker
+  // (app/access/notify.server.ts).
+  useAccessNotifier(
+    access
+      ? access.notifier
+      : env.MQTT_URL
+        ? mqttAccessNotifier({
+            url: env.MQTT_URL,
+            username: env.MQTT_USERNAME,
+            password: env.MQTT_PASSWORD,
+            protocolVersion: env.MQTT_PROTOCOL_VERSION === "4" ? 4 : 5,
+            prefix: env.MQTT_TOPIC_PREFIX,
+          })
+        : noAccessNotifier,
+  );
   stopAccessOnSignals(access);
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { getClientIp, isSecureRequest } from "./client-ip.server";
+import { getClientIp, isSecureRequest, plainIpAddress } from "./client-ip.server";
 import { resetEnvForTests } from "./env.server";
 import { PEER_IP_HEADER } from "./http-server-patch.server";
 
@@ -31,6 +31,18 @@ describe("getClientIp", () => {
   it("behind two proxies, the second entry from the right", () => {
     withTrustProxy("2");
     expect(getClientIp(request({ "X-Forwarded-For": "6.6.6.6, 203.0.113.9, 198.51.100.7" }))).toBe("203.0.113.9");
+  });
+});
+
+describe("the address's form", () => {
+  it("is the plain IPv4 address where it is one, from the socket or a proxy", () => {
+    withTrustProxy(undefined);
+    expect(getClientIp(request({ [PEER_IP_HEADER]: "::ffff:127.0.0.1" }))).toBe("127.0.0.1");
+    withTrustProxy("true");
+    expect(getClientIp(request({ "X-Forwarded-For": "::FFFF:203.0.113.9" }))).toBe("203.0.113.9");
+    expect(plainIpAddress("2001:db8::1")).toBe("2001:db8::1");
+    expect(plainIpAddress("::1")).toBe("::1");
+    expect(plainIpAddress(null)).toBeNull();
   });
 });
 

@@ -1,8 +1,20 @@
 import { getEnv } from "./env.server";
 import { currentRequestContext, PEER_IP_HEADER } from "./http-server-patch.server";
 
+const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+
 /**
- * The client's address. Behind TRUST_PROXY proxies, it is the address the
+ * One form for an address: an IPv4 address as itself, not in the IPv4-mapped
+ * IPv6 form a dual-stack socket reports ("::ffff:127.0.0.1" is "127.0.0.1").
+ */
+export function plainIpAddress(address: string): string;
+export function plainIpAddress(address: string | null): string | null;
+export function plainIpAddress(address: string | null) {
+  return address === null ? null : (IPV4_MAPPED.exec(address.trim())?.[1] ?? address.trim());
+}
+
+/**
+ * The client's address (an IPv4 one in its plain form). Behind TRUST_PROXY proxies, it is the address the
  * nearest trusted proxy saw: each proxy appends the address it received from
  * to X-Forwarded-For, so with n proxies it is the n-th entry from the right.
  * Entries further left were written by the client and are never trusted.
@@ -15,9 +27,9 @@ export function getClientIp(request: Request): string {
       .map((entry) => entry.trim())
       .filter(Boolean);
     const fromProxy = forwarded[forwarded.length - proxies];
-    if (fromProxy) return fromProxy;
+    if (fromProxy) return plainIpAddress(fromProxy);
   }
-  return request.headers.get(PEER_IP_HEADER) ?? "unknown";
+  return plainIpAddress(request.headers.get(PEER_IP_HEADER) ?? "unknown");
 }
 
 /** Whether the browser reached us over HTTPS: PUBLIC_URL says so, or a trusted proxy does. */

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import { concurrencyLimit } from "./concurrency-limit.server";
 
 const scrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -12,10 +13,24 @@ const scrypt = promisify(crypto.scrypt) as (
 const SCRYPT = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
+/**
+ * Password hashes run in libuv's thread pool (4 threads), which file reads and
+ * response compression share: a burst of them would fill it (and hold 32 MiB
+ * each), so pages would wait seconds. At most this many run at once; the
+ * others wait their turn in order.
+ */
+export const MAX_CONCURRENT_HASHES = 2;
+const hashes = concurrencyLimit({ running: MAX_CONCURRENT_HASHES });
+
+/** Password hashes running and waiting for their turn. */
+export function passwordHashLoad() {
+  return hashes.load();
+}
+
 /** Hash for secrets people choose or type (passwords, bridge secrets). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT);
+  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT));
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
 }
 
@@ -23,12 +38,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, saltText, keyText] = stored.split("$");
   if (scheme !== "scrypt" || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, "base64url");
-  const actual = await scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: SCRYPT.maxmem,
-  });
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem };
+  const actual = await hashes.run(() => scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64url"), expected.length, options));
   return crypto.timingSafeEqual(expected, actual);
 }
 

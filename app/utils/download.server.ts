@@ -1,14 +1,23 @@
-// A file download streamed as the client takes it (the access log's CSV):
-// each pull of the body reads the next chunk of text, and waits first for the
-// HTTP response to drain (remix-serve writes each chunk without waiting for
-// the socket), so a slow client slows the reads behind it instead of filling
-// memory. Compressed here, in the stream, when the client accepts gzip: the
-// server's own compression (which ignores backpressure) is told to leave it
-// alone (no-transform).
+// Downloads, sent as the client takes them. A text produced as it is read
+// (the access log's CSV): each pull of the body reads the next chunk, and
+// waits first for the HTTP response to drain (remix-serve writes each chunk
+// without waiting for the socket), so a slow client slows the reads behind
+// it instead of filling memory; compressed here, in the stream, when the
+// client accepts gzip, and the server's own compression (which ignores
+// backpressure) is told to leave it alone (no-transform). A file (a backup
+// archive, already compressed) is streamed from disk as it is.
+import { createReadStream } from "node:fs";
+import { createReadableStreamFromReadable } from "@remix-run/node";
 import { currentRequestContext, responseDrained } from "./http-server-patch.server";
 
-/** What a service answers for a download: its name, its type and its text, produced as it is read. */
-export type Download = { filename: string; contentType: string; chunks: AsyncGenerator<string, void, undefined> };
+/**
+ * What a service answers for a download (services build no Response): its
+ * name and type, and either its text, produced as it is read, or a file.
+ */
+export type Download = { filename: string; contentType: string } & (
+  | { chunks: AsyncGenerator<string, void, undefined> }
+  | { file: string; sizeBytes: number }
+);
 
 /** Whether an Accept-Encoding header accepts gzip (q > 0, named or as `*`). */
 export function acceptsGzip(acceptEncoding: string | null) {
@@ -22,8 +31,24 @@ export function acceptsGzip(acceptEncoding: string | null) {
   return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
 }
 
-/** The download as an attachment, never cached, gzip-compressed when `acceptEncoding` accepts it. */
-export function downloadResponse({ filename, contentType, chunks }: Download, { acceptEncoding = null }: { acceptEncoding?: string | null } = {}) {
+/**
+ * The download as an attachment, never cached; a text is gzip-compressed
+ * when `acceptEncoding` accepts it.
+ */
+export function downloadResponse(download: Download, { acceptEncoding = null }: { acceptEncoding?: string | null } = {}) {
+  const disposition = `attachment; filename="${download.filename}"`;
+  if ("file" in download) {
+    return new Response(createReadableStreamFromReadable(createReadStream(download.file)), {
+      headers: {
+        "Content-Type": download.contentType,
+        "Content-Length": String(download.sizeBytes),
+        "Content-Disposition": disposition,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  }
+  const { chunks } = download;
   const encoder = new TextEncoder();
   const response = currentRequestContext()?.response;
   const body = new ReadableStream<Uint8Array>({
@@ -45,8 +70,8 @@ export function downloadResponse({ filename, contentType, chunks }: Download, { 
   });
   const gzip = acceptsGzip(acceptEncoding);
   const headers = new Headers({
-    "Content-Type": contentType,
-    "Content-Disposition": `attachment; filename="${filename}"`,
+    "Content-Type": download.contentType,
+    "Content-Disposition": disposition,
     "Cache-Control": "no-store, no-transform",
     Vary: "Accept-Encoding",
   });

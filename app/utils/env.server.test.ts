@@ -15,6 +15,10 @@ describe("parseEnv", () => {
     expect(env.BACKUP_HOUR).toBe("03:30");
     expect(env.BACKUP_KEEP).toBe(14);
     expect(env.AUDIT_RETENTION_MONTHS).toBe(24);
+    expect(env.ADMIN_EMAIL).toBe("admin@lacasona-coliving.es");
+    expect(env.MAX_ACTIVE_BOOKINGS).toBe(3);
+    expect(env.MAX_ACTIVE_BOOKINGS_BY_TYPE).toBeUndefined();
+    expect(env.MAX_INCIDENTS_PER_DAY).toBe(5);
   });
 
   it("checks the backup settings", () => {
@@ -26,6 +30,23 @@ describe("parseEnv", () => {
       BACKUP_KEEP: 30,
       BACKUP_DIR: "/mnt/nas/casona",
     });
+  });
+
+  it("takes the first admin's email only if the app's own email rule accepts it", () => {
+    expect(parseEnv({ ADMIN_EMAIL: "Gestion@Casona.example" }).ADMIN_EMAIL).toBe("gestion@casona.example");
+    expect(() => parseEnv({ ADMIN_EMAIL: "admin@localhost" })).toThrow(/ADMIN_EMAIL/);
+    expect(() => parseEnv({ ADMIN_EMAIL: "a@b.es,c@d.es" })).toThrow(/ADMIN_EMAIL/);
+  });
+
+  it("reads the residents' limits, with booking limits per facility type", () => {
+    const env = parseEnv({ MAX_ACTIVE_BOOKINGS: "2", MAX_ACTIVE_BOOKINGS_BY_TYPE: "gym=7, parking=1", MAX_INCIDENTS_PER_DAY: "10" });
+    expect(env.MAX_ACTIVE_BOOKINGS).toBe(2);
+    expect(env.MAX_ACTIVE_BOOKINGS_BY_TYPE).toEqual({ gym: 7, parking: 1 });
+    expect(env.MAX_INCIDENTS_PER_DAY).toBe(10);
+    expect(() => parseEnv({ MAX_ACTIVE_BOOKINGS: "0" })).toThrow(/MAX_ACTIVE_BOOKINGS/);
+    expect(() => parseEnv({ MAX_ACTIVE_BOOKINGS_BY_TYPE: "sauna=3" })).toThrow(/MAX_ACTIVE_BOOKINGS_BY_TYPE: "sauna=3"/);
+    expect(() => parseEnv({ MAX_ACTIVE_BOOKINGS_BY_TYPE: "gym=0" })).toThrow(/MAX_ACTIVE_BOOKINGS_BY_TYPE/);
+    expect(() => parseEnv({ MAX_INCIDENTS_PER_DAY: "muchas" })).toThrow(/MAX_INCIDENTS_PER_DAY/);
   });
 
   it("names the variable that is wrong", () => {

@@ -1,8 +1,28 @@
 // Configuration, validated once at boot. A wrong value stops the app with a
 // message naming the variable; README.md documents each one.
 import { z } from "zod";
+import { FACILITY_TYPES } from "~/db/schema-enums";
+import { EMAIL_PATTERN } from "~/schemas/fields";
 
 const optional = z.string().min(1).optional();
+
+type FacilityType = (typeof FACILITY_TYPES)[number];
+const LIMIT = /^([a-z-]+)=(\d{1,4})$/;
+
+/** "gym=7,parking=1": a limit per facility type, each at least 1. */
+const limitsByFacilityType = z.string().transform((value, context) => {
+  const limits: Partial<Record<FacilityType, number>> = {};
+  for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const match = LIMIT.exec(entry);
+    const type = match?.[1] as FacilityType | undefined;
+    if (!match || !type || !FACILITY_TYPES.includes(type) || Number(match[2]) < 1) {
+      context.addIssue({ code: "custom", message: `"${entry}": write type=number (at least 1), the type one of ${FACILITY_TYPES.join(", ")}` });
+      return z.NEVER;
+    }
+    limits[type] = Number(match[2]);
+  }
+  return limits;
+});
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
@@ -17,6 +37,14 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ADMIN_USERNAME: z.string().min(3).max(50).default("admin"),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  // The first admin's email: it must pass the app's own email rule, or the
+  // admin could not save their profile without changing it.
+  ADMIN_EMAIL: z
+    .string()
+    .max(254)
+    .regex(EMAIL_PATTERN, "must be one email address (name@domain.tld)")
+    .default("admin@lacasona-coliving.es")
+    .transform((value) => value.toLowerCase()),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).default("La Casona Coliving <hola@lacasona-coliving.es>"),
   // Who hears of each new booking, enquiry, visit request and incident report.
@@ -59,6 +87,12 @@ const envSchema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
   // The audit trail's events older than this many months are purged daily (docs/audit.md).
   AUDIT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(240).default(24),
+  // Per resident: bookings not over yet of each facility type (a booking of a
+  // door-linked facility opens that door), overridable per type; and incidents
+  // reported per day.
+  MAX_ACTIVE_BOOKINGS: z.coerce.number().int().min(1).max(1000).default(3),
+  MAX_ACTIVE_BOOKINGS_BY_TYPE: limitsByFacilityType.optional(),
+  MAX_INCIDENTS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; DATABASE_URL: string };

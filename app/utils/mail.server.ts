@@ -7,6 +7,7 @@ import nodemailer from "nodemailer";
 import type { Attachment } from "nodemailer/lib/mailer";
 import { dataPath } from "./data-dir.server";
 import { getEnv } from "./env.server";
+import { logValue } from "./log-value";
 
 export type Mail = {
   to: string;
@@ -25,7 +26,7 @@ async function writeToOutbox(mail: Mail) {
   await fs.mkdir(dir, { recursive: true });
   const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, "-")}-${info.messageId.replace(/[^A-Za-z0-9]/g, "")}.eml`;
   await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
-  console.info(`[mail] "${mail.subject}" to ${mail.to} written to ${file}`);
+  console.info(`[mail] ${logValue(mail.subject)} to ${logValue(mail.to)} written to ${file}`);
   return info;
 }
 
@@ -48,14 +49,14 @@ async function attempt(what: string, send: () => Promise<unknown>) {
 
 /** Mail must never undo what was stored: a failed send is logged and reported (false). */
 export function trySendMail(mail: Mail) {
-  return attempt(`send "${mail.subject}" to ${mail.to}`, () => sendMail(mail));
+  return attempt(`send ${logValue(mail.subject)} to ${logValue(mail.to)}`, () => sendMail(mail));
 }
 
 /** A notice for the house's staff: to STAFF_EMAIL, or kept in the outbox when there is none. */
 export function trySendStaffNotice(mail: Omit<Mail, "to">) {
   const { STAFF_EMAIL, MAIL_FROM } = getEnv();
   if (STAFF_EMAIL) return trySendMail({ ...mail, to: STAFF_EMAIL });
-  return attempt(`keep staff notice "${mail.subject}" in the outbox`, () => writeToOutbox({ ...mail, to: MAIL_FROM }));
+  return attempt(`keep staff notice ${logValue(mail.subject)} in the outbox`, () => writeToOutbox({ ...mail, to: MAIL_FROM }));
 }
 
 /** Drops the cached transport (tests point SMTP_URL at their own receiver). */

@@ -13,14 +13,12 @@ import {
 } from "@remix-run/node";
 import { MAX_INCIDENT_PHOTOS, MAX_PHOTO_BYTES, PHOTO_MESSAGES } from "~/schemas/resident-incident";
 import { refuse, type Refusal } from "./refusal.server";
+import { BODY_TOO_LARGE, BodyTooLargeError, isMultipartType, limitedBody, MAX_UPLOAD_BODY_BYTES } from "./request-body.server";
 
 /** A photo as it arrived: its name as the sender gave it, and its bytes. */
 export type UploadedPhoto = { filename: string; bytes: Uint8Array };
 
-/** A body larger than this is not read at all: the photos plus the form's text. */
-const MAX_BODY_BYTES = MAX_INCIDENT_PHOTOS * MAX_PHOTO_BYTES + 1024 * 1024;
 const MAX_TEXT_PART_BYTES = 64 * 1024;
-const TOO_LARGE = "La solicitud es demasiado grande";
 
 /**
  * `problem`: a photo that breaks a rule (its `field` is the file input; the
@@ -29,13 +27,15 @@ const TOO_LARGE = "La solicitud es demasiado grande";
 export type PhotoForm = { formData: FormData; photos: UploadedPhoto[]; problem: Refusal | null };
 
 export function isMultipart(request: Request) {
-  return (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
+  return isMultipartType(request.headers.get("content-type"));
 }
 
 /** The form's fields, the photos of its `field` file input, and the first rule they broke (if any). */
 export async function readPhotoForm(request: Request, field = "photos"): Promise<PhotoForm> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) return { formData: new FormData(), photos: [], problem: refuse(413, TOO_LARGE) };
+  const tooLarge = (): PhotoForm => ({ formData: new FormData(), photos: [], problem: refuse(413, BODY_TOO_LARGE) });
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BODY_BYTES) return tooLarge();
+  // The whole body is capped too, as it streams in; text parts are kept up to 64 KB each.
+  const body = limitedBody(request, MAX_UPLOAD_BODY_BYTES);
 
   const photos: UploadedPhoto[] = [];
   let problem: Refusal | null = null;
@@ -55,14 +55,15 @@ export async function readPhotoForm(request: Request, field = "photos"): Promise
     return "";
   };
   try {
+    const limited = new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit);
     const formData = await parseMultipartFormData(
-      request,
+      limited,
       composeUploadHandlers(photoHandler, createMemoryUploadHandler({ maxPartSize: MAX_TEXT_PART_BYTES })),
     );
     formData.delete(field);
     return { formData, photos, problem };
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return { formData: new FormData(), photos: [], problem: refuse(413, TOO_LARGE) };
+    if (error instanceof MaxPartSizeExceededError || error instanceof BodyTooLargeError) return tooLarge();
     // Anything else the parser throws is a body that is not multipart as it claims.
     return { formData: new FormData(), photos: [], problem: refuse(400, "El formulario enviado no es válido") };
   }

@@ -1,10 +1,13 @@
 // The one rate-limit API for pages and the JSON API. A rule names how many
 // hits a window allows; keys say whose hits they are (an address, a
-// username). checkRateLimit counts a hit and refuses past the limit (429);
-// where only failures should count (sign-in), peekRateLimit refuses without
-// counting and countRateLimitHit counts after the fact. Counters live in the
-// database (app/models/rate-limit.server.ts), shared by every app process.
-import { deleteRateLimitKeys, getRateLimitKey, hitRateLimitKey } from "~/models/rate-limit.server";
+// username). checkRateLimit counts a hit and refuses past the limit (429).
+// Where only failures should count and the attempt is costly or must not
+// race (sign-in), hitRateLimit counts the attempt up front, in one atomic
+// statement, and takeBackRateLimitHit returns it when it succeeded; where an
+// attempt is cheap, peekRateLimit refuses without counting and
+// countRateLimitHit counts after the fact. Counters live in the database
+// (app/models/rate-limit.server.ts), shared by every app process.
+import { deleteRateLimitKeys, getRateLimitKey, hitRateLimitKey, hitRateLimitKeys, unhitRateLimitKey } from "~/models/rate-limit.server";
 import { refuse, type Refusal } from "./refusal.server";
 
 export const TOO_MANY_ATTEMPTS = "Demasiados intentos. Por favor espera un momento antes de intentar nuevamente.";
@@ -45,6 +48,30 @@ export async function checkRateLimit(rule: RateLimitRule, keys: string[], now = 
   return null;
 }
 
+/** A hit counted on one key: the key's count with it, and the 429 refusal once past the rule's limit. */
+export type RateLimitHit = { key: string; count: number; resetAt: number; refusal: Refusal | null };
+
+/**
+ * Counts a hit on each key (one atomic upsert for them all), so attempts
+ * running at once each see the others; the hits in the order of the keys.
+ */
+export async function hitRateLimit(rule: RateLimitRule, keys: string[], now = Date.now()): Promise<RateLimitHit[]> {
+  const counts = await hitRateLimitKeys(
+    keys.map((key) => keyOf(rule, key)),
+    RATE_LIMITS[rule].windowMs,
+    now,
+  );
+  return keys.map((key) => {
+    const { count, resetAt } = counts.get(keyOf(rule, key))!;
+    return { key, count, resetAt, refusal: count > RATE_LIMITS[rule].limit ? tooMany(resetAt, now) : null };
+  });
+}
+
+/** Returns hits counted by hitRateLimit for an attempt that turned out not to count (e.g. a successful sign-in). */
+export async function takeBackRateLimitHit(rule: RateLimitRule, hits: Pick<RateLimitHit, "key" | "resetAt">[]) {
+  for (const hit of hits) await unhitRateLimitKey(keyOf(rule, hit.key), hit.resetAt);
+}
+
 /** The 429 refusal when any key has used up the rule already; counts nothing. */
 export async function peekRateLimit(rule: RateLimitRule, keys: string[], now = Date.now()): Promise<Refusal | null> {
   const { limit } = RATE_LIMITS[rule];
@@ -53,11 +80,6 @@ export async function peekRateLimit(rule: RateLimitRule, keys: string[], now = D
     if (count >= limit) return tooMany(resetAt, now);
   }
   return null;
-}
-
-/** How many hits the key has in the rule's current window. */
-export async function rateLimitCount(rule: RateLimitRule, key: string, now = Date.now()) {
-  return (await getRateLimitKey(keyOf(rule, key), now)).count;
 }
 
 /** Counts a hit on every key without refusing (e.g. a failed sign-in, after the fact). */

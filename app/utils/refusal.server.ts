@@ -32,11 +32,3 @@ export function refusalResponse({ status, message, retryAfterSeconds }: Pick<Ref
 export function throwRefusal(refusal: Pick<Refusal, "status" | "message" | "retryAfterSeconds">): never {
   throw refusalResponse(refusal);
 }
-
-/**
- * Epic Stack's invariantResponse: when the condition fails, the loader or
- * action ends with that status (404 by default) and message.
- */
-export function invariantResponse(condition: unknown, message: string, status: RefusalStatus = 404): asserts condition {
-  if (!condition) throwRefusal({ status, message });
-}

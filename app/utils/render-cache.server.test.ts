@@ -43,6 +43,20 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllEnvs());
 
 describe("the render cache", () => {
+  it("fills the response's own holes (the scripts' nonce) with this response's value", () => {
+    const nonceOf = (n: number) => `nonce-${n}-abcdefghijkl`;
+    const serveWithNonce = (nonce: string) => {
+      const page = cacheablePage(get(), 200, context({ today: "2026-11-24" }, { handle: cachedPageHandle() }), [nonce])!;
+      const hit = cachedPage(page);
+      if (hit !== null) return { html: hit, from: "cache" };
+      rememberPage(page, `<html><script nonce="${nonce}">go()</script></html>`);
+      return { html: "", from: "render" };
+    };
+    expect(serveWithNonce(nonceOf(1)).from).toBe("render");
+    expect(serveWithNonce(nonceOf(2)).from).toBe("render");
+    expect(serveWithNonce(nonceOf(3))).toEqual({ html: `<html><script nonce="${nonceOf(3)}">go()</script></html>`, from: "cache" });
+  });
+
   it("serves a page once two renders agree, with this request's challenge in every place the page shows it", () => {
     expect(serve({ captcha: captcha(), today: "2026-11-24" }).from).toBe("render");
     expect(serve({ captcha: captcha(), today: "2026-11-24" }).from).toBe("render");

@@ -6,7 +6,8 @@
 //
 // Per-request values (the anti-spam challenge) are "holes": paths into the
 // page's loader data that are left out of the key and cut out of the stored
-// HTML, then filled with each request's values. A page is stored only once
+// HTML, then filled with each request's values; the scripts' nonce
+// (entry.server.tsx) is a hole of the response's own. A page is stored only once
 // two renders with the same key, and different hole values, agree after
 // their holes are cut out. Output that depends on anything but the key (a
 // clock read while rendering) never agrees with itself; a hole value that
@@ -44,8 +45,13 @@ function keyJson(loaderData: unknown, holeValues: Set<string>) {
   });
 }
 
-/** Whether this render may come from (or go into) the cache, and under which key. */
-export function cacheablePage(request: Request, statusCode: number, context: EntryContext): CacheablePage | null {
+/**
+ * Whether this render may come from (or go into) the cache, and under which
+ * key. `responseHoles` are strings of this response alone that are not in
+ * the loader data (the Content-Security-Policy nonce of its scripts): holes
+ * too, filled with this response's values.
+ */
+export function cacheablePage(request: Request, statusCode: number, context: EntryContext, responseHoles: readonly string[] = []): CacheablePage | null {
   if (process.env.NODE_ENV !== "production") return null; // a dev server's components change under it
   const { matches, loaderData, actionData, errors } = context.staticHandlerContext;
   if (request.method !== "GET" || statusCode !== 200 || actionData || errors) return null;
@@ -58,6 +64,10 @@ export function cacheablePage(request: Request, statusCode: number, context: Ent
     const value = readPath(loaderData[leafRouteId], path);
     if (typeof value !== "string" || !INERT_VALUE.test(value)) return null;
     holes.push({ marker: `${MARKER_PREFIX}${index}-`, value });
+  }
+  for (const value of responseHoles) {
+    if (!INERT_VALUE.test(value)) return null;
+    holes.push({ marker: `${MARKER_PREFIX}${holes.length}-`, value });
   }
   let json: string;
   try {

@@ -1,4 +1,4 @@
-// `bench:access --scenario web` and `--scenario export` (see scripts/bench-access.mjs).
+// `bench:access --scenario web`, `export`, `flood` and `signin` (see scripts/bench-access.mjs).
 //
 // Both run the whole product the way `npm start` does (scripts/start.mjs:
 // remix-serve on the production build, NODE_ENV=production, the access
@@ -14,6 +14,15 @@
 //          (/admin/logs/export?dateRange=all, Accept-Encoding: gzip, again
 //          whenever it ends before the phase) and --clients admins load
 //          /admin/logs pages in a closed loop.
+// flood: the same swipes, alone and then while a building sensor (provisioned
+//   by the seed, scripts/bench/sensor-flood-worker.mjs) publishes --readings
+//   (1,000) readings a second on the product's broker; then counts the
+//   readings stored.
+// signin: the same swipes, alone and then while --bursts (3) bursts of --burst
+//   (200) wrong-password POST /login, each burst sent at once from one
+//   address (scripts/bench/signin-burst-worker.mjs), run back to back; the
+//   phase lasts as long as the bursts.
+//   flood and signin start on a fresh log (--rows 0 unless given).
 // export: only the CSV download of the whole log, --repeat times in a row.
 //   (`npm run bench:admin -- --only=export` is a neighbour, not the same: it
 //   downloads /api/logs/export with a bearer token from the web process alone
@@ -56,21 +65,33 @@ const median = (values) => {
   return sorted.length === 0 ? null : sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** Doors with credentials, residents and cards, through the app's models (own process, before the server). */
-async function seedDoorsAndCards(dir, databaseUrl, doors, cards) {
+/** Doors with credentials, residents and cards (and a sensor), through the app's models (own process, before the server). */
+async function seedDoorsAndCards(dir, databaseUrl, doors, cards, sensorId = null) {
   // In the cache under node_modules, where the bundle's bare imports resolve.
   const entry = await bundleTs("scripts/bench/seed-doors.ts");
   const out = path.join(dir, "seed.json");
   try {
     execFileSync(process.execPath, [entry], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, BENCH_DOORS: String(doors), BENCH_CARDS: String(cards), BENCH_SEED_OUT: out },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dir,
+        BENCH_DOORS: String(doors),
+        BENCH_CARDS: String(cards),
+        BENCH_SEED_OUT: out,
+        ...(sensorId ? { BENCH_SENSOR: sensorId } : {}),
+      },
       stdio: ["ignore", 2, 2],
     });
   } finally {
     fs.rmSync(entry, { force: true });
   }
   const seeded = JSON.parse(fs.readFileSync(out, "utf8"));
-  return { doors: seeded.doors, cards: seeded.cards.map((card) => ({ number: card.number, allowedDoors: new Set(card.allowedDoors) })) };
+  return {
+    doors: seeded.doors,
+    cards: seeded.cards.map((card) => ({ number: card.number, allowedDoors: new Set(card.allowedDoors) })),
+    sensor: seeded.sensor,
+  };
 }
 
 /** Runs the web side of one phase in a worker; `during()` runs in the main thread meanwhile. */
@@ -127,6 +148,30 @@ function printExport(label, e) {
       server: { peakRssMB: e.peakRssMB, hwmSumMB: e.hwmSumMB },
     }),
   );
+}
+
+/** Runs a worker beside `during()` (given an AbortSignal the worker's end aborts): "ready", then "start", then its { done }. */
+async function besideWorker(file, workerData, during, { stopAfter = null } = {}) {
+  const worker = new Worker(new URL(file, import.meta.url), { workerData });
+  const done = new Promise((resolve, reject) => {
+    worker.on("message", (message) => {
+      if (message?.done) resolve(message.done);
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`${file} exited (${code}) before its results`)));
+  });
+  await new Promise((resolve, reject) => {
+    worker.once("message", resolve); // "ready"
+    worker.once("error", reject);
+  });
+  const finished = new AbortController();
+  void done.then(() => finished.abort(), () => finished.abort());
+  worker.postMessage("start");
+  const main = await during(finished.signal);
+  if (stopAfter) worker.postMessage(stopAfter);
+  const result = await done;
+  await worker.terminate();
+  return { main, worker: result };
 }
 
 function swipeFigures(run) {
@@ -201,14 +246,15 @@ async function prepareLogs(databaseUrl, rows, cache) {
 }
 
 export async function runScenario(scenario, args) {
-  const rows = Number(args.rows);
+  const rows = Number(args.rows ?? (scenario === "web" || scenario === "export" ? 1_000_000 : 0));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-access-${scenario}-`));
   const databaseUrl = `file:${path.join(dir, "app.db")}`;
   let server = null;
   let bridges = [];
   try {
-    await prepareLogs(databaseUrl, rows, args["logs-db"]);
-    const seeded = scenario === "web" ? await seedDoorsAndCards(dir, databaseUrl, Number(args.doors ?? 20), Number(args.cards ?? 200)) : null;
+    if (rows > 0) await prepareLogs(databaseUrl, rows, args["logs-db"]);
+    const sensorId = scenario === "flood" ? "bench-flood" : null;
+    const seeded = scenario !== "export" ? await seedDoorsAndCards(dir, databaseUrl, Number(args.doors ?? 20), Number(args.cards ?? 200), sensorId) : null;
 
     const mqttPort = await freePort();
     server = await startApp({ dataDir: dir, env: { DATABASE_URL: databaseUrl, MQTT_HOST: "127.0.0.1", MQTT_PORT: String(mqttPort), MQTT_TOPIC_PREFIX: PREFIX } });
@@ -235,6 +281,10 @@ export async function runScenario(scenario, args) {
     await sendSwipes(bridges, seeded.cards, { rate, seconds: Number(args.warmup) });
     await runLoad({ baseUrl: server.url, total: 40, concurrency: 4, makeRequest: (i) => ({ path: pages[i % pages.length], headers: { Cookie: cookie } }) });
 
+    if (scenario === "flood" || scenario === "signin") {
+      return await runSideLoadPhases(scenario, { args, rate, seconds, seeded, server, mqttPort, databaseUrl, bridges });
+    }
+
     let failed = false;
     for (const phase of ["alone", "web"]) {
       progress(`phase ${phase}: ${rate} swipes/s for ${seconds} s${phase === "web" ? `, export + ${args.clients} page clients` : ""}`);
@@ -260,5 +310,65 @@ export async function runScenario(scenario, args) {
     await endBridges(bridges, true);
     await server?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * flood / signin: the swipes alone, then beside the side load; one JSON line
+ * per phase. A phase fails when a swipe got no decision.
+ */
+async function runSideLoadPhases(scenario, { args, rate, seconds, seeded, server, mqttPort, databaseUrl, bridges }) {
+  let failed = false;
+  for (const phase of ["alone", scenario]) {
+    const label = { scenario, phase };
+    const cpu = cpuCounter(server.pid);
+    let line;
+    if (phase === "alone") {
+      progress(`phase alone: ${rate} swipes/s for ${seconds} s`);
+      const main = await sendSwipes(bridges, seeded.cards, { rate, seconds });
+      line = { ...label, rate, seconds, ...swipeFigures(main) };
+      failed ||= main.lost > 0;
+    } else if (scenario === "flood") {
+      const readings = Number(args.readings ?? 1000);
+      progress(`phase flood: ${rate} swipes/s for ${seconds} s while a sensor publishes ${readings} readings/s`);
+      const before = await countReadings(databaseUrl);
+      const { main, worker } = await besideWorker(
+        "./sensor-flood-worker.mjs",
+        { url: `mqtt://127.0.0.1:${mqttPort}`, prefix: PREFIX, sensor: seeded.sensor, rate: readings },
+        () => sendSwipes(bridges, seeded.cards, { rate, seconds }),
+        { stopAfter: "stop" },
+      );
+      const stored = (await countReadings(databaseUrl)) - before;
+      line = {
+        ...label,
+        rate,
+        seconds,
+        ...swipeFigures(main),
+        sensor: { sent: worker.sent, acked: worker.acked, perSecond: Math.round(worker.sent / worker.seconds), stored },
+      };
+      failed ||= main.lost > 0;
+    } else {
+      const bursts = Number(args.bursts ?? 3);
+      const size = Number(args.burst ?? 200);
+      progress(`phase signin: ${rate} swipes/s while ${bursts} bursts of ${size} wrong-password sign-ins run back to back`);
+      const { main, worker } = await besideWorker("./signin-burst-worker.mjs", { baseUrl: server.url, bursts, size }, (finished) =>
+        // At most 10 minutes; the phase ends with the bursts.
+        sendSwipes(bridges, seeded.cards, { rate, seconds: 600, signal: finished }),
+      );
+      line = { ...label, rate, seconds: round1(main.sendingSeconds), ...swipeFigures(main), signIns: worker.bursts };
+      failed ||= main.lost > 0;
+    }
+    line.cpu = cpu();
+    console.info(JSON.stringify(line));
+  }
+  return failed ? 1 : 0;
+}
+
+async function countReadings(databaseUrl) {
+  const client = createClient({ url: databaseUrl });
+  try {
+    return Number((await client.execute("SELECT count(*) AS n FROM building_readings")).rows[0].n);
+  } finally {
+    client.close();
   }
 }

@@ -14,6 +14,7 @@ Object.assign(process.env, { DATABASE_URL: `file:${dir}/app.db`, DATA_DIR: dir, 
 
 const { migrateDatabase, getDb } = await import("~/utils/db.server");
 const { startAccessService } = await import("~/access/service.server");
+const { useAccessNotifier } = await import("~/access/notify.server");
 const { provisionDoor } = await import("~/services/doors.server");
 const { setCardPermission } = await import("~/services/cards.server");
 const { registerCard } = await import("~/models/card.server");
@@ -36,6 +37,8 @@ function frame(tagHex: string) {
 
 await migrateDatabase(getDb(), path.resolve("drizzle"));
 let service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 20 });
+// This script's door and card changes reach the service it runs.
+useAccessNotifier(service.notifier);
 const port = service.mqttPort!;
 const { door, credential } = await provisionDoor("bench-door", { name: "Bench", location: "Bench" });
 const cardNumbers = Array.from({ length: Math.max(ONLINE_SWIPES, OFFLINE_SWIPES) }, (_, i) => (0x10000000 + i).toString(16).toUpperCase());
@@ -100,6 +103,7 @@ for (let i = 0; i < OFFLINE_SWIPES; i++) offline.push(await swipeLatency(cardNum
 console.log(JSON.stringify({ mode: "offline (broker down, cached list)", ...summary(offline), queued: bridge.status().pendingEvents }));
 
 service = await startAccessService({ host: "127.0.0.1", port });
+useAccessNotifier(service.notifier);
 await waitUntil(() => bridge.status().pendingEvents === 0);
 const [row] = (await getDb().$client.execute("SELECT count(*) AS n FROM access_logs")).rows;
 console.log(JSON.stringify({ logRows: Number(row!.n), expected: ONLINE_SWIPES + OFFLINE_SWIPES }));

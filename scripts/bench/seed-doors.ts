@@ -1,15 +1,17 @@
-// Seeding entry for `bench:access --scenario web`, bundled and run in its own
+// Seeding entry for `bench:access --scenario web|flood|signin`, bundled and run in its own
 // process against DATABASE_URL before the server starts. Goes through the
 // app's services as an admin would (tests/setup/fixtures.ts does the same): doors
 // with a bridge credential each, residents holding cards, each card granted on
-// about a fifth of the doors. Writes what the simulated bridges need as JSON
-// to BENCH_SEED_OUT (stdout carries the models' log lines).
+// about a fifth of the doors, and a building sensor when BENCH_SENSOR names
+// one. Writes what the simulated bridges (and sensor) need as JSON to
+// BENCH_SEED_OUT (stdout carries the models' log lines).
 //
-//   BENCH_DOORS (20), BENCH_CARDS (200), BENCH_SEED_OUT (required)
+//   BENCH_DOORS (20), BENCH_CARDS (200), BENCH_SENSOR (unset), BENCH_SEED_OUT (required)
 import fs from "node:fs";
 import path from "node:path";
 import { assignCardToUser } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
+import { provisionBuildingSensor } from "~/services/building-sensors.server";
 import { setCardPermission } from "~/services/cards.server";
 import { provisionDoor } from "~/services/doors.server";
 import { getDb, migrateDatabase } from "~/utils/db.server";
@@ -49,5 +51,8 @@ for (let i = 0; i < cardCount; i++) {
   cards.push({ number, allowedDoors: allowed.map((door) => door.code) });
 }
 
-fs.writeFileSync(out, JSON.stringify({ doors: doors.map(({ code, password }) => ({ code, password })), cards }));
+const sensorId = process.env.BENCH_SENSOR;
+const sensor = sensorId ? { id: sensorId, ...(await provisionBuildingSensor(sensorId)) } : null;
+
+fs.writeFileSync(out, JSON.stringify({ doors: doors.map(({ code, password }) => ({ code, password })), cards, sensor }));
 getDb().$client.close();

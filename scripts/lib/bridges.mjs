@@ -52,15 +52,16 @@ export function pickCard(cards, doorCode, sequence) {
 
 /**
  * Open loop: sends `rate` swipes a second, round-robin over the bridges, for
- * `seconds`, whatever the answers do (a slow service shows up as latency,
- * not as a lower offered rate); then waits up to drainTimeoutMs for the
- * missing decisions. Keeps every swipe→decision latency (ms).
+ * `seconds` (or until `signal` aborts, if sooner), whatever the answers do (a
+ * slow service shows up as latency, not as a lower offered rate); then waits
+ * up to drainTimeoutMs for the missing decisions. Keeps every swipe→decision
+ * latency (ms).
  *
  * onWindow(endSecond, sortedLatencies, machineCpuPercent|null), when given,
  * is called every windowSeconds with that window's latencies: on a shared
  * machine the tail follows what other processes do.
  */
-export async function sendSwipes(bridges, cards, { rate, seconds, prefix = PREFIX, drainTimeoutMs = 10_000, windowSeconds = 5, onWindow }) {
+export async function sendSwipes(bridges, cards, { rate, seconds, signal, prefix = PREFIX, drainTimeoutMs = 10_000, windowSeconds = 5, onWindow }) {
   const sent = new Map();
   const latencies = [];
   let windowLatencies = [];
@@ -93,7 +94,7 @@ export async function sendSwipes(bridges, cards, { rate, seconds, prefix = PREFI
   const start = performance.now();
   let total = 0;
   let next = 0;
-  while (performance.now() - start < seconds * 1000) {
+  while (performance.now() - start < seconds * 1000 && !signal?.aborted) {
     const due = Math.floor(((performance.now() - start) / 1000) * rate);
     while (total < due) {
       const { door, client } = bridges[next];

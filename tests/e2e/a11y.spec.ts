@@ -44,7 +44,7 @@ for (const theme of THEMES) {
     const reservation = await createReservation({
       guestName: "Tema",
       guestEmail: "tema@example.com",
-      guestPhone: "600",
+      guestPhone: "600 123 456",
       reservationType: "sala",
       roomType: null,
       startDate: addDays(todayInMadrid(), 2),

@@ -12,13 +12,14 @@ test.describe("sign-in", () => {
     await expect(page.getByTestId("toast")).toContainText(`Bienvenido, ${admin.username}`);
   });
 
-  test("a resident signs in and lands on / with the portal button but no admin button", async ({ page, createUser }) => {
+  test("a resident signs in and lands on /portal with the portal button but no admin button", async ({ page, createUser }) => {
     const resident = await createUser({ role: "user" });
     await page.goto("/login");
     await page.getByLabel("Usuario").fill(resident.username);
     await page.getByLabel("Contraseña").fill(resident.password);
     await page.getByRole("button", { name: "Iniciar Sesión" }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/portal$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenido, Prueba");
     await expect(page.getByTestId("welcome")).toHaveText(`Bienvenido, ${resident.username}`);
     await expect(page.getByRole("link", { name: "Mi Portal" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Panel Admin" })).toHaveCount(0);

@@ -79,7 +79,7 @@ test("'Consultar mi reserva' in the receipt opens the lookup with the code and t
   await page.getByLabel("Fecha de salida").fill(addDays(today, 5));
   await page.getByLabel("Nombre completo").fill("Iago");
   await page.getByRole("textbox", { name: "Email" }).fill(email);
-  await page.getByRole("textbox", { name: "Teléfono" }).fill("600");
+  await page.getByRole("textbox", { name: "Teléfono" }).fill("600 123 456");
   await page.getByRole("button", { name: "Reservar" }).click();
   const code = (await page.getByTestId("reservation-code").textContent())!.trim();
   await page.getByRole("link", { name: "Consultar mi reserva" }).click();

@@ -78,7 +78,7 @@ test.describe("list", () => {
     await page.getByLabel("Urgencia", { exact: true }).selectOption({ label: "Alta" });
     await page.getByLabel("Tipo", { exact: true }).selectOption({ label: "Red" });
     await page.getByRole("button", { name: "Aplicar Filtros" }).click();
-    await expect(page).toHaveURL(new RegExp(`doorId=${target.id}`));
+    await expect(page).toHaveURL(new RegExp(`doorId=${target.code}`));
     await expect(page).toHaveURL(/urgency=high/);
     await expect(page.getByTestId("incident-card")).toHaveCount(1);
     await expect(card(page, high.title)).toBeVisible();
@@ -89,7 +89,7 @@ test.describe("list", () => {
     await expect(page.getByRole("heading", { name: "No hay incidencias" })).toBeVisible();
 
     // The URL alone opens the same list (a bookmark, a reload).
-    await page.goto(`/admin/incidents?doorId=${target.id}&urgency=low`);
+    await page.goto(`/admin/incidents?doorId=${target.code}&urgency=low`);
     await expect(page.getByTestId("incident-card")).toHaveCount(1);
     await expect(card(page, low.title)).toBeVisible();
     await expect(page.getByLabel("Urgencia", { exact: true })).toHaveValue("low");
@@ -103,17 +103,17 @@ test.describe("list", () => {
 
   test("an empty list says 'No hay incidencias' and offers creating the first one; 'Actualizar' reloads", async ({ page, asAdmin }) => {
     const empty = await door();
-    await page.goto(`/admin/incidents?doorId=${empty.id}`);
+    await page.goto(`/admin/incidents?doorId=${empty.code}`);
     await expect(page.getByRole("heading", { name: "No hay incidencias" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Paginación" })).toHaveCount(0);
 
     const created = await doorIncident(empty.id, asAdmin);
     await page.getByRole("link", { name: "Actualizar" }).click();
     await expect(card(page, created.title)).toBeVisible();
-    await expect(page).toHaveURL(new RegExp(`doorId=${empty.id}$`));
+    await expect(page).toHaveURL(new RegExp(`doorId=${empty.code}$`));
 
     const another = await door();
-    await page.goto(`/admin/incidents?doorId=${another.id}`);
+    await page.goto(`/admin/incidents?doorId=${another.code}`);
     await page.getByRole("link", { name: "Crear la primera incidencia" }).click();
     await expect(page.getByRole("dialog", { name: "Crear Incidencia" })).toBeVisible();
   });
@@ -121,7 +121,7 @@ test.describe("list", () => {
   test("pages by 20 only past one page", async ({ page, asAdmin }) => {
     const busy = await door();
     for (let i = 0; i < 21; i++) await doorIncident(busy.id, asAdmin, { title: `Corte ${i} ${busy.code}` });
-    await page.goto(`/admin/incidents?doorId=${busy.id}`);
+    await page.goto(`/admin/incidents?doorId=${busy.code}`);
     await expect(page.getByTestId("incident-card")).toHaveCount(20);
     await expect(page.getByTestId("incident-count")).toHaveText("21 incidencias");
     const pagination = page.getByRole("navigation", { name: "Paginación" });
@@ -130,14 +130,14 @@ test.describe("list", () => {
     await expect(pagination).toContainText("Página 2 de 2");
     await expect(page.getByTestId("incident-card")).toHaveCount(1);
     await expect(card(page, `Corte 0 ${busy.code}`)).toBeVisible();
-    await expect(page).toHaveURL(new RegExp(`doorId=${busy.id}&page=2`));
+    await expect(page).toHaveURL(new RegExp(`doorId=${busy.code}&page=2`));
   });
 });
 
 test.describe("create, edit, advance, delete", () => {
   test("creates an incident on a door after the SPEC's required-field messages", async ({ page, asAdmin, javaScriptEnabled }) => {
     const target = await door();
-    await page.goto(`/admin/incidents?doorId=${target.id}`);
+    await page.goto(`/admin/incidents?doorId=${target.code}`);
     await page.getByRole("link", { name: "Crear Incidencia" }).click();
     const dialog = page.getByRole("dialog", { name: "Crear Incidencia" });
     if (javaScriptEnabled) await expectFocusInside(page, dialog);
@@ -158,7 +158,7 @@ test.describe("create, edit, advance, delete", () => {
 
     await expect(toast(page, "Incidencia Creada")).toContainText(title);
     await expect(page.getByRole("dialog")).toHaveCount(0);
-    await expect(page).toHaveURL(new RegExp(`/admin/incidents\\?doorId=${target.id}$`));
+    await expect(page).toHaveURL(new RegExp(`/admin/incidents\\?doorId=${target.code}$`));
     const created = card(page, title);
     await expect(created).toContainText("Urgencia: Media");
     await expect(created).toContainText("Acceso");
@@ -168,7 +168,7 @@ test.describe("create, edit, advance, delete", () => {
   test("edits title, type, status, urgency and description", async ({ page, asAdmin, javaScriptEnabled }) => {
     const target = await door();
     const incident = await doorIncident(target.id, asAdmin, { urgency: "low" });
-    await page.goto(`/admin/incidents?doorId=${target.id}`);
+    await page.goto(`/admin/incidents?doorId=${target.code}`);
     await card(page, incident.title).getByRole("link", { name: "Editar" }).click();
     const dialog = page.getByRole("dialog", { name: "Editar Incidencia" });
     if (javaScriptEnabled) await expectFocusInside(page, dialog);
@@ -198,7 +198,7 @@ test.describe("create, edit, advance, delete", () => {
   test("the advance button is labelled with the next status and cycles open → in progress → resolved → closed → open", async ({ page, asAdmin }) => {
     const target = await door();
     const incident = await doorIncident(target.id, asAdmin);
-    await page.goto(`/admin/incidents?doorId=${target.id}`);
+    await page.goto(`/admin/incidents?doorId=${target.code}`);
     const steps = [
       ["En Progreso", "en progreso"],
       ["Resuelta", "resuelta"],
@@ -210,7 +210,7 @@ test.describe("create, edit, advance, delete", () => {
       await expect(toast(page, `Incidencia marcada como ${label}`)).toContainText("Estado Actualizado");
       await expect(card(page, incident.title).locator(".incident-badges")).toContainText(label);
     }
-    await expect(page).toHaveURL(new RegExp(`doorId=${target.id}$`));
+    await expect(page).toHaveURL(new RegExp(`doorId=${target.code}$`));
     expect((await getIncidentById(incident.id))?.status).toBe("open");
   });
 
@@ -228,7 +228,7 @@ test.describe("create, edit, advance, delete", () => {
   test("deletes after the confirmation; 'Cerrar' keeps it", async ({ page, asAdmin, javaScriptEnabled }) => {
     const target = await door();
     const incident = await doorIncident(target.id, asAdmin);
-    await page.goto(`/admin/incidents?doorId=${target.id}`);
+    await page.goto(`/admin/incidents?doorId=${target.code}`);
     await card(page, incident.title).getByRole("link", { name: "Eliminar" }).click();
     const dialog = page.getByRole("dialog", { name: "Eliminar incidencia" });
     await expect(dialog).toContainText("¿Estás seguro de que quieres eliminar esta incidencia?");
@@ -245,7 +245,7 @@ test.describe("create, edit, advance, delete", () => {
   test("an incident deleted meanwhile: the advance is refused with the SPEC's error toast", async ({ page, asAdmin }) => {
     const target = await door();
     const incident = await doorIncident(target.id, asAdmin);
-    await page.goto(`/admin/incidents?doorId=${target.id}`);
+    await page.goto(`/admin/incidents?doorId=${target.code}`);
     const { deleteIncident } = await import("~/services/incidents.server");
     await deleteIncident(incident.id);
     await card(page, incident.title).getByRole("button", { name: /^En Progreso:/ }).click();

@@ -47,8 +47,8 @@ test("filters by door, result, period and search, with the stats of what is show
   ]);
   await page.goto("/admin/logs");
   await expect(page.getByRole("heading", { name: "Registros de Acceso" })).toBeVisible();
-  await filter(page, "Puerta", portal.id, javaScriptEnabled);
-  await expect(page).toHaveURL(new RegExp(`doorId=${portal.id}`));
+  await filter(page, "Puerta", portal.code, javaScriptEnabled);
+  await expect(page).toHaveURL(new RegExp(`doorId=${portal.code}`));
   await expect(rows(page)).toHaveCount(3);
   await expect(stat(page, "Total")).toHaveText("3");
   await expect(stat(page, "Concedidos")).toHaveText("1");
@@ -90,14 +90,14 @@ test("pages through 50 rows at a time with 'Página X de Y'", async ({ page, asA
   const now = Date.now();
   // One row a minute, each of another card: nothing merges.
   await insertLogs(Array.from({ length: 60 }, (_, i) => ({ at: now - (i + 1) * MINUTE, cardNumber: hex(), door: garaje })));
-  await page.goto(`/admin/logs?doorId=${garaje.id}`);
+  await page.goto(`/admin/logs?doorId=${garaje.code}`);
   await expect(rows(page)).toHaveCount(50);
   const pagination = page.getByRole("navigation", { name: "Paginación" });
   await expect(pagination).toContainText("Página 1 de 2");
   await pagination.getByRole("link", { name: "Siguiente" }).click();
   await expect(pagination).toContainText("Página 2 de 2");
   await expect(rows(page)).toHaveCount(10);
-  await expect(page).toHaveURL(new RegExp(`doorId=${garaje.id}.*page=2|page=2.*doorId=${garaje.id}`));
+  await expect(page).toHaveURL(new RegExp(`doorId=${garaje.code}.*page=2|page=2.*doorId=${garaje.code}`));
   await pagination.getByRole("link", { name: "Anterior" }).click();
   await expect(pagination).toContainText("Página 1 de 2");
   await expect(rows(page)).toHaveCount(50);
@@ -113,7 +113,7 @@ test("merges a burst of the same card, door and result into one row with its cou
     { at: now - 2 * MINUTE, cardNumber: card, door: gym, granted: false },
     { at: now - 1 * MINUTE, cardNumber: card, door: gym, granted: true },
   ]);
-  await page.goto(`/admin/logs?doorId=${gym.id}`);
+  await page.goto(`/admin/logs?doorId=${gym.code}`);
   await expect(rows(page)).toHaveCount(2);
   await expect(rows(page).nth(0).getByTestId("log-count")).toHaveCount(0);
   await expect(rows(page).nth(1).getByTestId("log-count")).toHaveText("×3 intentos agrupados");
@@ -129,7 +129,7 @@ test("downloads the filtered rows as a dated CSV with Spanish headers", async ({
     { at, cardNumber: card, door: lavanderia, granted: false, reason: "no_permission", username: "=cmd", ipAddress: "10.0.0.9" },
     { at: at - 10 * MINUTE, cardNumber: card, door: lavanderia, granted: true, username: "=cmd", ipAddress: "10.0.0.9" },
   ]);
-  await page.goto(`/admin/logs?doorId=${lavanderia.id}&status=denied`);
+  await page.goto(`/admin/logs?doorId=${lavanderia.code}&status=denied`);
   const downloadPromise = page.waitForEvent("download");
   await page.getByRole("link", { name: "Exportar CSV" }).click();
   const download = await downloadPromise;
@@ -167,7 +167,7 @@ test("approving a card from its denied row lets it in on its next swipe", async 
     expect(await swipe()).toMatchObject({ granted: false, reason: "unknown_card" });
     expect(await swipe()).toMatchObject({ granted: false, reason: "card_pending" });
 
-    await page.goto(`/admin/logs?doorId=${terraza.id}`);
+    await page.goto(`/admin/logs?doorId=${terraza.code}`);
     await expect(rows(page)).toHaveCount(1);
     await expect(rows(page).first().getByTestId("log-count")).toHaveText("×2 intentos agrupados");
     await rows(page).first().getByRole("button", { name: `Aprobar tarjeta ${card} en ${terraza.name}` }).click();

@@ -58,7 +58,7 @@ test.describe("booking", () => {
     await page.getByLabel("Fecha de salida").fill(addDays(today, 2));
     await page.getByLabel("Nombre completo").fill("Equipo Norte");
     await page.getByRole("textbox", { name: "Email" }).fill("norte@example.com");
-    await page.getByRole("textbox", { name: "Teléfono" }).fill("600");
+    await page.getByRole("textbox", { name: "Teléfono" }).fill("600 123 456");
     await page.getByRole("button", { name: "Reservar" }).click();
     await expect(page.getByRole("dialog")).toContainText("Sala de reuniones");
   });
@@ -87,7 +87,7 @@ test.describe("booking", () => {
     await page.getByLabel("Tipo de habitación").selectOption("doble");
     await page.getByLabel("Nombre completo").fill("Ana");
     await page.getByRole("textbox", { name: "Email" }).fill("no-valido");
-    await page.getByRole("textbox", { name: "Teléfono" }).fill("600");
+    await page.getByRole("textbox", { name: "Teléfono" }).fill("600 123 456");
     await page.getByRole("button", { name: "Reservar" }).click();
     await expect(page.getByText("La fecha de salida debe ser posterior a la fecha de entrada").first()).toBeVisible();
     await expect(page.getByText("El email no es válido").first()).toBeVisible();
@@ -257,7 +257,7 @@ test.describe("reservation lookup", () => {
     return createReservation({
       guestName: "Jorge Prieto",
       guestEmail: `jorge-${Date.now()}@example.com`,
-      guestPhone: "633",
+      guestPhone: "633 123 456",
       reservationType: "habitacion",
       roomType: "individual",
       startDate: addDays(today, 7),
@@ -296,7 +296,7 @@ test.describe("reservation lookup", () => {
     const calendar = mimePart(mail!, "text/calendar")!;
     expect(calendar).toContain("METHOD:CANCEL");
     expect(calendar).toContain(`UID:${reservation.reservationCode}@`);
-    expect(calendar).toContain("SEQUENCE:1");
+    expect(calendar).toContain("SEQUENCE:2");
   });
 
   test("a wrong email and an unknown code get their messages", async ({ page }) => {

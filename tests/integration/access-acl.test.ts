@@ -7,10 +7,12 @@ import path from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedBroker } from "~/access/broker.server";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { issueApiToken } from "~/models/api-token.server";
 import { createUser } from "~/models/user.server";
+import { provisionBuildingSensor } from "~/services/building-sensors.server";
 import { action, loader } from "~/routes/api.doors.$id.credentials";
 import { FakeBridge } from "../setup/access";
 import { eventually } from "../../bridge/src/test-support/eventually";
@@ -26,6 +28,7 @@ beforeAll(async () => {
   doorB = await createTestDoorWithBridge("door-b");
   await createTestCard("AA000001", [doorA.door.id, doorB.door.id]);
   service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 });
+  useAccessNotifier(service.notifier);
   url = `mqtt://127.0.0.1:${service.mqttPort}`;
 });
 
@@ -62,6 +65,20 @@ describe("authentication", () => {
     ).rejects.toThrow(/Identifier rejected/i);
     expect(b.client.connected).toBe(true);
     await b.end();
+  });
+
+  it("a sensor's own client id (coliving-sensor-<id>) is its own: a door or another sensor is refused it, even before the sensor ever used it", async () => {
+    const hall = await provisionBuildingSensor("acl-hall");
+    const other = await provisionBuildingSensor("acl-other");
+    for (const [username, password] of [
+      ["door-a", doorA.password],
+      [other.username, other.password],
+    ] as const) {
+      await expect(connectRaw({ username, password, clientId: "coliving-sensor-acl-hall", clean: false })).rejects.toThrow(/Identifier rejected/i);
+    }
+    const sensor = await connectRaw({ username: hall.username, password: hall.password, clientId: "coliving-sensor-acl-hall" });
+    expect(sensor.connected).toBe(true);
+    await sensor.endAsync();
   });
 });
 

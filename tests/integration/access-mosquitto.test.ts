@@ -9,8 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import mqtt from "mqtt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DisplayMessage } from "~/doors/contract";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { accessLogs } from "~/db/schema";
 import { getAccessLog } from "~/models/access-log.server";
@@ -61,7 +62,7 @@ beforeAll(async () => {
   ghost = await createTestDoorWithBridge("mq-ghost");
   await createTestCard("CAFE0001", [doorA.door.id, doorB.door.id], { firstName: "Lucía" });
   exportCredentials();
-  mosquitto = await startMosquitto({ passwordFile, aclFile, dir });
+  mosquitto = await startMosquitto({ passwordFile, aclFile, dir, bridgeListener: true });
 });
 
 afterAll(async () => {
@@ -116,6 +117,7 @@ describe("one access service on Mosquitto", () => {
 
   beforeAll(async () => {
     service = await startService({ clientId: "coliving-access-test-1" });
+    useAccessNotifier(service.notifier);
     a = await FakeBridge.connect(mosquitto.url, "mq-a", doorA.password, { protocolVersion: 5 });
   });
 
@@ -198,6 +200,28 @@ describe("one access service on Mosquitto", () => {
     expect(spy.received.filter((m) => m.topic.includes("mq-b"))).toEqual([]);
     expect(await getAccessLog(forgedId)).toBeUndefined();
     await Promise.all([spy.end(), b.end()]);
+  });
+
+  it("on the bridges' listener (use_username_as_clientid), no other account can take a door's client id and drop it", async () => {
+    const bridgeUrl = mosquitto.bridgeUrl!;
+    const real = await FakeBridge.connect(bridgeUrl, "mq-a", doorA.password, { clientId: "coliving-bridge-mq-a", protocolVersion: 5 });
+    const dropped = vi.fn();
+    real.client.on("close", dropped);
+    // Door B presents door A's id, with a kept session, then leaves.
+    const squatter = await mqtt.connectAsync(bridgeUrl, {
+      username: "mq-b",
+      password: doorB.password,
+      clientId: "coliving-bridge-mq-a",
+      clean: false,
+      protocolVersion: 5,
+      reconnectPeriod: 0,
+    });
+    await squatter.endAsync();
+    // Door A's bridge was never dropped, and gets its decisions.
+    expect((await real.swipe("CAFE0001")).granted).toBe(true);
+    expect(dropped).not.toHaveBeenCalled();
+    expect(real.client.connected).toBe(true);
+    await real.end();
   });
 
   it("unknown door: a Mosquitto login whose door was deleted; gone after the files are regenerated", async () => {

@@ -1,6 +1,7 @@
 // Change notifications from a process without the access service (the admin
-// panel running elsewhere): notifyAccessChange connects to MQTT_URL itself, and
-// the access service, on the same Mosquitto, republishes the door's display.
+// panel running elsewhere, ACCESS_SERVICE=off): its notifier publishes them on
+// MQTT_URL's changes topic, and the access service, on the same Mosquitto,
+// republishes the door's display.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -8,7 +9,7 @@ import path from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DisplayMessage } from "~/doors/contract";
-import { closeAccessNotifier, setInProcessChangePublisher } from "~/access/notify.server";
+import { closeAccessNotifier, mqttAccessNotifier, useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { setDoorMessages } from "~/services/doors.server";
 import { randomToken } from "~/utils/crypto.server";
@@ -42,8 +43,11 @@ let service: AccessServiceHandle;
 
 beforeAll(async () => {
   service = await startAccessService({ clientId: "coliving-access-notify", credentialsDebounceMs: 50 });
-  // From here on this process plays the admin panel without an access service.
-  setInProcessChangePublisher(null);
+  // From here on this process plays the admin panel without an access service
+  // (ACCESS_SERVICE=off with MQTT_URL): boot's choice of notifier for it.
+  useAccessNotifier(
+    mqttAccessNotifier({ url: mosquitto.url, username: "coliving.app", password: appPassword, protocolVersion: 5, prefix: "coliving" }),
+  );
 });
 
 afterAll(async () => {

@@ -18,6 +18,7 @@ import { eventually } from "../../bridge/src/test-support/eventually";
 import { MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import type { DisplayMessage } from "~/doors/contract";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessProcess, WEB_PRIORITY_OFFSET, type AccessProcessHandle, type ChildMessage } from "~/access/process.server";
 import { accessLogs, cards } from "~/db/schema";
 import { setDoorMessages } from "~/services/doors.server";
@@ -35,6 +36,8 @@ beforeAll(async () => {
   front = await createTestDoorWithBridge("proc-front");
   await createTestCard("0F000001", [front.door.id], { firstName: "Olga" });
   access = await startAccessProcess({ entry, service: { host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 } });
+  // As boot does: this process's change notifications go to the child over its channel.
+  useAccessNotifier(access.notifier);
   url = `mqtt://127.0.0.1:${access.mqttPort}`;
 });
 

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CredentialsMessage, DisplayMessage } from "~/doors/contract";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { accessLogs, cards, doors } from "~/db/schema";
 import { recordAccessBatch } from "~/access/record-batch.server";
@@ -28,6 +29,8 @@ let bridge: FakeBridge;
 beforeAll(async () => {
   front = await createTestDoorWithBridge("front", "Portal principal");
   service = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 60_000, credentialsDebounceMs: 50 });
+  // The services of this process (the test plays the web side) tell this service of their changes.
+  useAccessNotifier(service.notifier);
   url = `mqtt://127.0.0.1:${service.mqttPort}`;
   bridge = await FakeBridge.connect(url, "front", front.password);
 });
@@ -461,6 +464,7 @@ describe("renaming a door's doorId", () => {
 
   it("drops the old name's bridge even when the periodic refresh sees the rename before any change notice", async () => {
     const refresher = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 200, credentialsDebounceMs: 50 });
+    useAccessNotifier(refresher.notifier);
     try {
       const renamed = await createTestDoorWithBridge("quiet-old");
       const oldBridge = await FakeBridge.connect(`mqtt://127.0.0.1:${refresher.mqttPort}`, "quiet-old", renamed.password);
@@ -473,6 +477,7 @@ describe("renaming a door's doorId", () => {
       await newBridge.waitFor((m) => m.topic === newBridge.topic("display"));
       await newBridge.end();
     } finally {
+      useAccessNotifier(service.notifier);
       await refresher.stop();
     }
   });
@@ -505,6 +510,7 @@ describe("bridge state", () => {
 describe("expiry sweep", () => {
   it("deactivates expired cards periodically and republishes the offline list", async () => {
     const sweeper = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 200, credentialsDebounceMs: 50 });
+    useAccessNotifier(sweeper.notifier);
     try {
       const sweepDoor = await createTestDoorWithBridge("sweep");
       const { card } = await createTestCard("5E000001", [sweepDoor.door.id]);
@@ -520,6 +526,7 @@ describe("expiry sweep", () => {
       await sweepBridge.waitFor((m) => m.topic === sweepBridge.topic("credentials") && !contains(m));
       await sweepBridge.end();
     } finally {
+      useAccessNotifier(service.notifier);
       await sweeper.stop();
     }
   });

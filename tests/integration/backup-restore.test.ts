@@ -7,6 +7,7 @@
 // from a newer version is refused and changes nothing; so is a restore while
 // the app runs on the data directory. What the admin screen and the API do:
 // backups.test.ts.
+import { eventually } from "../../bridge/src/test-support/eventually";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -34,7 +35,6 @@ import {
   createTestFacility,
   createTestResident,
   createTestUser,
-  eventually,
   hexPrefix,
   minutesFromNow,
   TINY_PNG,
@@ -348,7 +348,7 @@ describe("a backup under load", () => {
     let restoredDir = "";
     const original = { DATA_DIR: process.env.DATA_DIR!, DATABASE_URL: process.env.DATABASE_URL! };
     try {
-      await eventually(() => acked.swipes.length >= 20 && acked.bookings.length >= 10 && acked.photos.length >= 3, 20_000);
+      await eventually(() => acked.swipes.length >= 20 && acked.bookings.length >= 10 && acked.photos.length >= 3, "the first acknowledged writes", 20_000);
       // Everything acknowledged up to now must be in the backup; the burst goes on while it runs.
       const before = { swipes: [...acked.swipes], bookings: [...acked.bookings], photos: [...acked.photos] };
       const backup = await run("scripts/backup.mjs", [], { BACKUP_DIR: path.join(scratch, "burst") });

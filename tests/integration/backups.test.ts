@@ -25,7 +25,8 @@ import {
 } from "~/services/backups.server";
 import { getEnv, resetEnvForTests } from "~/utils/env.server";
 import { mailSubject } from "../setup/mime";
-import { createApiCallers, eventually, sessionCookie, toastOf } from "../setup/fixtures";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { createApiCallers, sessionCookie, toastOf } from "../setup/fixtures";
 import { callApi, callRoute, formPost, jsonRequest, pageRequest } from "../setup/route";
 
 let adminToken: string;
@@ -261,7 +262,7 @@ describe("the daily schedule", () => {
       const [scheduled] = await eventually(async () => {
         const list = await listBackups();
         return list.length > 0 ? list : null;
-      }, 15_000);
+      }, "the scheduled backup", 15_000);
       expect(scheduled).toMatchObject({ trigger: "scheduled", createdAt: slot });
       // The other process finds its slot done (or the backup running) and makes none.
       expect(await runScheduledBackup(slot)).toBeNull();

@@ -4,6 +4,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import mqtt from "mqtt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { BridgeConfigInput } from "../../bridge/src/config";
 import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
@@ -14,6 +15,7 @@ import { eventually } from "../../bridge/src/test-support/eventually";
 import { countOccurrences, MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { countAccessLogs, getAccessLog } from "~/models/access-log.server";
 import { registerCard } from "~/models/card.server";
+import { provisionBuildingSensor } from "~/services/building-sensors.server";
 import { removeCardPermission, setCardPermission } from "~/services/cards.server";
 import { provisionDoor, setDoorMessages } from "~/services/doors.server";
 import { quietLogger, rdm6300Frame, RestartableAccessService } from "../setup/door-chain";
@@ -173,5 +175,42 @@ describe("bridge and access service", () => {
     ports.emit(door.paths.reader, rdm6300Frame("CAFE0001"));
     await eventually(() => bridge.status().pendingEvents === 1, "the offline decision");
     expect(opens(door)).toBe(0);
+  });
+
+  it("keeps its client id: a sensor or another door presenting it is refused, and cannot lock the bridge out", async () => {
+    const door = await newDoor();
+    const other = await newDoor();
+    await activeCard(door, "5C0A7001");
+    const sensor = await provisionBuildingSensor(`chain-squatter-${doorCount}`);
+    // The id the real bridge connects with; a squatter tries it with a kept session, then leaves.
+    const squat = (username: string, password: string) =>
+      mqtt.connectAsync(`mqtt://127.0.0.1:${access.port}`, {
+        username,
+        password,
+        clientId: `coliving-bridge-${door.door.code}`,
+        clean: false,
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+        connectTimeout: 3000,
+      });
+    for (const [username, password] of [
+      [sensor.username, sensor.password],
+      [other.door.code, other.credential.password],
+    ] as const) {
+      const squatter = await squat(username, password).catch((error: Error) => error);
+      if (!(squatter instanceof Error)) await squatter.endAsync();
+      expect(squatter).toBeInstanceOf(Error);
+      expect((squatter as Error).message).toMatch(/Identifier rejected/i);
+    }
+
+    const bridge = await startDoorBridge(door);
+    await eventually(() => bridge.status().connected, "bridge to connect");
+    ports.emit(door.paths.reader, rdm6300Frame("5C0A7001"));
+    await eventually(() => opens(door) === 1, "the relay to open");
+    // Decided by the app (an offline decision says OFFLINE MODE).
+    await eventually(() => ports.text(door.paths.lcd).includes("Bienvenido/a"), "the app's greeting on the LCD");
+    // While it is connected, nobody else can take its id and drop it.
+    await expect(squat(other.door.code, other.credential.password)).rejects.toThrow(/Identifier rejected/i);
+    expect(bridge.status().connected).toBe(true);
   });
 });

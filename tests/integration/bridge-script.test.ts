@@ -1,18 +1,27 @@
 // `npm run bridge -- --simulate --door X` (scripts/bridge.mjs) as a developer
 // runs it: it builds the bridge, finds the app's broker from the app's own
-// variables, and leaves no process behind when it is stopped.
-import { spawn, type ChildProcess } from "node:child_process";
+// variables, provisions the door in the app's own database (never a new one)
+// and says plainly when it cannot reach that database or broker, and leaves
+// no process behind when it is stopped.
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestBroker } from "../../bridge/src/test-support/broker";
 import { eventually } from "../../bridge/src/test-support/eventually";
+import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { getDoorByCode } from "~/models/door.server";
+import { descendants, exitOf, isRunning } from "../setup/processes";
+import { TEST_ROOT } from "../setup/test-db";
 
 /** The script compiles the bridge first: allow for a slow, shared machine. */
-const START_TIMEOUT_MS = 45_000;
+const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** A script that cannot provision its door ends before it builds the bridge. */
+const END_TIMEOUT_MS = 30_000;
 
 let broker: TestBroker;
 let observer: MqttClient;
@@ -53,64 +62,13 @@ function appEnvironment() {
 }
 
 /** Starts a command with its stdin kept open (the keyboard reader) and its output kept for failure messages. */
-function start(command: string, args: string[]) {
-  const child = spawn(command, args, { env: appEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+function start(command: string, args: string[], env = appEnvironment()) {
+  const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   return { child, output: () => output };
 }
-
-function exitOf(child: ChildProcess, what: string): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not exit within ${STOP_TIMEOUT_MS} ms`)), STOP_TIMEOUT_MS);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
-/** Every process below pid, read from /proc (Linux). */
-function descendants(pid: number): Array<{ pid: number; command: string }> {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we were reading.
-    }
-  }
-  const found: Array<{ pid: number; command: string }> = [];
-  const pending = [...(children.get(pid) ?? [])];
-  while (pending.length > 0) {
-    const next = pending.shift()!;
-    found.push({ pid: next, command: commandLine(next) });
-    pending.push(...(children.get(next) ?? []));
-  }
-  return found;
-}
-
-function commandLine(pid: number) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
-  } catch {
-    return "";
-  }
-}
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return commandLine(pid) !== ""; // a zombie has no command line left
-  } catch {
-    return false;
-  }
-};
 
 describe("npm run bridge -- --simulate", () => {
   it(
@@ -126,7 +84,7 @@ describe("npm run bridge -- --simulate", () => {
       } finally {
         script.child.kill("SIGTERM");
       }
-      expect(await exitOf(script.child, "scripts/bridge.mjs")).toBe(0);
+      expect(await exitOf(script.child, "scripts/bridge.mjs", STOP_TIMEOUT_MS)).toBe(0);
       await eventually(() => isOffline(door), "the bridge's offline state after SIGTERM", STOP_TIMEOUT_MS);
     },
     START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS,
@@ -147,7 +105,7 @@ describe("npm run bridge -- --simulate", () => {
       } finally {
         npm.child.kill("SIGTERM");
       }
-      await exitOf(npm.child, "npm");
+      await exitOf(npm.child, "npm", STOP_TIMEOUT_MS);
       await eventually(() => below.every((entry) => !isRunning(entry.pid)), "every process npm had started to end", STOP_TIMEOUT_MS).catch(
         (error: Error) => {
           const left = below.filter((entry) => isRunning(entry.pid));
@@ -161,4 +119,96 @@ describe("npm run bridge -- --simulate", () => {
     },
     START_TIMEOUT_MS + 3 * STOP_TIMEOUT_MS,
   );
+});
+
+describe("npm run bridge -- --simulate without a password: the door is provisioned in the app's database", () => {
+  let service: AccessServiceHandle;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    // The app: its access service and embedded broker on this test file's database (DATA_DIR).
+    service = await startAccessService({ host: "127.0.0.1", port: 0 });
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The developer's shell: the app's variables as given, no password, DATABASE_URL left to its default. */
+  function developerEnvironment(fields: { DATA_DIR: string; MQTT_PORT: number }) {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: fields.DATA_DIR, MQTT_HOST: "127.0.0.1", MQTT_PORT: String(fields.MQTT_PORT) };
+    for (const name of ["DATABASE_URL", "MQTT_URL", "BRIDGE_PASSWORD"]) delete env[name];
+    return env;
+  }
+
+  function tempDir() {
+    const dir = fs.mkdtempSync(path.join(TEST_ROOT, "bridge-script-"));
+    dirs.push(dir);
+    return dir;
+  }
+
+  /** Runs the script to its end (it must end by itself, before it builds the bridge); resolves with its exit code and output. */
+  async function runToEnd(env: NodeJS.ProcessEnv) {
+    const door = newDoorId();
+    const script = start(process.execPath, ["scripts/bridge.mjs", "--simulate", "--door", door], env);
+    try {
+      const code = await exitOf(script.child, "scripts/bridge.mjs", END_TIMEOUT_MS);
+      return { door, code, output: script.output() };
+    } finally {
+      if (isRunning(script.child.pid!)) script.child.kill("SIGKILL");
+    }
+  }
+
+  it(
+    "with the app's DATA_DIR: the door is ready in the app's database and the bridge logs in to the app's broker",
+    async () => {
+      const door = newDoorId();
+      const env = developerEnvironment({ DATA_DIR: process.env.DATA_DIR!, MQTT_PORT: service.mqttPort! });
+      const script = start(process.execPath, ["scripts/bridge.mjs", "--simulate", "--door", door], env);
+      try {
+        await eventually(() => script.output().includes("mqtt: connected"), "the bridge's login to the app's broker", START_TIMEOUT_MS).catch(
+          (error: Error) => {
+            throw new Error(`${error.message}\n${script.output()}`);
+          },
+        );
+        expect(script.output()).toContain(`door "${door}" ready in the app's database (file:${process.env.DATA_DIR}/app.db)`);
+        expect((await getDoorByCode(door))?.bridgeSecretHash).toBeTruthy();
+      } finally {
+        script.child.kill("SIGTERM");
+      }
+      expect(await exitOf(script.child, "scripts/bridge.mjs", STOP_TIMEOUT_MS)).toBe(0);
+    },
+    START_TIMEOUT_MS + 2 * STOP_TIMEOUT_MS,
+  );
+
+  it("with a DATA_DIR that holds no database: says so, makes no database, and stops", async () => {
+    const dataDir = tempDir();
+    const { code, output } = await runToEnd(developerEnvironment({ DATA_DIR: dataDir, MQTT_PORT: service.mqttPort! }));
+    expect(code).toBe(1);
+    expect(output).toContain(`there is no app database at ${dataDir}/app.db (DATA_DIR=${dataDir}). Start the app first (npm start)`);
+    expect(output).not.toContain("ready");
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  }, END_TIMEOUT_MS + 5000);
+
+  it("with another database than the app's: says the app's broker refused the credential, and stops", async () => {
+    const dataDir = tempDir();
+    fs.copyFileSync(path.join(TEST_ROOT, "vitest", "base.db"), path.join(dataDir, "app.db"));
+    const { door, code, output } = await runToEnd(developerEnvironment({ DATA_DIR: dataDir, MQTT_PORT: service.mqttPort! }));
+    expect(code).toBe(1);
+    expect(output).toContain(`the broker at mqtt://127.0.0.1:${service.mqttPort} refused door "${door}"'s new credential`);
+    expect(output).toContain(`the app behind it does not use the database this script wrote to (file:${dataDir}/app.db)`);
+    expect(output).not.toContain("ready");
+  }, END_TIMEOUT_MS + 5000);
+
+  it("with no broker where the app's variables say: says so, and stops", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const { code, output } = await runToEnd(developerEnvironment({ DATA_DIR: process.env.DATA_DIR!, MQTT_PORT: port }));
+    expect(code).toBe(1);
+    expect(output).toContain(`no MQTT broker answers at mqtt://127.0.0.1:${port}`);
+    expect(output).not.toContain("ready");
+  }, END_TIMEOUT_MS + 5000);
 });

@@ -1,12 +1,14 @@
 // A building sensor on the embedded broker: its own credential and topic,
-// each valid reading stored; nobody else may publish as it.
+// valid readings stored (at most one per sensor per interval, the latest of
+// it); nobody else may publish as it.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, gte, lte } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { buildingReadings } from "~/db/schema";
 import { provisionBuildingSensor } from "~/services/building-sensors.server";
@@ -19,7 +21,9 @@ let service: AccessServiceHandle;
 let url: string;
 
 beforeAll(async () => {
-  service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50 });
+  // One stored reading per sensor per second here (5 s by default), so the test of a burst is short.
+  service = await startAccessService({ host: "127.0.0.1", port: 0, credentialsDebounceMs: 50, sensorReadingIntervalMs: 1000 });
+  useAccessNotifier(service.notifier);
   url = `mqtt://127.0.0.1:${service.mqttPort}`;
 });
 
@@ -91,6 +95,40 @@ describe("building sensors", () => {
     const bridge = await FakeBridge.connect(url, "sensor-door", door.password);
     expect((await bridge.swipe("5E500001")).granted).toBe(true);
     await bridge.end();
+  });
+
+  it("a burst of readings stores at most one per interval, the first at once and the latest last; the doors keep deciding", async () => {
+    const credential = await provisionBuildingSensor("rafaga");
+    const door = await createTestDoorWithBridge("burst-door");
+    await createTestCard("5E500002", [door.door.id]);
+    const bridge = await FakeBridge.connect(url, "burst-door", door.password);
+    const sensor = await connect(credential.username, credential.password);
+    // 12.01, 12.02 … 14.00 °C: values no other test sends.
+    const temperatures = Array.from({ length: 200 }, (_, i) => (1201 + i) / 100);
+    const started = performance.now();
+    const swipes: ReturnType<FakeBridge["swipe"]>[] = [];
+    const published = temperatures.map((temperature, i) => {
+      if (i % 50 === 25) swipes.push(bridge.swipe("5E500002"));
+      return sensor.publishAsync(
+        "coliving/building/rafaga/conditions",
+        JSON.stringify({ temperature, humidity: 40, wifiStatus: "connected", at: new Date().toISOString() }),
+        { qos: 1 },
+      );
+    });
+    await Promise.all(published);
+    const burstMs = performance.now() - started;
+    expect((await Promise.all(swipes)).map((decision) => decision.granted)).toEqual([true, true, true, true]);
+
+    const latest = temperatures.at(-1)!;
+    await eventually(async () => (await readingsAt(latest)).length === 1, "the latest reading to be stored", 5000);
+    const stored = await getDb()
+      .select()
+      .from(buildingReadings)
+      .where(and(gte(buildingReadings.temperature, temperatures[0]!), lte(buildingReadings.temperature, latest)));
+    expect(stored.map((row) => row.temperature)).toContain(temperatures[0]);
+    // One at the start, then at most one per elapsed second of the burst.
+    expect(stored.length).toBeLessThanOrEqual(Math.floor(burstMs / 1000) + 2);
+    await Promise.all([sensor.endAsync(), bridge.end()]);
   });
 
   it("a wrong secret, or the old one after a new credential, is refused", async () => {

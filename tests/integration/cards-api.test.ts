@@ -107,7 +107,7 @@ describe("GET /api/cards", () => {
         status: "active",
         isAnonymous: false,
         userId: { _id: holder.id, firstName: "Marta", lastName: "García", username: "marta-api" },
-        permissions: [{ doorId: entrance.id, granted: true }],
+        permissions: [{ doorId: entrance.code, granted: true }],
         usageStats: { lastUsed: "2030-05-06T07:08:09.000Z", totalAccessAttempts: 4, successfulAccesses: 3 },
         createdAt: assigned.createdAt.toISOString(),
         expiresAt: "2031-01-02T03:04:05.000Z",
@@ -178,8 +178,8 @@ describe("GET /api/cards/{id}", () => {
     expect(body.data.card).toMatchObject({ _id: loose.id, cardNumber: loose.cardNumber, userId: null });
     expect(body.data.card.permissions).toEqual(
       expect.arrayContaining([
-        { doorId: granted.id, granted: true },
-        { doorId: denied.id, granted: false },
+        { doorId: granted.code, granted: true },
+        { doorId: denied.code, granted: false },
       ]),
     );
     const available = body.data.availableDoors as { _id: string }[];
@@ -271,12 +271,20 @@ describe("PUT /api/cards/{id}/approve", () => {
   const approve = (id: string, body?: unknown) =>
     call(approveRoute.action, `/api/cards/${id}/approve`, { method: "PUT", params: { id }, body });
 
-  it("makes a pending card active and grants the door given by its row id", async () => {
+  it("makes a pending card active and grants the door given by its hardware code (doorId)", async () => {
+    const entrance = await door();
+    const pending = await card({ status: "pending" });
+    const { status, body } = await approve(pending.id, { doorId: entrance.code });
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ _id: pending.id, status: "active", permissions: [{ doorId: entrance.code, granted: true }] });
+  });
+
+  it("still takes the door's row id (the former doorId) for one release", async () => {
     const entrance = await door();
     const pending = await card({ status: "pending" });
     const { status, body } = await approve(pending.id, { doorId: entrance.id });
     expect(status).toBe(200);
-    expect(body.data).toMatchObject({ _id: pending.id, status: "active", permissions: [{ doorId: entrance.id, granted: true }] });
+    expect(body.data).toMatchObject({ _id: pending.id, status: "active", permissions: [{ doorId: entrance.code, granted: true }] });
   });
 
   it("approves without a body", async () => {
@@ -307,21 +315,30 @@ describe("POST /api/cards/{id}/permissions", () => {
   const post = (id: string, body: unknown) =>
     call(permissionsRoute.action, `/api/cards/${id}/permissions`, { method: "POST", params: { id }, body });
 
-  it("grants and then denies the door", async () => {
+  it("grants and then denies the door (doorId: its hardware code)", async () => {
+    const entrance = await door();
+    const { id } = await card();
+    const granted = await post(id, { doorId: entrance.code, granted: true });
+    expect(granted.status).toBe(200);
+    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true }]);
+    const denied = await post(id, { doorId: entrance.code, granted: false });
+    expect(denied.body.data.permissions).toEqual([{ doorId: entrance.code, granted: false }]);
+  });
+
+  it("still takes the door's row id (the former doorId) for one release", async () => {
     const entrance = await door();
     const { id } = await card();
     const granted = await post(id, { doorId: entrance.id, granted: true });
     expect(granted.status).toBe(200);
-    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.id, granted: true }]);
-    const denied = await post(id, { doorId: entrance.id, granted: false });
-    expect(denied.body.data.permissions).toEqual([{ doorId: entrance.id, granted: false }]);
+    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true }]);
+    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
   });
 
   it("answers 400 without a door or granted, 404 for an unknown door or card", async () => {
     const entrance = await door();
     const { id } = await card();
     expect(await post(id, { granted: true })).toEqual({ status: 400, body: { success: false, error: { message: "Selecciona una puerta" } } });
-    expect(await post(id, { doorId: entrance.id })).toEqual({
+    expect(await post(id, { doorId: entrance.code })).toEqual({
       status: 400,
       body: { success: false, error: { message: "granted debe ser true o false" } },
     });
@@ -329,7 +346,7 @@ describe("POST /api/cards/{id}/permissions", () => {
       status: 404,
       body: { success: false, error: { message: "Puerta no encontrada" } },
     });
-    expect((await post("nope", { doorId: entrance.id, granted: true })).status).toBe(404);
+    expect((await post("nope", { doorId: entrance.code, granted: true })).status).toBe(404);
     expect((await getCardById(id))?.permissions).toEqual([]);
   });
 });
@@ -338,10 +355,20 @@ describe("DELETE /api/cards/{id}/permissions/{doorId}", () => {
   const revoke = (id: string, doorId: string) =>
     call(permissionRoute.action, `/api/cards/${id}/permissions/${doorId}`, { method: "DELETE", params: { id, doorId } });
 
-  it("removes the permission", async () => {
+  it("removes the permission on the door named by its hardware code", async () => {
     const entrance = await door();
     const { id } = await card();
     await setCardPermission(id, entrance.id, true);
+    const { status, body } = await revoke(id, entrance.code);
+    expect(status).toBe(200);
+    expect(body.data.permissions).toEqual([]);
+    expect((await getCardById(id))?.permissions).toEqual([]);
+  });
+
+  it("still takes the door's row id (the former {doorId}) for one release", async () => {
+    const entrance = await door();
+    const { id } = await card();
+    await setCardPermission(id, entrance.code, true);
     const { status, body } = await revoke(id, entrance.id);
     expect(status).toBe(200);
     expect(body.data.permissions).toEqual([]);
@@ -351,10 +378,10 @@ describe("DELETE /api/cards/{id}/permissions/{doorId}", () => {
   it("answers 404 when the card has no such permission or does not exist", async () => {
     const entrance = await door();
     const { id } = await card();
-    expect(await revoke(id, entrance.id)).toEqual({
+    expect(await revoke(id, entrance.code)).toEqual({
       status: 404,
       body: { success: false, error: { message: "La tarjeta no tiene permiso en esa puerta" } },
     });
-    expect(await revoke("nope", entrance.id)).toEqual({ status: 404, body: { success: false, error: { message: "Tarjeta no encontrada" } } });
+    expect(await revoke("nope", entrance.code)).toEqual({ status: 404, body: { success: false, error: { message: "Tarjeta no encontrada" } } });
   });
 });

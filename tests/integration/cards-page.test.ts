@@ -54,6 +54,20 @@ describe("loader", () => {
     expect(odd.total).toBe(2);
   });
 
+  it("drops only a bad filter value: the other filters, the page and the modal stay", async () => {
+    const p = prefix();
+    await registerCard({ cardNumber: `${p}01`, isAnonymous: true });
+    await registerCard({ cardNumber: `${p}02`, isAnonymous: true });
+    await registerCard({ cardNumber: `${p}03` });
+    const body = await (await load(`?cardNumber=${p}&anonymousFilter=anonymous&sortBy=color&sortOrder=asc&modal=nope`)).json();
+    expect(body.filters).toEqual({ sortBy: "lastUsed", sortOrder: "asc", anonymousFilter: "anonymous", cardNumber: p });
+    expect(body.total).toBe(2);
+    expect(body.modal.name).toBeNull();
+    const sideways = await (await load(`?cardNumber=${p}&anonymousFilter=someone&sortBy=cardNumber&sortOrder=sideways`)).json();
+    expect(sideways.filters).toEqual({ sortBy: "cardNumber", sortOrder: "desc", anonymousFilter: "all", cardNumber: p });
+    expect(sideways.cards.map((c: { cardNumber: string }) => c.cardNumber)).toEqual([`${p}03`, `${p}02`, `${p}01`]);
+  });
+
   it("loads the open modal's card with every door and those still available", async () => {
     const door = await createTestDoor({ code: `page-${prefix()}`, name: "Garaje", location: "Sótano" });
     const card = await registerCard({ cardNumber: `${prefix()}03` });
@@ -107,20 +121,33 @@ describe("action", () => {
     expect((await getCardById(card.id))?.alias).toBeNull();
   });
 
-  it("grants and revokes a door, and asks for a door when none is chosen", async () => {
+  it("grants and revokes a door (doorId: its hardware code), and asks for a door when none is chosen", async () => {
     const door = await createTestDoor({ code: `page-${prefix()}`, name: "Azotea", location: "Planta 5" });
     const card = await registerCard({ cardNumber: `${prefix()}07` });
     const missing = await post({ intent: "grant-permission", id: card.id, doorId: "", granted: "true" });
     expect(missing.status).toBe(400);
     expect((await missing.json()).result.error.doorId).toEqual(["Selecciona una puerta"]);
-    const granted = await post({ intent: "grant-permission", id: card.id, doorId: door.id, granted: "true" });
+    const granted = await post({ intent: "grant-permission", id: card.id, doorId: door.code, granted: "true" });
     expect(await toastOf(granted)).toMatchObject({ title: "Permiso concedido", description: "Azotea" });
-    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, granted: true }]);
-    const revoked = await post({ intent: "revoke-permission", id: card.id, doorId: door.id });
+    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, doorCode: door.code, granted: true }]);
+    const revoked = await post({ intent: "revoke-permission", id: card.id, doorId: door.code });
     expect(await toastOf(revoked)).toMatchObject({ title: "Permiso revocado" });
     expect((await getCardById(card.id))?.permissions).toEqual([]);
-    const again = await post({ intent: "revoke-permission", id: card.id, doorId: door.id });
+    const again = await post({ intent: "revoke-permission", id: card.id, doorId: door.code });
     expect(again.status).toBe(404);
+  });
+
+  it("still takes a door's row id in doorId (a page loaded before the release) for one release", async () => {
+    const door = await createTestDoor({ code: `page-${prefix()}`, name: "Bodega", location: "Sótano" });
+    const card = await registerCard({ cardNumber: `${prefix()}0C`, status: "pending" });
+    const granted = await post({ intent: "grant-permission", id: card.id, doorId: door.id, granted: "false" });
+    expect(await toastOf(granted)).toMatchObject({ title: "Acceso denegado", description: "Bodega" });
+    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, doorCode: door.code, granted: false }]);
+    const revoked = await post({ intent: "revoke-permission", id: card.id, doorId: door.id });
+    expect(await toastOf(revoked)).toMatchObject({ title: "Permiso revocado", description: "Bodega" });
+    const approved = await post({ intent: "approve-card", id: card.id, doorId: door.id });
+    expect(approved.status).toBe(302);
+    expect(await getCardById(card.id)).toMatchObject({ status: "active", permissions: [{ doorId: door.id, granted: true }] });
   });
 
   it("refuses to delete an assigned card with the SPEC message and deletes an unassigned one, closing the modal", async () => {
@@ -142,7 +169,7 @@ describe("action", () => {
   it("approves a pending card with a door and opens its detail; a failure says 'Error al aprobar tarjeta: …'", async () => {
     const door = await createTestDoor({ code: `page-${prefix()}`, name: "Portal", location: "Planta baja" });
     const pending = await registerCard({ cardNumber: `${prefix()}0A`, status: "pending" });
-    const approved = await post({ intent: "approve-card", id: pending.id, doorId: door.id }, `?modal=approve&card=${pending.id}`);
+    const approved = await post({ intent: "approve-card", id: pending.id, doorId: door.code }, `?modal=approve&card=${pending.id}`);
     expect(approved.headers.get("Location")).toBe(`/admin/cards?modal=detail&card=${pending.id}`);
     expect(await getCardById(pending.id)).toMatchObject({ status: "active", permissions: [{ doorId: door.id, granted: true }] });
     const again = await post({ intent: "approve-card", id: pending.id });
@@ -161,7 +188,7 @@ describe("detail modal data", () => {
     const card = await registerCard({ cardNumber: `${prefix()}0B` });
     await setCardPermission(card.id, door.id, false);
     const body = await (await load(`?modal=detail&card=${card.id}`)).json();
-    expect(body.modal.detail.card.permissions).toEqual([{ doorId: door.id, granted: false }]);
+    expect(body.modal.detail.card.permissions).toEqual([{ doorId: door.code, granted: false }]);
     expect(body.modal.detail.availableDoors.map((d: { _id: string }) => d._id)).not.toContain(door.id);
   });
 });

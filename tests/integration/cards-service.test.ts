@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setInProcessChangePublisher, type AccessChange } from "~/access/notify.server";
+import { noAccessNotifier, useAccessNotifier, type AccessChange } from "~/access/notify.server";
 import { cardPermissions, cards } from "~/db/schema";
 import { assignCardToUser, countCards, getCardById, listCards, registerCard, type NewCard } from "~/models/card.server";
 import { createUser } from "~/models/user.server";
@@ -17,11 +17,13 @@ import { createTestDoor } from "../setup/fixtures";
 let changes: AccessChange[] = [];
 beforeEach(() => {
   changes = [];
-  setInProcessChangePublisher(async (change) => {
-    changes.push(change);
+  useAccessNotifier({
+    notify: async (change) => {
+      changes.push(change);
+    },
   });
 });
-afterEach(() => setInProcessChangePublisher(null));
+afterEach(() => useAccessNotifier(noAccessNotifier));
 
 /** A fresh hex prefix, so each test can list only its own cards. */
 function prefix() {
@@ -147,7 +149,7 @@ describe("approveCard", () => {
     const pending = await card({ status: "pending" });
     const result = await approveCard(pending.id, entrance.id);
     expect(result).toMatchObject({ ok: true, card: { status: "active" } });
-    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, granted: true }]);
+    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
     expect(changes).toContainEqual({ cardIds: [pending.id] });
   });
 
@@ -162,14 +164,14 @@ describe("approveCard", () => {
     const pending = await card({ status: "pending" });
     await setCardPermission(pending.id, entrance.id, false);
     await approveCard(pending.id, entrance.id);
-    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, granted: true }]);
+    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
   });
 
   it("grants the door to a card that is no longer pending, keeping its status", async () => {
     const entrance = await door();
     const inactive = await card({ status: "inactive" });
     expect(await approveCard(inactive.id, entrance.id)).toMatchObject({ ok: true, card: { status: "inactive" } });
-    expect((await getCardById(inactive.id))?.permissions).toEqual([{ doorId: entrance.id, granted: true }]);
+    expect((await getCardById(inactive.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
   });
 
   it("refuses a card that is not pending when no door is given, an unknown door, and an unknown card", async () => {
@@ -187,15 +189,15 @@ describe("door permissions", () => {
     const entrance = await door();
     const { id } = await card();
     changes = [];
-    expect(await setCardPermission(id, entrance.id, true)).toEqual({ ok: true });
-    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, granted: true }]);
+    expect(await setCardPermission(id, entrance.id, true)).toMatchObject({ ok: true, door: { id: entrance.id } });
+    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
     expect(changes).toEqual([{ doorIds: [entrance.id] }]);
 
-    expect(await setCardPermission(id, entrance.id, false)).toEqual({ ok: true });
-    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, granted: false }]);
+    expect(await setCardPermission(id, entrance.id, false)).toMatchObject({ ok: true, door: { id: entrance.id } });
+    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: false }]);
 
     changes = [];
-    expect(await removeCardPermission(id, entrance.id)).toEqual({ ok: true });
+    expect(await removeCardPermission(id, entrance.id)).toMatchObject({ ok: true, door: { id: entrance.id } });
     expect((await getCardById(id))?.permissions).toEqual([]);
     expect(changes).toEqual([{ doorIds: [entrance.id] }]);
   });
@@ -308,6 +310,6 @@ describe("listCards", () => {
     const { id, cardNumber } = await card();
     await setCardPermission(id, entrance.id, true);
     const [listed] = await listCards({ cardNumber });
-    expect(listed?.permissions).toEqual([{ doorId: entrance.id, granted: true }]);
+    expect(listed?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
   });
 });

@@ -5,8 +5,9 @@ import * as doorRoute from "~/routes/api.doors.$id";
 import * as statsRoute from "~/routes/api.doors.stats";
 import * as doorsRoute from "~/routes/api.doors";
 import { getDoorById } from "~/models/door.server";
-import { createApiCallers, createTestDoor } from "../setup/fixtures";
-import { callRoute, jsonRequest } from "../setup/route";
+import * as dashboard from "~/routes/admin._index";
+import { createApiCallers, createTestDoor, createTestUser, sessionCookie } from "../setup/fixtures";
+import { callRoute, formPost, jsonRequest } from "../setup/route";
 
 let adminToken = "";
 let residentToken = "";
@@ -116,6 +117,36 @@ describe("doors API", () => {
     expect((await getDoorById(door.id))?.useCustomMessages).toBe(false);
     const ok = await put({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
     expect((await ok.json()).data).toMatchObject({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+  });
+
+  it("changes only the message fields sent: switching custom messages off and on gives the admin's texts back", async () => {
+    const door = await createTestDoor();
+    const put = (body: unknown) => call(messagesRoute.action, `/api/doors/${door.id}/messages`, { method: "PUT", body, params: { id: door.id } });
+    await put({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+    const off = await put({ useCustomMessages: false });
+    expect((await off.json()).data).toMatchObject({ useCustomMessages: false, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+    const on = await put({ useCustomMessages: true });
+    expect((await on.json()).data).toMatchObject({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+    const welcomeOnly = await put({ customMessage: "Hola" });
+    expect((await welcomeOnly.json()).data).toMatchObject({ useCustomMessages: true, customStatus: "ABIERTO", customMessage: "Hola" });
+    const cleared = await put({ customStatus: null, customMessage: "" });
+    expect((await cleared.json()).data).toMatchObject({ useCustomMessages: true, customStatus: null, customMessage: null });
+    const empty = await put({});
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error.message).toBe("No hay cambios que guardar");
+    expect((await put({ useCustomMessages: "sí" })).status).toBe(400);
+  });
+
+  it("the dashboard's messages form keeps the texts when custom messages are switched off, and clears an emptied one", async () => {
+    const door = await createTestDoor();
+    const cookie = await sessionCookie((await createTestUser({ role: "admin" })).id);
+    const post = (fields: Record<string, string>) =>
+      callRoute(dashboard.action, formPost(`/admin?modal=messages&door=${door.id}`, cookie, { intent: "set-messages", id: door.id, ...fields }));
+    expect((await post({ useCustomMessages: "on", customStatus: "ABIERTO", customMessage: "Bienvenidos" })).status).toBe(302);
+    expect((await post({ customStatus: "ABIERTO", customMessage: "Bienvenidos" })).status).toBe(302);
+    expect(await getDoorById(door.id)).toMatchObject({ useCustomMessages: false, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
+    await post({ useCustomMessages: "on", customStatus: "", customMessage: "Bienvenidos" });
+    expect(await getDoorById(door.id)).toMatchObject({ useCustomMessages: true, customStatus: null, customMessage: "Bienvenidos" });
   });
 
   it("rotates the bridge credential: a new secret each time, only its hash stored", async () => {

@@ -6,6 +6,7 @@ import { listNotificationsOfUser } from "~/models/notification.server";
 import * as listRoute from "~/routes/api.incidents";
 import * as incidentRoute from "~/routes/api.incidents.$id";
 import * as statusRoute from "~/routes/api.incidents.$id.status";
+import { deleteDoor, updateDoor } from "~/services/doors.server";
 import { createApiCallers, createTestDoor, createTestPublicIncident, createTestResidentIncident, createTestUser, sessionCookie } from "../setup/fixtures";
 import { callApi, type ApiCall, type ApiRoute } from "../setup/route";
 
@@ -73,7 +74,7 @@ describe("GET /api/incidents", () => {
     await createTestResidentIncident(resident, { title: "Grifo", category: "plumbing", urgency: "high" });
     const created = await call(listRoute.action, "/api/incidents", {
       method: "POST",
-      body: { title: "Botón atascado", type: "hardware", doorId: door.id, urgency: "critical", description: "No baja" },
+      body: { title: "Botón atascado", type: "hardware", doorId: door.code, urgency: "critical", description: "No baja" },
     });
     expect(created.status).toBe(201);
 
@@ -91,7 +92,7 @@ describe("GET /api/incidents", () => {
       status: "open",
       urgency: "critical",
       description: "No baja",
-      doorId: door.id,
+      doorId: door.code,
       doorName: "Ascensor",
       reportedBy: admin.username,
       source: "door",
@@ -117,6 +118,30 @@ describe("GET /api/incidents", () => {
   });
 });
 
+describe("doorId, the door's hardware code", () => {
+  it("still takes the door's row id (the former doorId) in the body and the filter for one release, and answers the code", async () => {
+    const door = await createTestDoor({ name: "Sótano", location: "Planta -1" });
+    const created = await call(listRoute.action, "/api/incidents", { method: "POST", body: { title: "Fuga", type: "maintenance", doorId: door.id } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ doorId: door.code, doorName: "Sótano" });
+    const byRowId = await call(listRoute.loader, `/api/incidents?doorId=${door.id}`);
+    expect(byRowId.body.data.incidents.map((i: { _id: string; doorId: string }) => [i._id, i.doorId])).toEqual([[created.body.data._id, door.code]]);
+  });
+
+  it("answers the door's code as it is now, and null once the door is deleted", async () => {
+    const door = await createTestDoor({ name: "Cuarto de bicis", location: "Patio" });
+    const created = await call(listRoute.action, "/api/incidents", { method: "POST", body: { title: "Candado", type: "hardware", doorId: door.code } });
+    const renamed = `${door.code}-b`;
+    await updateDoor(door.id, { doorId: renamed });
+    expect((await call(incidentRoute.loader, `/api/incidents/${created.body.data._id}`, { params: { id: created.body.data._id } })).body.data.doorId).toBe(renamed);
+    await deleteDoor(door.id);
+    expect((await call(incidentRoute.loader, `/api/incidents/${created.body.data._id}`, { params: { id: created.body.data._id } })).body.data).toMatchObject({
+      doorId: null,
+      doorName: "Cuarto de bicis",
+    });
+  });
+});
+
 describe("POST /api/incidents", () => {
   it("takes a door-level report's fields (doorId as the hardware code, doorName, status, reportedBy, reportedAt) and uses its own name, caller and time", async () => {
     const door = await createTestDoor({ name: "Portal", location: "Calle" });
@@ -126,7 +151,7 @@ describe("POST /api/incidents", () => {
       body: { doorId: door.code, doorName: "Otro nombre", type: "access", description: "Tarjeta rechazada", urgency: "medium", status: "open", reportedBy: "admin", reportedAt: "2001-01-01T00:00:00Z" },
     });
     expect(status).toBe(201);
-    expect(body.data).toMatchObject({ doorId: door.id, doorName: "Portal", type: "access", status: "open", reportedBy: admin.username, title: "Problema de acceso · Portal" });
+    expect(body.data).toMatchObject({ doorId: door.code, doorName: "Portal", type: "access", status: "open", reportedBy: admin.username, title: "Problema de acceso · Portal" });
     expect(Date.parse(body.data.reportedAt)).toBeGreaterThanOrEqual(started - 1000);
   });
 

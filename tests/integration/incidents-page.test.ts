@@ -94,11 +94,11 @@ describe("one list for every source", () => {
     });
     expect(newest[2]).toMatchObject({ title: "Avería eléctrica · Escalera", reporter: { name: reporterName, floor: "3", unit: null }, photos: [] });
 
-    // Filters: the door (by its row id or its hardware code), the type, the urgency, the status.
-    const byDoor = await data(`?doorId=${door.id}`);
+    // Filters: the door (by its hardware code; its row id still works for one release), the type, the urgency, the status.
+    const byDoor = await data(`?doorId=${door.code}`);
     expect(byDoor.incidents.map((incident) => incident._id)).toEqual([doorIncident.incident.id]);
     expect(byDoor.stats).toEqual({ total: 1, open: 1, inProgress: 0, resolved: 0, closed: 0, cancelled: 0 });
-    expect((await data(`?doorId=${door.code}`)).total).toBe(1);
+    expect((await data(`?doorId=${door.id}`)).total).toBe(1);
     const critical = await data("?urgency=critical&type=maintenance");
     expect(critical.incidents.map((incident) => incident.reporter.name)).toContain(reporterName);
     expect(critical.incidents.every((incident) => incident.source !== "door")).toBe(true);
@@ -148,12 +148,12 @@ describe("actions", () => {
     expect(unknownDoor.status).toBe(404);
     expect(await toastOf(unknownDoor)).toMatchObject({ type: "error", title: "Error", description: "No se pudo crear la incidencia: La puerta no existe" });
 
-    const created = await post({ intent: "create-incident", title: "Puerta atascada", type: "access", doorId: door.id, description: "Cuesta abrirla" }, `?type=access&modal=new`);
+    const created = await post({ intent: "create-incident", title: "Puerta atascada", type: "access", doorId: door.code, description: "Cuesta abrirla" }, `?type=access&modal=new`);
     expect(created.status).toBe(302);
     expect(created.headers.get("Location")).toBe("/admin/incidents?type=access");
     expect(await toastOf(created)).toMatchObject({ type: "success", title: "Incidencia Creada", description: "Puerta atascada" });
-    const [incident] = (await data(`?doorId=${door.id}`)).incidents;
-    expect(incident).toMatchObject({ title: "Puerta atascada", source: "door", status: "open", doorName: "Trastero" });
+    const [incident] = (await data(`?doorId=${door.code}`)).incidents;
+    expect(incident).toMatchObject({ title: "Puerta atascada", source: "door", status: "open", doorName: "Trastero", doorId: door.code });
     expect((await getIncidentById(incident!._id))?.urgency).toBe("medium");
   });
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiToken } from "~/models/api-token.server";
 import * as cleanupRoute from "~/routes/api.logs.cleanup";
 import * as logsRoute from "~/routes/api.logs";
+import { updateDoor } from "~/services/doors.server";
 import { callRoute, jsonRequest } from "../setup/route";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs } from "../setup/fixtures";
 
@@ -50,7 +51,7 @@ describe("GET /api/logs", () => {
       { at: now - 1 * MINUTE, cardNumber: `${hexPrefix()}02`, door, granted: false },
     ]);
     // `t` and `_` are cache-busting values the admin screen adds: ignored.
-    const response = await list(`?doorId=${door.id}&limit=2&page=1&t=${now}&_=${now}`);
+    const response = await list(`?doorId=${door.code}&limit=2&page=1&t=${now}&_=${now}`);
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.success).toBe(true);
@@ -60,7 +61,7 @@ describe("GET /api/logs", () => {
       _id: ids[1],
       timestamp: new Date(now - 2 * MINUTE).toISOString(),
       cardId: card,
-      doorId: door.id,
+      doorId: door.code,
       doorCode: door.code,
       doorName: "Portal",
       ipAddress: "192.0.2.10",
@@ -71,11 +72,28 @@ describe("GET /api/logs", () => {
       isAnonymous: true,
       offline: true,
     });
-    const second = await (await list(`?doorId=${door.id}&limit=2&page=2`)).json();
+    const second = await (await list(`?doorId=${door.code}&limit=2&page=2`)).json();
     expect(second.data.logs.map((log: { _id: string; user: string }) => [log._id, log.user])).toEqual([[ids[0], "lucia"]]);
-    const denied = await (await list(`?doorId=${door.id}&status=denied&search=${card.toLowerCase()}`)).json();
+    const denied = await (await list(`?doorId=${door.code}&status=denied&search=${card.toLowerCase()}`)).json();
     expect(denied.data.logs.map((log: { _id: string }) => log._id)).toEqual([ids[1]]);
     expect(denied.data.stats).toEqual({ total: 1, granted: 0, denied: 1, uniqueCards: 1 });
+  });
+
+  it("filters by the door's hardware code (doorId), its rows logged under an earlier code included; its row id still works for one release", async () => {
+    const door = await createTestDoor({ code: `api-logs-${hexPrefix()}`, name: "Azotea", location: "Planta 6" });
+    const now = Date.now();
+    const [before] = await insertLogs([{ at: now - 2 * MINUTE, cardNumber: `${hexPrefix()}03`, door }]);
+    const renamed = `${door.code}-b`;
+    await updateDoor(door.id, { doorId: renamed });
+    const [after] = await insertLogs([{ at: now - MINUTE, cardNumber: `${hexPrefix()}04`, door: { ...door, code: renamed } }]);
+    const byCode = await (await list(`?doorId=${renamed}`)).json();
+    expect(byCode.data.logs.map((log: { _id: string; doorId: string; doorCode: string }) => [log._id, log.doorId, log.doorCode])).toEqual([
+      [after, renamed, renamed],
+      [before, door.code, door.code],
+    ]);
+    const byRowId = await (await list(`?doorId=${door.id}`)).json();
+    expect(byRowId.data.logs.map((log: { _id: string }) => log._id)).toEqual([after, before]);
+    expect((await (await list(`?doorId=${door.code}`)).json()).data.total).toBe(0);
   });
 
   it("defaults to the last 24 hours and 50 a page, and allows up to 200", async () => {
@@ -85,10 +103,10 @@ describe("GET /api/logs", () => {
       ...Array.from({ length: 210 }, (_, i) => ({ at: now - (i + 1) * 1000, cardNumber: "AB", door })),
       { at: now - 2 * 24 * 60 * MINUTE, cardNumber: "AB", door },
     ]);
-    const defaults = await (await list(`?doorId=${door.id}`)).json();
+    const defaults = await (await list(`?doorId=${door.code}`)).json();
     expect(defaults.data).toMatchObject({ total: 210, page: 1, pages: 5, limit: 50 });
     expect(defaults.data.logs).toHaveLength(50);
-    const max = await (await list(`?doorId=${door.id}&limit=200&dateRange=7d`)).json();
+    const max = await (await list(`?doorId=${door.code}&limit=200&dateRange=7d`)).json();
     expect(max.data).toMatchObject({ total: 211, pages: 2 });
     expect(max.data.logs).toHaveLength(200);
   });

@@ -8,12 +8,19 @@ import { EXPORT_BATCH_SIZE } from "~/models/access-log-query.server";
 import { issueApiToken } from "~/models/api-token.server";
 import * as pageExport from "~/routes/admin.logs.export";
 import * as apiExport from "~/routes/api.logs.export";
-import { accessLogCsvResponse, CSV_HEADERS } from "~/services/access-log-export.server";
+import { accessLogCsv, CSV_HEADERS } from "~/services/access-log-export.server";
+import type { LogFilters } from "~/schemas/access-log";
 import { todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
+import { downloadResponse } from "~/utils/download.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
 import { callRoute, jsonRequest } from "../setup/route";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
+
+/** What the export routes answer: the service's CSV sent as a download. */
+function accessLogCsvResponse(filters: LogFilters, { acceptEncoding = null }: { acceptEncoding?: string | null } = {}) {
+  return downloadResponse(accessLogCsv(filters), { acceptEncoding });
+}
 
 const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"\r\n';
 
@@ -106,7 +113,7 @@ describe("the export", () => {
       { at: at - 60_000, cardNumber: card, door, granted: true, username: "-marta", ipAddress: "10.0.0.7" },
       { at, cardNumber: card, door, granted: false, reason: "card_pending", isAnonymous: true, offline: true, ipAddress: null },
     ]);
-    const response = accessLogCsvResponse({ status: "all", doorId: door.id, dateRange: "all", search: "" });
+    const response = accessLogCsvResponse({ status: "all", doorId: door.code, dateRange: "all", search: "" });
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="registros-accesos-${todayInMadrid()}.csv"`);
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -121,7 +128,7 @@ describe("the export", () => {
   });
 
   it("is a stream that arrives in many chunks, one batch of rows per chunk", async () => {
-    const response = accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" });
+    const response = accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" });
     expect(response.body).toBeInstanceOf(ReadableStream);
     const { text, chunks } = await readAll(response);
     // The header, then one chunk per batch: 18 × 250 rows.
@@ -140,7 +147,7 @@ describe("the export", () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const { chunks } = await readAll(accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" }));
+    const { chunks } = await readAll(accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" }));
     ticking = false;
     expect(chunks.length).toBe(19);
     expect(ticks).toBeGreaterThanOrEqual(17);
@@ -148,7 +155,7 @@ describe("the export", () => {
 
   it("reads the log only as fast as the download is read, and stops when it is cancelled", async () => {
     await countingLogReads(async ({ reads }) => {
-      const reader = accessLogCsvResponse({ status: "all", doorId: bulkDoor.id, dateRange: "24h", search: "" }).body!.getReader();
+      const reader = accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" }).body!.getReader();
       await reader.read(); // the header
       await reader.read(); // the first 250 rows
       await eventLoopTurns();
@@ -164,7 +171,7 @@ describe("the export", () => {
 
 describe("compression and backpressure", () => {
   let bulkDoor: Awaited<ReturnType<typeof createTestDoor>>;
-  const filters = () => ({ status: "all" as const, doorId: bulkDoor.id, dateRange: "24h" as const, search: "" });
+  const filters = () => ({ status: "all" as const, doorId: bulkDoor.code, dateRange: "24h" as const, search: "" });
   beforeAll(async () => {
     bulkDoor = await createTestDoor({ code: `gzip-${hexPrefix()}`, name: "Trastero", location: "Sótano" });
     const start = Date.now() - 3_600_000;
@@ -245,6 +252,14 @@ describe("export routes", () => {
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="registros-accesos-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = parseCsv((await readAll(response)).text.slice(1));
     expect(rows.slice(1).map((cells) => [cells[1], cells[4]])).toEqual([[card, "Denegado"]]);
+  });
+
+  it("GET /api/logs/export filters by the door's hardware code (doorId), and by its row id for one release", async () => {
+    const door = await createTestDoor({ code: `export-door-${hexPrefix()}`, name: "Lavandería", location: "Planta -1" });
+    await insertLogs([{ at: Date.now() - 30_000, cardNumber: `${hexPrefix()}0D`, door, granted: true }]);
+    const doorsOf = async (query: string) => parseCsv((await readAll(await api(query, adminToken))).text.slice(1)).slice(1).map((cells) => cells[3]);
+    expect(await doorsOf(`?export=csv&doorId=${door.code}`)).toEqual(["Lavandería"]);
+    expect(await doorsOf(`?export=csv&doorId=${door.id}`)).toEqual(["Lavandería"]);
   });
 
   it("GET /api/logs/export and /admin/logs/export send gzip to a client that accepts it", async () => {

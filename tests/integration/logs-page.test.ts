@@ -3,6 +3,7 @@
 // denied row (a redirect with a toast, or the refusal with its status).
 import { beforeAll, describe, expect, it } from "vitest";
 import { getCardById, registerCard } from "~/models/card.server";
+import { setCardPermission } from "~/services/cards.server";
 import * as page from "~/routes/admin.logs";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie, toastOf } from "../setup/fixtures";
 import { callRoute as callPage } from "../setup/route";
@@ -60,16 +61,49 @@ describe("loader", () => {
       { at: now - 3 * 24 * 60 * MINUTE, cardNumber: card, door: garaje, granted: true, username: "zoe" },
       { at: now - 10 * MINUTE, cardNumber: `${hexPrefix()}02`, door: garaje, granted: true },
     ]);
-    const day = await (await load(`?doorId=${garaje.id}`)).json();
-    expect(day.filters).toEqual({ status: "all", doorId: garaje.id, dateRange: "24h", search: "" });
+    const day = await (await load(`?doorId=${garaje.code}`)).json();
+    expect(day.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "" });
     expect(day.stats).toEqual({ total: 3, granted: 2, denied: 1, uniqueCards: 2 });
     expect(day.doors.map((d: { id: string }) => d.id)).toContain(garaje.id);
-    const week = await (await load(`?doorId=${garaje.id}&dateRange=7d&status=granted&search=${card.slice(0, 4).toLowerCase()}`)).json();
+    const week = await (await load(`?doorId=${garaje.code}&dateRange=7d&status=granted&search=${card.slice(0, 4).toLowerCase()}`)).json();
     expect(week.stats).toEqual({ total: 2, granted: 2, denied: 0, uniqueCards: 1 });
     expect(week.lines.map((line: { username: string }) => line.username)).toEqual(["zoe", "zoe"]);
-    expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.id}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
-    const odd = await (await load(`?doorId=${garaje.id}&status=maybe&dateRange=1y`)).json();
-    expect(odd.filters).toEqual({ status: "all", doorId: "", dateRange: "24h", search: "" });
+    expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.code}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
+    const odd = await (await load(`?doorId=${garaje.code}&status=maybe&dateRange=1y`)).json();
+    expect(odd.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "" });
+  });
+
+  it("drops only a bad filter value: the other filters and the page stay", async () => {
+    const patio = await door("Patio");
+    const card = `${hexPrefix()}05`;
+    const now = Date.now();
+    await insertLogs([
+      { at: now - 3 * 24 * 60 * MINUTE, cardNumber: card, door: patio, granted: false },
+      { at: now - 2 * 24 * 60 * MINUTE, cardNumber: card, door: patio, granted: true },
+      { at: now - 10 * MINUTE, cardNumber: `${hexPrefix()}06`, door: patio, granted: true },
+    ]);
+    const badStatus = await (await load(`?doorId=${patio.code}&status=maybe&dateRange=7d&search=${card}`)).json();
+    expect(badStatus.filters).toEqual({ status: "all", doorId: patio.code, dateRange: "7d", search: card });
+    expect(badStatus.stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 1 });
+    const badRange = await (await load(`?doorId=${patio.code}&status=denied&dateRange=1y&search=${"x".repeat(65)}`)).json();
+    expect(badRange.filters).toEqual({ status: "denied", doorId: patio.code, dateRange: "24h", search: "" });
+    expect(badRange.stats.total).toBe(0);
+    expect(badRange.exportQuery).toBe(`status=denied&doorId=${patio.code}`);
+  });
+
+  it("filters by the door's hardware code (doorId) and, for one release, by its row id too", async () => {
+    const sauna = await door("Sauna");
+    const now = Date.now();
+    await insertLogs([
+      { at: now - 2 * MINUTE, cardNumber: `${hexPrefix()}07`, door: sauna, granted: true },
+      { at: now - MINUTE, cardNumber: `${hexPrefix()}08`, door: sauna, granted: false },
+    ]);
+    const byCode = await (await load(`?doorId=${sauna.code}`)).json();
+    expect(byCode.stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 2 });
+    expect(byCode.doors.find((d: { id: string }) => d.id === sauna.id)).toMatchObject({ doorId: sauna.code });
+    const byRowId = await (await load(`?doorId=${sauna.id}`)).json();
+    expect(byRowId.filters.doorId).toBe(sauna.id);
+    expect(byRowId.stats).toEqual(byCode.stats);
   });
 
   it("shows 50 rows a page, 'Página X de Y', and keeps a page past the end on the last one", async () => {
@@ -77,12 +111,12 @@ describe("loader", () => {
     const now = Date.now();
     // 120 rows of different cards, one a minute: nothing merges.
     await insertLogs(Array.from({ length: 120 }, (_, i) => ({ at: now - (i + 1) * MINUTE, cardNumber: `${hexPrefix()}${i}`, door: portal })));
-    const first = await (await load(`?doorId=${portal.id}`)).json();
+    const first = await (await load(`?doorId=${portal.code}`)).json();
     expect([first.page, first.pages, first.rowCount, first.lines.length]).toEqual([1, 3, 50, 50]);
-    const third = await (await load(`?doorId=${portal.id}&page=3`)).json();
+    const third = await (await load(`?doorId=${portal.code}&page=3`)).json();
     expect([third.page, third.rowCount]).toEqual([3, 20]);
     expect(new Date(third.lines[19].timestamp).getTime()).toBe(now - 120 * MINUTE);
-    const beyond = await (await load(`?doorId=${portal.id}&page=99`)).json();
+    const beyond = await (await load(`?doorId=${portal.code}&page=99`)).json();
     expect(beyond.page).toBe(3);
   });
 
@@ -98,7 +132,7 @@ describe("loader", () => {
       { at: now - 6 * MINUTE, cardNumber: card, door: gym, granted: false },
       { at: now - 5 * MINUTE, cardNumber: card, door: gym, granted: true },
     ]);
-    const body = await (await load(`?doorId=${gym.id}`)).json();
+    const body = await (await load(`?doorId=${gym.code}`)).json();
     expect(body.rowCount).toBe(5);
     expect(body.lines.map((line: { cardNumber: string; count: number; accessGranted: boolean }) => [line.cardNumber, line.accessGranted, line.count])).toEqual([
       [card, true, 1],
@@ -127,20 +161,51 @@ describe("approving a card from a denied row", () => {
       { at: now - 2 * MINUTE, cardNumber: card.cardNumber, cardId: card.id, door: terraza, granted: false, reason: "card_pending" },
       { at: now - 1 * MINUTE, cardNumber: card.cardNumber, cardId: card.id, door: terraza, granted: true },
     ]);
-    const before = await (await load(`?doorId=${terraza.id}`)).json();
+    const before = await (await load(`?doorId=${terraza.code}`)).json();
     expect(before.lines.find((line: { accessGranted: boolean }) => !line.accessGranted)).toMatchObject({ canApprove: true, count: 2 });
 
-    const response = await post({ intent: "approve-card", logId: denied! }, `?doorId=${terraza.id}&status=denied&index`);
+    const response = await post({ intent: "approve-card", logId: denied! }, `?doorId=${terraza.code}&status=denied&index`);
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe(`/admin/logs?doorId=${terraza.id}&status=denied`);
+    expect(response.headers.get("Location")).toBe(`/admin/logs?doorId=${terraza.code}&status=denied`);
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       title: "Tarjeta aprobada",
       description: `${card.cardNumber} con acceso a Terraza; 2 registros denegados eliminados.`,
     });
     expect(await getCardById(card.id)).toMatchObject({ status: "active", permissions: [{ doorId: terraza.id, granted: true }] });
-    const after = await (await load(`?doorId=${terraza.id}`)).json();
+    const after = await (await load(`?doorId=${terraza.code}`)).json();
     expect(after.stats).toEqual({ total: 1, granted: 1, denied: 0, uniqueCards: 1 });
+  });
+
+  it("offers 'Aprobar' only where approving changes something: not for a card already granted at that door", async () => {
+    const patio = await door("Patio");
+    const hall = await door("Vestíbulo");
+    const granted = await registerCard({ cardNumber: `${hexPrefix()}0A`, status: "active" });
+    const ok = await setCardPermission(granted.id, patio.id, true);
+    expect(ok.ok).toBe(true);
+    const inactiveGranted = await registerCard({ cardNumber: `${hexPrefix()}0B`, status: "inactive" });
+    await setCardPermission(inactiveGranted.id, patio.id, true);
+    const pending = await registerCard({ cardNumber: `${hexPrefix()}0C`, status: "pending" });
+    const now = Date.now();
+    const [outOfHours, otherDoor, noDoor, inactive, pendingRow] = await insertLogs([
+      // Active and granted at the patio, denied for another reason: nothing to approve.
+      { at: now - 5 * MINUTE, cardNumber: granted.cardNumber, cardId: granted.id, door: patio, granted: false, reason: "door_maintenance" },
+      // The same card at a door it is not granted: approving grants it.
+      { at: now - 4 * MINUTE, cardNumber: granted.cardNumber, cardId: granted.id, door: hall, granted: false },
+      // No door to grant and nothing pending.
+      { at: now - 3 * MINUTE, cardNumber: granted.cardNumber, cardId: granted.id, door: null, granted: false, reason: "unknown_door" },
+      // Granted already; inactive, which approving does not change.
+      { at: now - 2 * MINUTE, cardNumber: inactiveGranted.cardNumber, cardId: inactiveGranted.id, door: patio, granted: false, reason: "card_inactive" },
+      // Pending: approving activates it.
+      { at: now - 1 * MINUTE, cardNumber: pending.cardNumber, cardId: pending.id, door: patio, granted: false, reason: "card_pending" },
+    ]);
+    const body = await (await load("?status=denied&dateRange=24h")).json();
+    const offered = (id: string) => body.lines.find((line: { id: string }) => line.id === id)?.canApprove;
+    expect(offered(outOfHours!)).toBe(false);
+    expect(offered(otherDoor!)).toBe(true);
+    expect(offered(noDoor!)).toBe(false);
+    expect(offered(inactive!)).toBe(false);
+    expect(offered(pendingRow!)).toBe(true);
   });
 
   it("says when an approved card stays inactive (approving only activates pending cards)", async () => {
@@ -181,7 +246,7 @@ describe("approving a card from a denied row", () => {
       expect(body.result.error[""]).toEqual([message]);
     }
     // Nothing was cleaned up.
-    const rows = await (await load(`?doorId=${sotano.id}`)).json();
+    const rows = await (await load(`?doorId=${sotano.code}`)).json();
     expect(rows.stats.total).toBe(2);
   });
 

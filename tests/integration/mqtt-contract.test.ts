@@ -34,6 +34,7 @@ import { eventually } from "../../bridge/src/test-support/eventually";
 import {
   APP_TOPICS,
   BRIDGE_TOPICS,
+  bridgeClientId,
   bridgeStateSchema,
   canonicalCardId,
   doorTopic,
@@ -188,8 +189,10 @@ describe("messages the bridge builds parse with the app's schemas", () => {
     for (const state of states) expectParses(bridgeStateSchema, state);
   });
 
-  it("what a running bridge publishes: its swipe, the offline event, its online and offline states", async () => {
+  it("what a running bridge publishes: its swipe, the offline event, its online and offline states; and its client id", async () => {
     const broker = await TestBroker.create();
+    const clientIds: string[] = [];
+    broker.aedes.on("client", (client) => clientIds.push(client.id));
     const observer = await mqtt.connectAsync(broker.url, { clientId: `contract-observer-${randomUUID()}`, reconnectPeriod: 0 });
     const received: Array<{ kind: string; json: unknown }> = [];
     observer.on("message", (topic, payload) => received.push({ kind: topic.split("/").at(-1)!, json: JSON.parse(payload.toString("utf8")) }));
@@ -220,6 +223,8 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       expect(doorEventSchema.parse(event?.json)).toMatchObject({ id: outcome?.id, reason: "unknown_card", offline: true });
       const states = received.filter((m) => m.kind === "state").map((m) => bridgeStateSchema.parse(m.json));
       expect(states).toEqual([expect.objectContaining({ online: true, version: "0.0.0-contract", reader: "keyboard" }), { online: false }]);
+      // The id the app's broker keeps for this door's account alone.
+      expect(clientIds).toContain(bridgeClientId("contract-door"));
     } finally {
       await bridge.stop();
       await observer.endAsync(true);

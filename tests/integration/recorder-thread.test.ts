@@ -6,11 +6,13 @@ import fs from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import type { AccessInput } from "~/access/record-batch.server";
 import { CHECKPOINT_SAFETY_NET_PAGES, startRecorderThread } from "~/access/recorder-thread.server";
-import { migrateDatabase, openDatabase } from "~/utils/db.server";
+import { buildingReadings } from "~/db/schema";
+import { getDb, migrateDatabase, openDatabase } from "~/utils/db.server";
 
 const entry = path.resolve("node_modules", ".cache", "coliving-tests", `recorder-${process.pid}.mjs`);
 /** SQLite's automatic checkpoint threshold, in pages. */
@@ -79,5 +81,20 @@ describe("the recorder thread", () => {
     const alone = await recordOnFreshDatabase(false, () => false);
     expect(alone.batches).toBe(400);
     expect(alone.walPages).toBeLessThan(SQLITE_AUTO_CHECKPOINT_PAGES * 1.2);
+  });
+
+  it("stores the building sensors' readings in a batch's transaction, with swipes or alone", async () => {
+    // This file's own database, which the thread opens from DATABASE_URL.
+    const recorder = startRecorderThread(entry, { checkpointsElsewhere: false });
+    try {
+      const reading = (temperature: number) => ({ temperature, humidity: 50, wifiStatus: "connected", recordedAt: new Date(Date.now() - 1000) });
+      const { decisions } = await recorder.record(swipes(2), new Map(), new Date(), [reading(17.25)]);
+      expect(decisions).toHaveLength(2);
+      expect(await recorder.record([], new Map(), new Date(), [reading(17.5)])).toEqual({ decisions: [], deactivatedCardIds: [] });
+      const rows = await getDb().select().from(buildingReadings).where(inArray(buildingReadings.temperature, [17.25, 17.5]));
+      expect(rows.map((row) => row.temperature).sort()).toEqual([17.25, 17.5]);
+    } finally {
+      await recorder.stop();
+    }
   });
 });

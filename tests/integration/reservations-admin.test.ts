@@ -148,7 +148,7 @@ describe("GET /api/anonymous-reservations (admin)", () => {
       listRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Ana", guestEmail: "ana-public@example.com", guestPhone: "600", reservationType: "sala", startDate: addDays(todayInMadrid(), 3), endDate: addDays(todayInMadrid(), 4) },
+        body: { guestName: "Ana", guestEmail: "ana-public@example.com", guestPhone: "600 123 456", reservationType: "sala", startDate: addDays(todayInMadrid(), 3), endDate: addDays(todayInMadrid(), 4) },
       }),
     );
     expect(booked.status).toBe(201);

@@ -15,6 +15,8 @@ import * as cancelApi from "~/routes/api.user-portal.incidents.$id.cancel";
 import * as photoApi from "~/routes/api.user-portal.incidents.$id.photos.$name";
 import { changeIncidentStatus } from "~/services/incidents.server";
 import { cancelResidentIncident, editResidentIncident, reportResidentIncident } from "~/services/resident-incidents.server";
+import { savePhotoFiles } from "~/models/incident-photo.server";
+import { removeOrphanPhotos } from "~/utils/boot.server";
 import { getDb } from "~/utils/db.server";
 import { createTestResident, createTestUser, TINY_JPEG, TINY_PNG, TINY_WEBP } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
@@ -131,6 +133,28 @@ describe("reporting", () => {
     expect(storedPhotos()).toHaveLength(before);
   });
 
+  it("decodes each photo's header: a bare signature or a cut header is refused (415), storing nothing", async () => {
+    const resident = await createTestResident();
+    const token = await bearer(resident.id);
+    const before = storedPhotos().length;
+    const fakes = {
+      "firma.png": TINY_PNG.subarray(0, 8),
+      "cabecera-cortada.png": TINY_PNG.subarray(0, 20),
+      "sin-tamano.png": Buffer.concat([TINY_PNG.subarray(0, 16), Buffer.alloc(8), TINY_PNG.subarray(24)]),
+      "firma.jpg": Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]),
+      "firma.webp": Buffer.from("RIFF\x16\x00\x00\x00WEBPVP8 ", "latin1"),
+      "animada.gif": Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00", "latin1"),
+    };
+    for (const [name, bytes] of Object.entries(fakes)) {
+      const title = `Falsa ${name} ${resident.id}`;
+      const response = await callRoute(incidentsApi.action, multipart(token, { ...FIELDS, title }, [{ name, bytes }]));
+      expect(response.status, name).toBe(415);
+      expect((await response.json()).error.message).toBe(`${name}: Solo se admiten fotos JPEG, PNG o WebP`);
+      expect(await countIncidentsTitled(title)).toBe(0);
+    }
+    expect(storedPhotos()).toHaveLength(before);
+  });
+
   it("refuses an oversized text field and a body over the limit without reading it", async () => {
     const resident = await createTestResident();
     const token = await bearer(resident.id);
@@ -155,6 +179,29 @@ describe("reporting", () => {
     );
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toBe("El título es requerido, La categoría es requerida, La ubicación es requerida, La descripción es requerida");
+  });
+});
+
+describe("photo files left by a crash", () => {
+  it("are deleted by the start-up sweep once an hour old; files of stored incidents and fresh files stay", async () => {
+    const resident = await createTestResident();
+    const reported = await reportResidentIncident(resident, FIELDS, [{ filename: "a.png", bytes: TINY_PNG }]);
+    if (!reported.ok) throw new Error(reported.message);
+    const kept = path.basename(reported.incident.photos[0]!);
+    // What a crash between writing the files and storing the incident leaves: files and no row.
+    const [orphan, fresh] = await savePhotoFiles([
+      { bytes: TINY_JPEG, type: "jpeg" },
+      { bytes: TINY_WEBP, type: "webp" },
+    ]);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const name of [kept, orphan!]) fs.utimesSync(path.join(photoDir(), name), twoHoursAgo, twoHoursAgo);
+
+    expect(await removeOrphanPhotos()).toBeGreaterThanOrEqual(1);
+    const files = storedPhotos();
+    expect(files).not.toContain(orphan);
+    expect(files).toContain(kept);
+    expect(files).toContain(fresh);
+    expect((await getPhoto(reported.incident.photos[0]!, await bearer(resident.id))).status).toBe(200);
   });
 });
 
@@ -191,6 +238,32 @@ describe("editing and cancelling", () => {
     if (!another.ok) throw new Error(another.message);
     expect(await cancelResidentIncident(ana, another.incident._id)).toMatchObject({ ok: true, incident: { status: "cancelled", editable: false } });
     expect(await editResidentIncident(ana, another.incident._id, FIELDS)).toMatchObject({ ok: false, status: 409 });
+  });
+});
+
+describe("a partial edit through the API", () => {
+  it("changes only the fields sent: a PUT without priority keeps the stored one; an empty body is a 400", async () => {
+    const resident = await createTestResident();
+    const token = await bearer(resident.id);
+    const reported = await reportResidentIncident(resident, { ...FIELDS, priority: "critical" });
+    if (!reported.ok) throw new Error(reported.message);
+    const id = reported.incident._id;
+    const put = (body: unknown) =>
+      callRoute(incidentApi.action, jsonRequest(`/api/user-portal/incidents/${id}`, { method: "PUT", body, headers: { Authorization: token } }), { id });
+
+    const retitled = await put({ title: "Grifo roto", category: "other", location: "Cocina", description: "Ya no cierra" });
+    expect(retitled.status).toBe(200);
+    expect((await retitled.json()).data).toMatchObject({ title: "Grifo roto", category: "other", location: "Cocina", priority: "critical" });
+    const moved = await put({ location: "Baño grande" });
+    expect((await moved.json()).data).toMatchObject({ title: "Grifo roto", location: "Baño grande", description: "Ya no cierra", priority: "critical" });
+    expect(await getIncidentById(id)).toMatchObject({ urgency: "critical", type: "other", category: "other" });
+
+    const empty = await put({});
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error.message).toBe("No hay cambios que guardar");
+    expect((await put({ priority: "urgentísima" })).status).toBe(400);
+    expect((await put({ title: " " })).status).toBe(400);
+    expect((await getIncidentById(id))?.title).toBe("Grifo roto");
   });
 });
 

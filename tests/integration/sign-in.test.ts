@@ -2,10 +2,15 @@
 // failures count; an address that failed too often is stopped; a username
 // under attack is stopped only from the addresses that failed for it; a
 // success clears the username's failures. Page and API share the service.
+// Issue 25, point 5: attempts sent at once count before their passwords are
+// checked, and a burst waits its turn or, past the queue, is refused at once.
 import { describe, expect, it } from "vitest";
 import * as apiLogin from "~/routes/api.auth.login";
 import * as loginPage from "~/routes/login";
+import { getRateLimitKey, hitRateLimitKey } from "~/models/rate-limit.server";
+import { MAX_CONCURRENT_SIGN_INS, MAX_WAITING_SIGN_INS, signInLoad } from "~/services/sign-in.server";
 import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
+import { eventually } from "../../bridge/src/test-support/eventually";
 import { createTestUser } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 
@@ -59,5 +64,49 @@ describe("sign-in limits", () => {
     expect((await apiSignIn(user.username, "contraseña-buena-2", "198.51.100.3")).status).toBe(200);
     // The failures were cleared: a few more mistakes do not lock this address out of this username.
     for (let attempt = 0; attempt < 3; attempt++) expect((await apiSignIn(user.username, "mal", "198.51.100.4")).status).toBe(401);
+  });
+});
+
+describe("sign-ins sent at once", () => {
+  it("check at most the limit of wrong passwords from one address; the rest answer 429", async () => {
+    const user = await createTestUser({ password: "contraseña-buena-3" });
+    const statuses = await Promise.all(Array.from({ length: 60 }, () => apiSignIn(user.username, "adivinando", "198.51.100.20").then((r) => r.status)));
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(LIMIT);
+    expect(statuses.filter((status) => status !== 401).every((status) => status === 429)).toBe(true);
+  });
+
+  it("count each attempt before its check: with one failure left, two at once get one check", async () => {
+    const user = await createTestUser({ password: "contraseña-buena-6" });
+    for (let failure = 0; failure < LIMIT - 1; failure++) await hitRateLimitKey("loginAddress:198.51.100.23", RATE_LIMITS.loginAddress.windowMs);
+    const statuses = await Promise.all([apiSignIn(user.username, "mal-1", "198.51.100.23"), apiSignIn(user.username, "mal-2", "198.51.100.23")]);
+    expect(statuses.map((response) => response.status).sort()).toEqual([401, 429]);
+  });
+
+  it("refuse a right password hidden in a burst once the limit is reached, on the page and the API", async () => {
+    const user = await createTestUser({ password: "contraseña-buena-4" });
+    const burst = Array.from({ length: 40 }, (_, index) => {
+      if (index === 30) return apiSignIn(user.username, "contraseña-buena-4", "198.51.100.21");
+      if (index === 35) return pageSignIn(user.username, "contraseña-buena-4", "198.51.100.21");
+      return apiSignIn(user.username, `adivinando-${index}`, "198.51.100.21");
+    });
+    const responses = await Promise.all(burst);
+    expect(responses[30]!.status).toBe(429);
+    expect(responses[35]!.status).toBe(429);
+    expect(responses.filter((response) => response.status === 401).length).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it("answer 429 at once, counting nothing, while too many sign-ins wait their turn", async () => {
+    const user = await createTestUser({ password: "contraseña-buena-5" });
+    await eventually(() => signInLoad().running === 0, "no sign-in running");
+    const queued = Array.from({ length: MAX_CONCURRENT_SIGN_INS + MAX_WAITING_SIGN_INS }, (_, index) => apiSignIn(user.username, "relleno", `198.51.100.${100 + index}`));
+    await eventually(() => signInLoad().waiting === MAX_WAITING_SIGN_INS, "the sign-in queue to fill");
+    expect(signInLoad()).toEqual({ running: MAX_CONCURRENT_SIGN_INS, waiting: MAX_WAITING_SIGN_INS });
+    const busy = await apiSignIn(user.username, "contraseña-buena-5", "198.51.100.22");
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get("Retry-After")).toBe("1");
+    expect((await getRateLimitKey("loginAddress:198.51.100.22")).count).toBe(0);
+    expect((await Promise.all(queued)).map((response) => response.status)).toEqual(queued.map(() => 401));
+    expect(signInLoad()).toEqual({ running: 0, waiting: 0 });
+    expect((await apiSignIn(user.username, "contraseña-buena-5", "198.51.100.22")).status).toBe(200);
   });
 });

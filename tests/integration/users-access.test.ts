@@ -5,6 +5,7 @@
 // working; expiries reach the offline list; a holder is greeted by first name.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CredentialsMessage } from "~/doors/contract";
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { getCardByNumber } from "~/models/card.server";
@@ -25,6 +26,7 @@ beforeAll(async () => {
   door = await createTestDoorWithBridge("users-door", "Portal");
   // The service's default debounce of the offline lists (250 ms), as in production.
   service = await startAccessService({ host: "127.0.0.1", port: 0, refreshIntervalMs: 60_000 });
+  useAccessNotifier(service.notifier);
   bridge = await FakeBridge.connect(`mqtt://127.0.0.1:${service.mqttPort}`, "users-door", door.password);
 });
 

@@ -74,6 +74,17 @@ describe("loader", () => {
     expect(none.pagination).toEqual({ page: 1, limit: 10, total: 0, pages: 1 });
   });
 
+  it("drops only a bad search (too long): the page and the open modal stay", async () => {
+    const tag = fresh();
+    for (let i = 0; i < 11; i++) await createTestUser({ username: `${tag}-${String(i).padStart(2, "0")}` });
+    const body = await (await load(`?search=${"x".repeat(101)}&page=2&modal=detail&user=${admin.id}`)).json();
+    expect(body.search).toBe("");
+    expect(body.pagination.page).toBe(2);
+    expect(body.pagination.total).toBeGreaterThanOrEqual(11);
+    expect(body.modal).toMatchObject({ name: "detail", userId: admin.id });
+    expect(body.modal.detail.user._id).toBe(admin.id);
+  });
+
   it("loads the open modal's user with their cards, the assignable cards grouped, and what a delete takes", async () => {
     const marta = await createTestUser({ firstName: "Marta", lastName: "García" });
     const lucia = await createTestUser({ firstName: "Lucía" });

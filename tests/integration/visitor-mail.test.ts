@@ -64,7 +64,7 @@ describe("visitor mail over SMTP", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Nuria", guestEmail: "nuria@example.com", guestPhone: "600", reservationType: "habitacion", roomType: "suite", startDate: start, endDate: end },
+        body: { guestName: "Nuria", guestEmail: "nuria@example.com", guestPhone: "600 123 456", reservationType: "habitacion", roomType: "suite", startDate: start, endDate: end },
       }),
     );
     const { reservationCode } = (await response.json()).data;
@@ -80,6 +80,9 @@ describe("visitor mail over SMTP", () => {
     expect(ics).toContain(`DTSTART;VALUE=DATE:${start.replace(/-/g, "")}`);
     expect(ics).toContain(`DTEND;VALUE=DATE:${end.replace(/-/g, "")}`);
     expect(ics).toContain(`UID:${reservationCode}@`);
+    // Pending until the house confirms it.
+    expect(ics).toContain("STATUS:TENTATIVE");
+    expect(ics).toContain("SEQUENCE:0");
 
     await callRoute(
       cancelRoute.action,
@@ -88,6 +91,23 @@ describe("visitor mail over SMTP", () => {
     );
     const cancelled = await waitForMail((raw) => raw.includes(`Reserva cancelada: ${reservationCode}`));
     expect(mimePart(cancelled.raw, "text/plain")).toContain("ha sido cancelada");
+    expectCalendarCancel(cancelled.raw, ics);
+  });
+
+  it("confirms the stay in the guest's calendar when the house confirms it (same UID, CONFIRMED, higher SEQUENCE), and a later cancellation goes higher still", async () => {
+    const reservation = await createTestReservation();
+    const field = (text: string, name: string) => new RegExp(`^${name}:(.*)$`, "m").exec(text)?.[1]?.trim();
+    expect((await changeReservationStatus(reservation.id, "confirmed")).ok).toBe(true);
+    const confirmed = await waitForMail((raw) => raw.includes(`Reserva confirmada: ${reservation.reservationCode}`));
+    const ics = mimePart(confirmed.raw, "text/calendar")!;
+    expect(field(ics, "UID")).toBe(`${reservation.reservationCode}@lacasona-coliving.es`);
+    expect(field(ics, "METHOD")).toBe("PUBLISH");
+    expect(field(ics, "STATUS")).toBe("CONFIRMED");
+    expect(Number(field(ics, "SEQUENCE"))).toBeGreaterThan(0);
+    expect(confirmed.raw).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=PUBLISH/i);
+
+    expect((await changeReservationStatus(reservation.id, "cancelled")).ok).toBe(true);
+    const cancelled = await waitForMail((raw) => raw.includes(`Reserva cancelada: ${reservation.reservationCode}`));
     expectCalendarCancel(cancelled.raw, ics);
   });
 
@@ -100,6 +120,27 @@ describe("visitor mail over SMTP", () => {
     expect(ics).toContain(`UID:${reservation.reservationCode}@`);
     expect(ics).toContain("METHOD:CANCEL");
     expect(ics).toContain("STATUS:CANCELLED");
+  });
+
+  it("acknowledges an enquiry, in Spanish, without repeating the message", async () => {
+    const captcha = (await (await callRoute(captchaRoute.loader, jsonRequest("/api/consultations/captcha"))).json()).data;
+    const [, a, op, b] = /(\d+) ([+-]) (\d+)/.exec(captcha.question)!;
+    const answer = op === "+" ? Number(a) + Number(b) : Number(a) - Number(b);
+    const mensaje = `¿Admitís mascotas? ${unique()}`;
+    const response = await callRoute(
+      submitRoute.action,
+      jsonRequest("/api/consultations/submit", {
+        method: "POST",
+        body: { nombre: "Berta", email: "berta@example.com", telefono: "600 123 456", mensaje, captchaId: captcha.captchaId, captchaAnswer: String(answer) },
+      }),
+    );
+    expect(response.status).toBe(200);
+    const mail = await eventually(() => smtp.messages.find((m) => m.to.includes("berta@example.com")), "the enquiry acknowledgement", 1000);
+    expect(mailSubject(mail.raw)).toBe("Hemos recibido tu consulta");
+    const text = mimePart(mail.raw, "text/plain")!;
+    expect(text).toContain("Hola, Berta");
+    expect(text).toContain("te responderemos lo antes posible");
+    expect(text).not.toContain(mensaje);
   });
 
   it("acknowledges a visit request", async () => {
@@ -129,7 +170,7 @@ describe("staff notices (STAFF_EMAIL)", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Iván Rey", guestEmail: "ivan@example.com", guestPhone: "644", reservationType: "sala", startDate: addDays(todayInMadrid(), 5), endDate: addDays(todayInMadrid(), 6), specialRequests: "Proyector" },
+        body: { guestName: "Iván Rey", guestEmail: "ivan@example.com", guestPhone: "644 123 456", reservationType: "sala", startDate: addDays(todayInMadrid(), 5), endDate: addDays(todayInMadrid(), 6), specialRequests: "Proyector" },
       }),
     );
     const { _id, reservationCode } = (await response.json()).data;
@@ -162,13 +203,17 @@ describe("staff notices (STAFF_EMAIL)", () => {
     const visitor = `Visitante ${unique()}`;
     await callRoute(
       submitRoute.action,
-      jsonRequest("/api/consultations/submit", { method: "POST", body: { nombre: visitor, email: "visitante@example.com", telefono: "666", fecha, hora: "11:00", ...(await ask()) } }),
+      jsonRequest("/api/consultations/submit", { method: "POST", body: { nombre: visitor, email: "visitante@example.com", telefono: "666", fecha, hora: "11:00", comentarios: "Vengo con mi hermana", ...(await ask()) } }),
     );
     const visitMail = await waitForStaffNotice(`${visitor} quiere visitar la casa.`);
     expect(mailSubject(visitMail.raw)).toBe(`Nueva solicitud de visita: ${visitor}`);
     const text = mimePart(visitMail.raw, "text/plain")!;
     expect(text).toContain(`Fecha preferida: ${fecha.split("-").reverse().join("/")}`);
     expect(text).toContain("Hora preferida: 11:00");
+    // Once each (the stored message repeats them, so it is not shown).
+    expect(text.match(/Fecha preferida/g)).toHaveLength(1);
+    expect(text.match(/Hora preferida/g)).toHaveLength(1);
+    expect(text).toContain("Comentarios: Vengo con mi hermana");
   });
 
   it("tells the staff of a public fault report and of a resident's incident", async () => {

@@ -51,27 +51,33 @@ describe("sessions", () => {
 });
 
 describe("redirects", () => {
+  /** /login (signing in, and signed in already), /logout and /theme all send `target` home. */
+  async function expectSentHome(target: string) {
+    const user = await createTestUser({ password: "contraseña-buena-9" });
+    const signedIn = await callRoute(loginPage.action, formPost("/login", { username: user.username, password: "contraseña-buena-9", redirectTo: target }));
+    // A resident's own home is the portal.
+    expect(signedIn.headers.get("Location")).toBe("/portal");
+    const cookie = await sessionCookie(user.id);
+    const out = await callRoute(logoutRoute.action, formPost("/logout", { redirectTo: target }, { Cookie: cookie }));
+    expect(out.headers.get("Location")).toBe("/");
+    const theme = await callRoute(themeRoute.action, formPost("/theme", { theme: "dark", redirectTo: target }));
+    expect(theme.headers.get("Location")).toBe("/");
+    const loggedIn = await callRoute(
+      loginPage.loader,
+      new Request(`http://localhost/login?redirectTo=${encodeURIComponent(target)}`, { headers: { Cookie: await sessionCookie(user.id) } }),
+    );
+    expect(loggedIn.headers.get("Location")).toBe("/portal");
+  }
+
   it.each(["%2F%09%2Fevil.example", "//evil.example", "/\\evil.example", "https://evil.example", "/%0d%0aSet-Cookie:x=1", "/ñ\r\n"])(
     "send %j to a safe place from /login, /logout and /theme",
-    async (payload) => {
-      const target = decodeURIComponentSafe(payload);
-      const user = await createTestUser({ password: "contraseña-buena-9" });
-      const signedIn = await callRoute(
-        loginPage.action,
-        formPost("/login", { username: user.username, password: "contraseña-buena-9", redirectTo: target }),
-      );
-      expect(signedIn.headers.get("Location")).toBe("/");
-      const cookie = await sessionCookie(user.id);
-      const out = await callRoute(logoutRoute.action, formPost("/logout", { redirectTo: target }, { Cookie: cookie }));
-      expect(out.headers.get("Location")).toBe("/");
-      const theme = await callRoute(themeRoute.action, formPost("/theme", { theme: "dark", redirectTo: target }));
-      expect(theme.headers.get("Location")).toBe("/");
-      const loggedIn = await callRoute(
-        loginPage.loader,
-        new Request(`http://localhost/login?redirectTo=${encodeURIComponent(target)}`, { headers: { Cookie: await sessionCookie(user.id) } }),
-      );
-      expect(loggedIn.headers.get("Location")).toBe("/");
-    },
+    async (payload) => expectSentHome(decodeURIComponentSafe(payload)),
+  );
+
+  // Dot segments that new URL() resolves into "//host" (issue 25, point 3), sent as typed.
+  it.each(["/.//evil.example", "/..//evil.example", "/a/..//evil.example", "/%2e//evil.example", "/a/%2E%2E//evil.example"])(
+    "send %j (dot segments) to a safe place from /login, /logout and /theme",
+    expectSentHome,
   );
 });
 
@@ -96,7 +102,7 @@ describe("the client address behind a proxy", () => {
         body: {
           guestName: "Ana",
           guestEmail: "ana@example.com",
-          guestPhone: "600",
+          guestPhone: "600 123 456",
           reservationType: "sala",
           startDate: addDays(today, 3),
           endDate: addDays(today, 4),
@@ -113,7 +119,7 @@ describe("bad input", () => {
   const booking = (overrides: Record<string, unknown>) => ({
     guestName: "Ana",
     guestEmail: "ana-bad@example.com",
-    guestPhone: "600",
+    guestPhone: "600 123 456",
     reservationType: "habitacion",
     roomType: "doble",
     startDate: addDays(today, 3),
@@ -188,7 +194,7 @@ describe("the guest's email on a lookup", () => {
       reservationsRoute.action,
       jsonRequest("/api/anonymous-reservations", {
         method: "POST",
-        body: { guestName: "Leo", guestEmail: "leo@example.com", guestPhone: "600", reservationType: "sala", startDate: addDays(today, 2), endDate: addDays(today, 3) },
+        body: { guestName: "Leo", guestEmail: "leo@example.com", guestPhone: "600 123 456", reservationType: "sala", startDate: addDays(today, 2), endDate: addDays(today, 3) },
       }),
     );
     const code = (await created.json()).data.reservationCode as string;

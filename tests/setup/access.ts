@@ -40,7 +40,8 @@ export class FakeBridge {
   ) {
     const { prefix = PREFIX, subscribe = true, ...clientOptions } = options;
     const client = await mqtt.connectAsync(url, {
-      clientId: `coliving-bridge-${doorCode}-${randomUUID().slice(0, 6)}`,
+      // Not coliving-bridge-<doorId>: that id is the real bridge's, one connection at a time.
+      clientId: `fake-bridge-${doorCode}-${randomUUID().slice(0, 6)}`,
       username: doorCode,
       password,
       protocolVersion: 4,

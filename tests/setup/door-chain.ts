@@ -2,6 +2,7 @@
 // booking-doors.test.ts): the access service on its embedded broker, which
 // keeps its port across restarts so bridges reconnect to it, and the frames
 // an RDM6300 reader sends on its serial port.
+import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 
 /** A bridge logger that prints nothing. */
@@ -29,6 +30,8 @@ export class RestartableAccessService {
 
   async start() {
     this.handle = await startAccessService({ host: "127.0.0.1", port: this.port, refreshIntervalMs: 60_000, credentialsDebounceMs: 20 });
+    // The test's services tell this service of their changes.
+    useAccessNotifier(this.handle.notifier);
     this.port = this.handle.mqttPort!;
   }
 

@@ -13,6 +13,8 @@ export const MOSQUITTO = "/usr/sbin/mosquitto";
 export type RunningMosquitto = {
   port: number;
   url: string;
+  /** The bridges' listener (use_username_as_clientid), when asked for. */
+  bridgeUrl: string | null;
   dir: string;
   /** Rereads the password and ACL files (SIGHUP). */
   reload(): void;
@@ -48,10 +50,13 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
 /**
  * Starts Mosquitto with the given password and ACL files (as written by
  * scripts/mosquitto-passwords.mjs) and the settings docs/mqtt.md recommends.
+ * bridgeListener: a second listener as docs/mqtt.md recommends for the
+ * doors and sensors, where each client's id is its username.
  */
-export async function startMosquitto(options: { passwordFile: string; aclFile: string; dir?: string }): Promise<RunningMosquitto> {
+export async function startMosquitto(options: { passwordFile: string; aclFile: string; dir?: string; bridgeListener?: boolean }): Promise<RunningMosquitto> {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "coliving-mosquitto-"));
   const port = await freePort();
+  const bridgePort = options.bridgeListener ? await freePort() : null;
   const config = path.join(dir, "mosquitto.conf");
   fs.writeFileSync(
     config,
@@ -71,6 +76,7 @@ export async function startMosquitto(options: { passwordFile: string; aclFile: s
       "log_dest stdout",
       "log_type error",
       "log_type warning",
+      ...(bridgePort !== null ? [`listener ${bridgePort} 127.0.0.1`, "use_username_as_clientid true"] : []),
       "",
     ].join("\n"),
   );
@@ -82,9 +88,11 @@ export async function startMosquitto(options: { passwordFile: string; aclFile: s
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   await waitForPort(port, child, () => output);
+  if (bridgePort !== null) await waitForPort(bridgePort, child, () => output);
   return {
     port,
     url: `mqtt://127.0.0.1:${port}`,
+    bridgeUrl: bridgePort !== null ? `mqtt://127.0.0.1:${bridgePort}` : null,
     dir,
     reload: () => child.kill("SIGHUP"),
     async stop() {

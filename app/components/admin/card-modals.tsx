@@ -28,7 +28,7 @@ export function CardDetailModal({ detail, now, closeTo, linkTo, results }: {
   results: Results;
 }) {
   const { card } = detail;
-  const doorNames = new Map(detail.doors.map((door) => [door._id, `${door.name} (${door.location})`]));
+  const doorNames = new Map(detail.doors.map((door) => [door.doorId, `${door.name} (${door.location})`]));
   return (
     <RouteModal title={`Tarjeta ${card.cardNumber}`} closeTo={closeTo}>
       <dl className="details">
@@ -167,7 +167,7 @@ function PermissionForm({ cardId, doors, lastResult }: { cardId: string; doors: 
           label="Puerta"
           meta={fields.doorId}
           placeholder="Selecciona una puerta"
-          options={doors.map((door) => ({ value: door._id, label: `${door.name} (${door.location})` }))}
+          options={doors.map((door) => ({ value: door.doorId, label: `${door.name} (${door.location})` }))}
         />
         <SelectField
           label="Acceso"
@@ -235,7 +235,7 @@ export function ApproveCardModal({ detail, closeTo, lastResult }: { detail: Card
             meta={fields.doorId}
             placeholder="Ninguna puerta"
             data-autofocus
-            options={detail.doors.map((door) => ({ value: door._id, label: `${door.name} (${door.location})` }))}
+            options={detail.doors.map((door) => ({ value: door.doorId, label: `${door.name} (${door.location})` }))}
           />
           <div>
             <SubmitButton intent="approve-card" label="Aprobar Tarjeta" busyLabel="Aprobando..." />

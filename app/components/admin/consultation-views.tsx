@@ -3,6 +3,7 @@
 // consultation=…), each a plain form that works without JavaScript.
 import { Form, Link, useFetcher, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { EmailText } from "~/components/email-text";
 import { FormAlert, SubmitButton, labelledOptions } from "~/components/forms";
 import { CONSULTATION_STATUSES } from "~/db/schema-enums";
 import {
@@ -134,10 +135,12 @@ export function ConsultationRow({ consultation, linkTo }: { consultation: Consul
   const truncated = Array.from(consultation.mensaje).length > MESSAGE_PREVIEW_LENGTH;
   return (
     <tr data-testid="consultation-row" data-id={consultation._id}>
-      <td data-label="Fecha" className="nowrap">{formatDateTime(consultation.createdAt)}</td>
+      <td data-label="Fecha">{formatDateTime(consultation.createdAt)}</td>
       <td data-label="Nombre">{consultation.nombre}</td>
       <td data-label="Email">
-        <a href={`mailto:${consultation.email}`}>{consultation.email}</a>
+        <a href={`mailto:${consultation.email}`}>
+          <EmailText email={consultation.email} />
+        </a>
       </td>
       <td data-label="Teléfono" className="nowrap">
         <a href={`tel:${consultation.telefono.replace(/[^\d+]/g, "")}`}>{consultation.telefono}</a>

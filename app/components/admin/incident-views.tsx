@@ -142,7 +142,7 @@ export function CreateIncidentModal({ doors, closeTo, lastResult }: { doors: Doo
           label="Puerta"
           meta={fields.doorId}
           placeholder={doors.length ? "Selecciona una puerta" : "No hay puertas registradas"}
-          options={doors.map((door) => ({ value: door.id, label: doorOptionLabel(door) }))}
+          options={doors.map((door) => ({ value: door.doorId, label: doorOptionLabel(door) }))}
         />
         <SelectField label="Urgencia" meta={fields.urgency} options={urgencyOptions} />
         <TextareaField label="Descripción (opcional)" meta={fields.description} rows={4} />

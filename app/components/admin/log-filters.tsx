@@ -48,7 +48,7 @@ export function LogFiltersForm({ filters, doors, exportHref }: { filters: LogFil
         <select id="log-door" name="doorId" defaultValue={filters.doorId} onChange={submitOnChange}>
           <option value="">Todas las puertas</option>
           {doors.map((door) => (
-            <option key={door.id} value={door.id}>
+            <option key={door.id} value={door.doorId}>
               {door.name} ({door.doorId})
             </option>
           ))}

@@ -16,7 +16,7 @@ export type LogLine = {
   reasonText: string;
   isAnonymous: boolean;
   offline: boolean;
-  /** A denied row of a registered card offers approving it. */
+  /** A denied row offers approving its card when that would change something (approvableLogRows). */
   canApprove: boolean;
 };
 

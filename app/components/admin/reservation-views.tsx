@@ -3,6 +3,7 @@
 // works without JavaScript.
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
+import { EmailText } from "~/components/email-text";
 import { FormAlert, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import {
   CONTACT_PREFERENCE_LABELS,
@@ -51,7 +52,9 @@ export function ReservationRow({ reservation, linkTo }: { reservation: AdminRese
       <td data-label="Huésped">
         <strong>{reservation.guestName}</strong>
         <br />
-        <a href={`mailto:${reservation.guestEmail}`}>{reservation.guestEmail}</a>
+        <a href={`mailto:${reservation.guestEmail}`}>
+          <EmailText email={reservation.guestEmail} />
+        </a>
       </td>
       <td data-label="Tipo">{typeText(reservation)}</td>
       <td data-label="Fechas" className="nowrap">
@@ -62,7 +65,9 @@ export function ReservationRow({ reservation, linkTo }: { reservation: AdminRese
         <span className="muted">{daysText(reservation.days)}</span>
       </td>
       <td data-label="Contacto">
-        <a href={`tel:${reservation.guestPhone.replace(/[^\d+]/g, "")}`}>{reservation.guestPhone}</a>
+        <a href={`tel:${reservation.guestPhone.replace(/[^\d+]/g, "")}`} className="phone">
+          {reservation.guestPhone}
+        </a>
         <br />
         <span className="muted">Prefiere: {CONTACT_PREFERENCE_LABELS[reservation.contactPreference]}</span>
       </td>

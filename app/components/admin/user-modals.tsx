@@ -138,7 +138,7 @@ export function UserFormModal({ user, closeTo, lastResult }: { user: UserJson | 
   const [role, setRole] = useState(String(fields.role.initialValue ?? "user"));
   const formProps = getFormProps(form);
   return (
-    <RouteModal title={user ? "Editar Usuario" : "Crear Usuario"} closeTo={closeTo}>
+    <RouteModal title={user ? "Editar Usuario" : "Crear Usuario"} closeTo={closeTo} closeLink={false}>
       <Form method="post" {...formProps} onSubmit={validation.wrap(formProps.onSubmit)} className="form" preventScrollReset>
         <FormAlert id={form.errorId} title={failure} errors={form.errors} />
         {user ? <input type="hidden" name="id" value={user._id} /> : null}
@@ -280,7 +280,7 @@ export function UserStatusModal({ user, change, closeTo, lastResult }: {
   const inactivating = change === "inactivate";
   const title = inactivating ? "Inactivar usuario" : "Activar usuario";
   return (
-    <RouteModal title={title} closeTo={closeTo}>
+    <RouteModal title={title} closeTo={closeTo} closeLink={inactivating && user.role === "admin"}>
       {inactivating && user.role === "admin" ? (
         <div className="alert alert-error" role="alert">
           No se puede inactivar a un administrador.
@@ -324,7 +324,7 @@ export function DeleteUserModal({ user, deletion, closeTo, lastResult }: {
   lastResult: LastResult;
 }) {
   return (
-    <RouteModal title="Eliminar usuario" closeTo={closeTo}>
+    <RouteModal title="Eliminar usuario" closeTo={closeTo} closeLink={user.role === "admin"}>
       {user.role === "admin" ? (
         <div className="alert alert-error" role="alert">
           No se puede eliminar a un administrador.
@@ -418,7 +418,7 @@ export function AssignCardModal({ user, groups, today, closeTo, lastResult, reas
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "assign-card";
   const formProps = getFormProps(form);
   return (
-    <RouteModal title="Asignar Tarjeta" closeTo={closeTo}>
+    <RouteModal title="Asignar Tarjeta" closeTo={closeTo} closeLink={false}>
       <p>
         Usuario: <strong>{userName(user)}</strong> (@{user.username})
       </p>
@@ -500,7 +500,7 @@ export function EditUserCardModal({ user, card, today, closeTo, lastResult }: {
   });
   const formProps = getFormProps(form);
   return (
-    <RouteModal title={`Editar tarjeta ${card.cardNumber}`} closeTo={closeTo}>
+    <RouteModal title={`Editar tarjeta ${card.cardNumber}`} closeTo={closeTo} closeLink={false}>
       <Form method="post" {...formProps} onSubmit={validation.wrap(formProps.onSubmit)} className="form" preventScrollReset>
         <FormAlert id={form.errorId} title="Error al actualizar" errors={form.errors} />
         <input type="hidden" name="id" value={user._id} />
@@ -521,7 +521,7 @@ export function EditUserCardModal({ user, card, today, closeTo, lastResult }: {
 
 export function UnassignCardModal({ user, card, closeTo, lastResult }: { user: UserJson; card: CardJson; closeTo: string; lastResult: LastResult }) {
   return (
-    <RouteModal title="Desasignar tarjeta" closeTo={closeTo}>
+    <RouteModal title="Desasignar tarjeta" closeTo={closeTo} closeLink={false}>
       <FormAlert title="Error al eliminar" errors={lastResult?.error?.[""]} />
       <p tabIndex={-1} data-autofocus>
         ¿Quieres quitar la tarjeta <CardNumber cardNumber={card.cardNumber} isAnonymous={card.isAnonymous} /> (<CardAlias alias={card.alias} />) a{" "}

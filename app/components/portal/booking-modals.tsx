@@ -23,10 +23,13 @@ const CLOSE_TO = "/portal";
 export function NewBookingModal({
   facilities,
   dates,
+  limits,
   lastResult,
 }: {
   facilities: FacilityJson[];
   dates: { min: string; max: string };
+  /** The most bookings not over yet a resident may have, per facility type. */
+  limits: Record<FacilityType, number>;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const [form, fields] = useSchemaForm(BookingSchema, {
@@ -39,6 +42,9 @@ export function NewBookingModal({
       <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
         <FormAlert id={form.errorId} title="No se pudo crear la reserva" errors={form.errors} />
         <FacilityFields typeField={fields.facilityType} facilityField={fields.facilityId} facilities={facilities} />
+        <p className="muted" data-testid="booking-limit">
+          {bookingLimitText(limits)}
+        </p>
         <div className="field-row">
           <InputField label="Fecha" meta={fields.date} type="date" min={dates.min} max={dates.max} />
           <InputField label="Hora de inicio" meta={fields.startTime} type="time" step={300} />
@@ -126,6 +132,16 @@ function FacilityFields({
       </div>
     </div>
   );
+}
+
+/** The limit of active bookings, as the form says it. */
+function bookingLimitText(limits: Record<FacilityType, number>) {
+  const counts = FACILITY_TYPES.map((type) => limits[type]);
+  const bookings = (count: number) => (count === 1 ? "1 reserva" : `${count} reservas`);
+  if (counts.every((count) => count === counts[0])) {
+    return `Puedes tener como máximo ${bookings(counts[0]!)} sin terminar de cada tipo de instalación.`;
+  }
+  return `Reservas sin terminar que puedes tener, como máximo: ${FACILITY_TYPES.map((type) => `${FACILITY_TYPE_LABELS[type]}, ${limits[type]}`).join("; ")}.`;
 }
 
 function facilityLabel(facility: FacilityJson) {

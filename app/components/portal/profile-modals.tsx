@@ -4,7 +4,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { RouteModal } from "~/components/admin/route-modal";
 import { FormAlert, InputField, SubmitButton, useSchemaForm } from "~/components/forms";
-import { PASSWORD_MIN_LENGTH } from "~/schemas/fields";
+import { EMAIL_PATTERN, PASSWORD_MIN_LENGTH } from "~/schemas/fields";
 import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import type { ProfileJson } from "~/services/profile.server";
 
@@ -37,7 +37,14 @@ export function ProfileModal({ profile, lastResult }: { profile: ProfileJson; la
           <InputField label="Nombre" meta={fields.firstName} autoComplete="given-name" />
           <InputField label="Apellidos (opcional)" meta={fields.lastName} autoComplete="family-name" />
         </div>
-        <InputField label="Email" meta={fields.email} type="email" autoComplete="email" />
+        <InputField
+          label="Email"
+          meta={fields.email}
+          type="email"
+          autoComplete="email"
+          // An address stored before today's rule (the first admin's admin@localhost) says what to fix up front.
+          hint={EMAIL_PATTERN.test(profile.email) ? undefined : `Tu email actual (${profile.email}) no es válido: escribe una dirección completa, como nombre@dominio.es.`}
+        />
         <InputField label="Teléfono (opcional)" meta={fields.phone} type="tel" autoComplete="tel" />
         <div className="modal-actions">
           <Link className="button button-secondary" to="?modal=contrasena" preventScrollReset>

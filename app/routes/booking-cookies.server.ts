@@ -1,7 +1,8 @@
-// /reservar: the booking receipt the page shows after its redirect, kept in a
-// one-shot signed cookie of its own (the success modal's code, name and dates),
-// and the last booking's code and email, which /reserva-consulta fills in for
-// the browser that booked (never in a URL).
+// The guests' booking pages' shared controller: the booking receipt /reservar
+// shows after its redirect, kept in a one-shot signed cookie of its own (the
+// success modal's code, name and dates), and the last booking's code and
+// email, which /reserva-consulta fills in for the browser that booked (never
+// in a URL).
 import { createFlashCookie } from "~/utils/flash-cookie.server";
 
 export type BookingReceipt = {
