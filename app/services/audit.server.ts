@@ -34,6 +34,11 @@ export function guestActor(reservationCode: string): AuditActor {
   return { id: null, username: reservationCode, role: "huesped" };
 }
 
+/** Someone without a session: a sign-in refused (the username typed), a visitor's form ("visitante"). */
+export function anonymousActor(username: string): AuditActor {
+  return { id: null, username: username.slice(0, 50) || "visitante", role: "anonimo" };
+}
+
 /** A field's value as an event keeps it: JSON, with Dates as ISO text. */
 export type AuditValue = string | number | boolean | null | Date | undefined | AuditValue[] | { [key: string]: AuditValue };
 export type AuditFields = Record<string, AuditValue>;

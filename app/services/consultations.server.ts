@@ -8,7 +8,8 @@ import { CONSULTATION_STATUS_LABELS, type ConsultationFilters, type Consultation
 import { plainIpAddress } from "~/utils/client-ip.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
-import { audited, changedFields, type Audit } from "./audit.server";
+import { formatDate } from "~/utils/dates";
+import { audited, changedFields, SYSTEM_ACTOR, type Audit } from "./audit.server";
 
 export const CONSULTATION_NOT_FOUND = "Consulta no encontrada";
 
@@ -123,4 +124,24 @@ export async function deleteConsultation(id: string): Promise<Result<{ consultat
     return gone;
   });
   return deleted ? { ok: true, consultation: deleted } : refuse(404, CONSULTATION_NOT_FOUND);
+}
+
+/** Privacy retention (RETENTION_MONTHS): the consultations received before `before`, with one event (`sistema`). */
+export async function purgeOldConsultations(before: Date) {
+  return audited(
+    async (audit) => {
+      const deleted = await consultationModel.purgeConsultationsBefore(before);
+      if (deleted > 0) {
+        audit({
+          action: "consultation.purge",
+          entityType: "consultation",
+          entityId: null,
+          summary: `eliminó ${deleted === 1 ? "1 consulta anterior" : `${deleted} consultas anteriores`} al ${formatDate(before)} (retención)`,
+          before: { deleted, before },
+        });
+      }
+      return deleted;
+    },
+    { actor: SYSTEM_ACTOR, ip: null },
+  );
 }

@@ -11,6 +11,7 @@ import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 import { toGuestView } from "./visitor.server";
 
 export const RESERVATION_NOT_FOUND = "Reserva no encontrada";
@@ -71,7 +72,20 @@ export async function changeReservationStatus(
   now = new Date(),
 ): Promise<Result<{ reservation: AdminReservationJson; emailSent: boolean }>> {
   const today = todayInMadrid(now);
-  const changed = await reservationModel.setReservationStatusByAdmin(id, status, today, now);
+  const changed = await audited(async (audit) => {
+    const before = await reservationModel.getReservationById(id);
+    const updated = before ? await reservationModel.setReservationStatusByAdmin(id, status, today, now) : null;
+    if (!before || !updated) return null;
+    audit({
+      action: status === "confirmed" ? "reservation.confirm" : "reservation.cancel",
+      entityType: "reservation",
+      entityId: id,
+      summary: `${status === "confirmed" ? "confirmó" : "canceló"} la reserva ${updated.reservationCode} de ${updated.guestName}`,
+      before: { status: before.status },
+      after: { status: updated.status },
+    });
+    return updated;
+  });
   if (!changed) {
     const current = await reservationModel.getReservationById(id);
     if (!current) return refuse(404, RESERVATION_NOT_FOUND);
@@ -85,6 +99,21 @@ export async function changeReservationStatus(
 
 /** The admin's notes (the guest sees them when looking the reservation up); empty clears them. */
 export async function saveReservationNotes(id: string, adminNotes: string | null | undefined, now = new Date()): Promise<Result<{ reservation: AdminReservationJson }>> {
-  const saved = await reservationModel.setReservationNotes(id, adminNotes || null, now);
+  const notes = adminNotes || null;
+  const saved = await audited(async (audit) => {
+    const before = await reservationModel.getReservationById(id);
+    if (!before || before.adminNotes === notes) return before;
+    const updated = await reservationModel.setReservationNotes(id, notes, now);
+    if (!updated) return null;
+    audit({
+      action: "reservation.notes",
+      entityType: "reservation",
+      entityId: id,
+      summary: `cambió las notas de la reserva ${updated.reservationCode}`,
+      before: { adminNotes: before.adminNotes },
+      after: { adminNotes: updated.adminNotes },
+    });
+    return updated;
+  });
   return saved ? { ok: true, reservation: toAdminReservationJson(saved, todayInMadrid(now)) } : refuse(404, RESERVATION_NOT_FOUND);
 }

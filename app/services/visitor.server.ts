@@ -19,6 +19,7 @@ import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { anonymousActor, audited, guestActor } from "./audit.server";
 
 export const MESSAGES = {
   reservationNotFound: "Reserva no encontrada",
@@ -35,7 +36,26 @@ export async function placeReservation(
 ): Promise<Result<{ reservation: AnonymousReservation; emailSent: boolean }>> {
   const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
-  const reservation = await createReservation({ ...input, ipAddress: ip });
+  const reservation = await audited(async (audit) => {
+    const created = await createReservation({ ...input, ipAddress: ip });
+    audit({
+      actor: guestActor(created.reservationCode),
+      action: "reservation.create",
+      entityType: "reservation",
+      entityId: created.id,
+      summary: `solicitó la reserva ${created.reservationCode} (${created.startDate} a ${created.endDate})`,
+      after: {
+        reservationCode: created.reservationCode,
+        guestName: created.guestName,
+        reservationType: created.reservationType,
+        roomType: created.roomType,
+        startDate: created.startDate,
+        endDate: created.endDate,
+        status: created.status,
+      },
+    });
+    return created;
+  });
   const [emailSent] = await Promise.all([
     trySendMail(reservationConfirmationMail(reservation)),
     trySendStaffNotice(newReservationStaffMail(reservation)),
@@ -63,7 +83,21 @@ export async function cancelGuestReservation(
 ): Promise<Result<{ reservation: AnonymousReservation }>> {
   const found = await findGuestReservation(code, email, context);
   if (!found.ok) return found;
-  const cancelled = await cancelReservationByGuest(found.reservation.id);
+  const { reservation } = found;
+  const cancelled = await audited(async (audit) => {
+    const updated = await cancelReservationByGuest(reservation.id);
+    if (!updated) return null;
+    audit({
+      actor: guestActor(updated.reservationCode),
+      action: "reservation.cancel",
+      entityType: "reservation",
+      entityId: updated.id,
+      summary: `canceló su reserva ${updated.reservationCode}`,
+      before: { status: reservation.status },
+      after: { status: updated.status },
+    });
+    return updated;
+  });
   if (!cancelled) return refuse(409, MESSAGES.notCancellable);
   await trySendMail(reservationCancelledMail(cancelled));
   return { ok: true, reservation: cancelled };
@@ -97,14 +131,28 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
   if (!(await answerCaptcha(input.captchaId, input.captchaAnswer))) return refuse(400, MESSAGES.wrongCaptcha);
   await countRateLimitHit(rule, [ip]);
   const mensaje = enquiry.kind === "visita" ? composeVisitMessage(enquiry.input) : enquiry.input.mensaje;
-  const created = await createConsultation({
-    kind: enquiry.kind,
-    nombre: input.nombre,
-    email: input.email,
-    telefono: input.telefono,
-    mensaje,
-    ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
-    ipAddress: ip,
+  const created = await audited(async (audit) => {
+    const stored = await createConsultation({
+      kind: enquiry.kind,
+      nombre: input.nombre,
+      email: input.email,
+      telefono: input.telefono,
+      mensaje,
+      ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
+      ipAddress: ip,
+    });
+    if (stored.ok) {
+      const { consultation } = stored;
+      audit({
+        actor: anonymousActor("visitante"),
+        action: "consultation.create",
+        entityType: "consultation",
+        entityId: consultation.id,
+        summary: `envió ${enquiry.kind === "visita" ? "una solicitud de visita" : "una consulta"} de ${consultation.nombre}`,
+        after: { kind: consultation.kind, nombre: consultation.nombre, email: consultation.email, visitDate: consultation.visitDate, visitTime: consultation.visitTime },
+      });
+    }
+    return stored;
   });
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
   await Promise.all([
@@ -123,7 +171,18 @@ export async function reportPublicIncident(input: PublicIncidentInput, { ip }: {
   const refused = await checkRateLimit("faultReport", [ip]);
   if (refused) return refused;
   const { website: _honeypot, ...fields } = input;
-  const incident = await createPublicIncident(fields);
+  const incident = await audited(async (audit) => {
+    const created = await createPublicIncident(fields);
+    audit({
+      actor: anonymousActor("visitante"),
+      action: "incident.create",
+      entityType: "incident",
+      entityId: created.id,
+      summary: `informó de la avería «${created.title}»`,
+      after: { title: created.title, type: created.type, category: created.category, urgency: created.urgency, location: created.location, floor: created.floor },
+    });
+    return created;
+  });
   await trySendStaffNotice(newIncidentStaffMail(incident));
   return { ok: true, stored: true };
 }

@@ -6,7 +6,7 @@
 // with requireSameOrigin.
 import { redirect } from "@remix-run/node";
 import { getUserByApiToken } from "~/models/api-token.server";
-import { deleteSession, getUserOfSession, insertSession } from "~/models/session.server";
+import { getUserOfSession, insertSession } from "~/models/session.server";
 import type { User } from "~/models/user.server";
 import { cookieSecurity, getClientIp } from "./client-ip.server";
 import { getEnv } from "./env.server";
@@ -81,26 +81,31 @@ export function requireSameOrigin(request: Request) {
   }
 }
 
-/** A new server-side session for the user, as the Set-Cookie header that carries it. */
-export async function sessionCookieFor(user: Pick<User, "id">) {
-  const sessionId = await insertSession(user.id, new Date(Date.now() + SESSION_MAX_AGE_S * 1000));
+/** The Set-Cookie header that carries a session (opened by the sign-in service). */
+export async function sessionCookieWith(sessionId: string) {
   const session = await getSessionStorage().getSession();
   session.set("sessionId", sessionId);
   return getSessionStorage().commitSession(session, cookieSecurity());
 }
 
-/** Signs the user in: a new session and a welcome toast, then on to `redirectTo`. */
-export async function createUserSession(user: User, redirectTo: string) {
+/** A new server-side session for the user, as its Set-Cookie header (tests and scripts; sign-ins go through services/sign-in). */
+export async function sessionCookieFor(user: Pick<User, "id">) {
+  return sessionCookieWith(await insertSession(user.id, new Date(Date.now() + SESSION_MAX_AGE_S * 1000)));
+}
+
+/** Signs the user in: the cookie of the session opened for them and a welcome toast, then on to `redirectTo`. */
+export async function createUserSession({ user, sessionId }: { user: User; sessionId: string }, redirectTo: string) {
   return redirectWithToast(redirectTo, successToast(`Bienvenido, ${user.username}`), {
-    headers: { "Set-Cookie": await sessionCookieFor(user) },
+    headers: { "Set-Cookie": await sessionCookieWith(sessionId) },
   });
 }
 
-/** Signs out: the session row is deleted, so the old cookie opens nothing any more. */
+/**
+ * Signs out in the browser: the cookie goes (the caller has ended its session
+ * row with services/sign-in's signOut, so the old cookie opens nothing any more).
+ */
 export async function endUserSession(request: Request, redirectTo: string) {
   const session = await getSession(request);
-  const sessionId = session.get("sessionId");
-  if (sessionId) await deleteSession(sessionId);
   return redirectWithToast(redirectTo, infoToast("Sesión cerrada"), {
     headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },
   });

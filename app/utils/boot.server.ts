@@ -6,13 +6,13 @@ import { startAccessProcess, type AccessProcessHandle } from "~/access/process.s
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
-import { purgeConsultationsBefore } from "~/models/consultation.server";
-import { purgeClosedPublicIncidents } from "~/models/incident.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
 import { purgeAuditTrail } from "~/services/audit.server";
+import { purgeOldConsultations } from "~/services/consultations.server";
+import { purgeOldPublicIncidents } from "~/services/incidents.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
 import { randomToken } from "./crypto.server";
@@ -74,7 +74,7 @@ export async function runPeriodicJobs(now = new Date()) {
 export async function purgeRetainedData(now = new Date()) {
   const before = monthsBefore(now, getEnv().RETENTION_MONTHS);
   try {
-    const [consultations, incidents] = await Promise.all([purgeConsultationsBefore(before), purgeClosedPublicIncidents(before)]);
+    const [consultations, incidents] = await Promise.all([purgeOldConsultations(before), purgeOldPublicIncidents(before)]);
     if (consultations || incidents) {
       console.info(`[boot] retention: deleted ${consultations} consultations and ${incidents} closed fault reports from before ${before.toISOString()}`);
     }

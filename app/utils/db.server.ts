@@ -18,7 +18,91 @@ export function openDatabase(url: string, authToken?: string): Database {
   // timeout = busy timeout of the embedded file database: writers from other
   // processes (a second app, the access service) wait instead of failing.
   const client = createClient({ url, authToken, timeout: 5000 });
-  return drizzle(client, { schema });
+  return drizzle(writesAfterTransactions(client), { schema });
+}
+
+/**
+ * The client with its writes kept out of the way of its own open
+ * transaction. A transaction holds one of the client's connections and, from
+ * its first write, SQLite's write lock; a write made meanwhile on another
+ * connection of the same process waits for that lock synchronously, on the
+ * thread the transaction needs to finish: the process stalls for the busy
+ * timeout and the write fails (SQLITE_BUSY). So while a transaction of this
+ * client is open, its other writes (anything but a SELECT), batches and
+ * transactions wait for it to end; reads go ahead (WAL lets readers run
+ * beside the writer). The transaction's own statements go through its own
+ * object and are not held.
+ */
+function writesAfterTransactions(client: Client): Client {
+  let held: Promise<void> | null = null;
+  const isRead = (statement: unknown) => {
+    const text = typeof statement === "string" ? statement : (statement as { sql?: unknown })?.sql;
+    return typeof text === "string" && /^\s*select\b/i.test(text);
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property === "execute") {
+        return async (...args: unknown[]) => {
+          if (!isRead(args[0])) while (held) await held;
+          return value.apply(target, args);
+        };
+      }
+      if (property === "batch" || property === "executeMultiple" || property === "migrate") {
+        return async (...args: unknown[]) => {
+          while (held) await held;
+          return value.apply(target, args);
+        };
+      }
+      if (property === "transaction") {
+        return async (...args: unknown[]) => {
+          while (held) await held;
+          // Claimed in the same tick as the check: no other transaction gets in between.
+          let release!: () => void;
+          const mine = new Promise<void>((resolve) => (release = resolve));
+          held = mine;
+          const free = () => {
+            if (held === mine) held = null;
+            release();
+          };
+          let transaction: Awaited<ReturnType<Client["transaction"]>>;
+          try {
+            transaction = await target.transaction(...(args as Parameters<Client["transaction"]>));
+          } catch (error) {
+            free();
+            throw error;
+          }
+          return new Proxy(transaction, {
+            get(tx, name) {
+              const member = Reflect.get(tx, name, tx);
+              if (typeof member !== "function") return member;
+              if (name === "commit" || name === "rollback") {
+                return async (...callArgs: unknown[]) => {
+                  try {
+                    return await member.apply(tx, callArgs);
+                  } finally {
+                    free();
+                  }
+                };
+              }
+              if (name === "close") {
+                return (...callArgs: unknown[]) => {
+                  try {
+                    return member.apply(tx, callArgs);
+                  } finally {
+                    free();
+                  }
+                };
+              }
+              return member.bind(tx);
+            },
+          });
+        };
+      }
+      return value.bind(target);
+    },
+  });
 }
 
 /** Applies drizzle/ migrations; WAL lets readers run beside the single writer. */
