@@ -4,6 +4,7 @@
 // deleted through SQL; an edit made with a plain SQLite connection (the
 // triggers dropped first, as someone with the file could) is found.
 import { execFile } from "node:child_process";
+import { setImmediate } from "node:timers/promises";
 import { promisify } from "node:util";
 import Database from "libsql";
 import { afterEach, describe, expect, it } from "vitest";
@@ -59,6 +60,15 @@ async function renameCard(id: string, alias: string, { fail }: { fail?: "after-c
     });
     if (fail) throw new Error("the change fails after its write");
     return card.cardNumber;
+  });
+}
+
+/** renameCard, with the transaction kept open until `held` resolves. */
+function renameCardHolding(id: string, alias: string, held: Promise<void>) {
+  return audited(async (audit) => {
+    await updateCard(id, { alias });
+    audit({ action: "card.alias", entityType: "card", entityId: id, summary: "cambió el alias", after: { alias } });
+    await held;
   });
 }
 
@@ -136,6 +146,23 @@ describe("recording", () => {
     const [b] = await eventsOf(second.id);
     expect(b!.id).toBe(a!.id + 1);
     expect(b!.prevHash).toBe(a!.hash);
+  });
+
+  it("lets another request's write wait for an open change instead of failing on SQLite's lock", async () => {
+    const card = await registerCard({ cardNumber: `${hexPrefix()}0B` });
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const change = renameCardHolding(card.id, "Mientras tanto", held);
+    await setImmediate();
+    // A write outside the change (another request's), while the change holds the write lock.
+    const started = Date.now();
+    const other = registerCard({ cardNumber: `${hexPrefix()}0C` });
+    await setImmediate();
+    finish();
+    const [, registered] = await Promise.all([change, other]);
+    expect(registered.cardNumber).toMatch(/0C$/);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect((await getCardRow(card.id))!.alias).toBe("Mientras tanto");
   });
 
   it("keeps concurrent changes of one process in one chain", async () => {
