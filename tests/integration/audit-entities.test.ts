@@ -41,6 +41,11 @@ import * as userCardsRoute from "~/routes/api.users.$id.cards";
 import * as userCardRoute from "~/routes/api.users.$id.cards.$cardId";
 import * as userStatusRoute from "~/routes/api.users.$id.status";
 import * as logoutRoute from "~/routes/logout";
+import * as loginPage from "~/routes/login";
+import * as dashboardPage from "~/routes/admin._index";
+import * as cardsPage from "~/routes/admin.cards";
+import * as consultationsPage from "~/routes/admin.consultations";
+import * as usersPage from "~/routes/admin.users";
 import { HIDDEN } from "~/services/audit.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
@@ -456,5 +461,55 @@ describe("a change whose event cannot be written", () => {
     }
     const rows = await getDb().all<{ n: number }>(sql`SELECT count(*) AS n FROM doors WHERE door_id = ${code}`);
     expect(Number(rows[0]!.n)).toBe(0);
+  });
+});
+
+describe("the pages (the same services, from a signed-in browser)", () => {
+  /** A page's form POST from IP as the admin's browser. */
+  async function post(fn: ApiRoute, path: string, cookie: string, fields: Record<string, string>) {
+    const request = formPost(path, cookie, fields);
+    request.headers.set(PEER_IP_HEADER, IP);
+    return callRoute(fn as never, request);
+  }
+
+  it("a door's messages, a card's alias, a user created, a consultation's status: one event each, the admin and address noted", async () => {
+    const cookie = await sessionCookie(admin.id);
+    const door = await createTestDoor({ name: `Recepción ${unique()}` });
+    const messages = await oneEvent(() =>
+      post(dashboardPage.action, `/admin?modal=messages&door=${door.id}`, cookie, { intent: "set-messages", id: door.id, useCustomMessages: "on", customStatus: "ABIERTO", customMessage: "Bienvenido" }),
+    );
+    expect(messages.event).toMatchObject({ action: "door.messages", entityId: door.id, actorId: admin.id, ip: IP });
+
+    const card = await registerCard({ cardNumber: `${hexPrefix()}0D` });
+    const alias = await oneEvent(() => post(cardsPage.action, `/admin/cards?modal=detail&card=${card.id}`, cookie, { intent: "set-alias", id: card.id, alias: "Portero" }));
+    expect(alias.event).toMatchObject({ action: "card.alias", entityId: card.id, actorId: admin.id, summary: `${admin.username} cambió el alias de la tarjeta ${card.cardNumber} a «Portero»` });
+
+    const username = `page-${unique()}`;
+    const created = await oneEvent(() =>
+      post(usersPage.action, "/admin/users", cookie, { intent: "create-user", username, email: `${username}@example.com`, password: "castaños-y-sidra", role: "user", status: "active" }),
+    );
+    expect(created.event).toMatchObject({ action: "user.create", actorId: admin.id, summary: `${admin.username} creó el usuario ${username} (usuario)` });
+    const refused = await noEvent(() =>
+      post(usersPage.action, "/admin/users", cookie, { intent: "create-user", username, email: `otro-${username}@example.com`, password: "castaños-y-sidra", role: "user", status: "active" }),
+    );
+    expect(refused.status).toBe(409);
+
+    const consultation = await createTestConsultation();
+    const status = await oneEvent(() => post(consultationsPage.action, "/admin/consultations", cookie, { intent: "set-status", id: consultation.id, status: "closed" }));
+    expect(status.event).toMatchObject({ action: "consultation.status", entityId: consultation.id, actorId: admin.id });
+  });
+
+  it("signing in through the login page opens the session with its event", async () => {
+    const password = "clave-de-la-pagina-1";
+    const user = await createTestUser({ password });
+    const request = jsonRequest("/login", {
+      method: "POST",
+      ip: IP,
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" },
+      rawBody: new URLSearchParams({ username: user.username, password }).toString(),
+    });
+    const signedIn = await oneEvent(() => callRoute(loginPage.action as never, request));
+    expect(signedIn.result.status).toBe(302);
+    expect(signedIn.event).toMatchObject({ action: "session.sign_in", actorId: user.id, ip: IP, summary: `${user.username} inició sesión` });
   });
 });
