@@ -31,6 +31,7 @@ export const AUDIT_ENTITY_LABELS = {
   incident: "Incidencia",
   access_log: "Registro de accesos",
   booking: "Reserva de instalación",
+  sensor: "Sensor del edificio",
   session: "Sesión",
   audit: "Auditoría",
 } as const;
@@ -81,6 +82,7 @@ export const AUDIT_ACTION_LABELS = {
   "incident.delete": "Incidencia eliminada",
   "incident.purge": "Incidencias antiguas eliminadas",
   "access_log.cleanup": "Registros denegados eliminados",
+  "sensor.credential": "Credencial de sensor renovada",
   "booking.create": "Reserva de instalación creada",
   "booking.cancel": "Reserva de instalación cancelada",
   "session.sign_in": "Inicio de sesión",

@@ -47,6 +47,7 @@ import * as cardsPage from "~/routes/admin.cards";
 import * as consultationsPage from "~/routes/admin.consultations";
 import * as usersPage from "~/routes/admin.users";
 import { HIDDEN } from "~/services/audit.server";
+import { provisionBuildingSensor } from "~/services/building-sensors.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { PEER_IP_HEADER } from "~/utils/http-server-patch.server";
@@ -447,6 +448,16 @@ describe("residents' own changes", () => {
     );
     expect(changed.event).toMatchObject({ action: "user.password", actorId: owner.id, summary: `${owner.username} cambió su contraseña` });
     expect(`${changed.event.before} ${changed.event.after}`).not.toMatch(/clave-(vieja|nueva)/);
+  });
+});
+
+describe("building sensors", () => {
+  it("a credential issued by the provisioning script: one event as sistema, the secret hidden", async () => {
+    const sensorId = `audit${unique().replace(/[^a-z0-9]/g, "")}`;
+    const { event, result } = await oneEvent(() => provisionBuildingSensor(sensorId));
+    expect(event).toMatchObject({ action: "sensor.credential", entityType: "sensor", entityId: sensorId, actorRole: "sistema", ip: null });
+    expect(json(event.after)).toEqual({ sensorSecretHash: HIDDEN });
+    expect(`${event.after}`).not.toContain(result.password);
   });
 });
 
