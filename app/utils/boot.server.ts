@@ -10,12 +10,12 @@ import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
-import { purgeAuditTrail } from "~/services/audit.server";
+import { audited, purgeAuditTrail, SYSTEM_ACTOR } from "~/services/audit.server";
 import { purgeOldConsultations } from "~/services/consultations.server";
 import { purgeOldPublicIncidents } from "~/services/incidents.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
-import { randomToken } from "./crypto.server";
+import { hashPassword, randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
 import { claimDataDir } from "./data-dir-claim.server";
 import { getSessionSecret } from "./data-dir.server";
@@ -28,13 +28,20 @@ export async function ensureAdmin() {
   if ((await countAdmins()) > 0) return;
   const env = getEnv();
   const password = env.ADMIN_PASSWORD ?? randomToken(12);
-  await createUser({
-    username: env.ADMIN_USERNAME,
-    email: env.ADMIN_EMAIL,
-    password,
-    role: "admin",
-    firstName: "Administración",
-  });
+  const passwordHash = await hashPassword(password);
+  await audited(
+    async (audit) => {
+      const admin = await createUser({ username: env.ADMIN_USERNAME, email: env.ADMIN_EMAIL, passwordHash, role: "admin", firstName: "Administración" });
+      audit({
+        action: "user.create",
+        entityType: "user",
+        entityId: admin.id,
+        summary: `creó el primer administrador ${admin.username}`,
+        after: { username: admin.username, email: admin.email, role: admin.role, status: admin.status },
+      });
+    },
+    { actor: SYSTEM_ACTOR, ip: null },
+  );
   if (env.ADMIN_PASSWORD) {
     console.info(`[boot] admin user "${env.ADMIN_USERNAME}" created with ADMIN_PASSWORD`);
   } else {
