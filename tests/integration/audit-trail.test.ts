@@ -15,7 +15,9 @@ import { getCardRow, registerCard, updateCard } from "~/models/card.server";
 import { audited, SYSTEM_ACTOR, verifyAuditChain } from "~/services/audit.server";
 import { getDb } from "~/utils/db.server";
 import { withRequestContext, type RequestContext } from "~/utils/http-server-patch.server";
-import { hexPrefix } from "../setup/fixtures";
+import * as verifyRoute from "~/routes/api.audit.verify";
+import { createApiCallers, hexPrefix } from "../setup/fixtures";
+import { callApi } from "../setup/route";
 
 function asRequest<T>(requester: RequestContext["requester"], work: () => Promise<T>) {
   return withRequestContext({ rendersDocument: false, toasts: [], forwardedProto: null, requester }, work);
@@ -235,6 +237,8 @@ describe("verification", () => {
 
     const found = await verifyAuditChain();
     expect(found).toMatchObject({ ok: false, firstBadId: edited!.id });
+    const { adminToken } = await createApiCallers();
+    expect(await callApi(verifyRoute.loader, "/api/audit/verify", { token: adminToken })).toEqual({ status: 200, body: { success: true, data: found } });
     expect(await runVerifyScript()).toEqual({
       status: 1,
       output: { data: found },
