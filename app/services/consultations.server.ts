@@ -119,7 +119,7 @@ export async function deleteConsultation(id: string): Promise<Result<{ consultat
       entityType: "consultation",
       entityId: id,
       summary: `eliminó la consulta de ${before.nombre}`,
-      before: { kind: before.kind, nombre: before.nombre, email: before.email, status: before.status, createdAt: before.createdAt },
+      before: { kind: before.kind, nombre: before.nombre, status: before.status, createdAt: before.createdAt },
     });
     return gone;
   });

@@ -103,6 +103,13 @@ export async function cancelGuestReservation(
   return { ok: true, reservation: cancelled };
 }
 
+/**
+ * Privacy: a visitor's enquiry or fault report is recorded without their
+ * address or contact details, which go with the consultation after
+ * RETENTION_MONTHS (the audit trail is kept longer).
+ */
+const PRIVATE_EVENT = { ip: null };
+
 export type Enquiry =
   | { kind: "consulta"; input: EnquiryInput }
   | { kind: "visita"; input: VisitInput };
@@ -149,11 +156,11 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
         entityType: "consultation",
         entityId: consultation.id,
         summary: `envió ${enquiry.kind === "visita" ? "una solicitud de visita" : "una consulta"} de ${consultation.nombre}`,
-        after: { kind: consultation.kind, nombre: consultation.nombre, email: consultation.email, visitDate: consultation.visitDate, visitTime: consultation.visitTime },
+        after: { kind: consultation.kind, visitDate: consultation.visitDate, visitTime: consultation.visitTime },
       });
     }
     return stored;
-  });
+  }, PRIVATE_EVENT);
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
   await Promise.all([
     trySendStaffNotice(newConsultationStaffMail(created.consultation, enquiry.kind === "visita" ? { comments: enquiry.input.comentarios } : {})),
@@ -182,7 +189,7 @@ export async function reportPublicIncident(input: PublicIncidentInput, { ip }: {
       after: { title: created.title, type: created.type, category: created.category, urgency: created.urgency, location: created.location, floor: created.floor },
     });
     return created;
-  });
+  }, PRIVATE_EVENT);
   await trySendStaffNotice(newIncidentStaffMail(incident));
   return { ok: true, stored: true };
 }

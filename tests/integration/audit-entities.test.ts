@@ -48,6 +48,8 @@ import * as consultationsPage from "~/routes/admin.consultations";
 import * as usersPage from "~/routes/admin.users";
 import { HIDDEN } from "~/services/audit.server";
 import { provisionBuildingSensor } from "~/services/building-sensors.server";
+import { reportPublicIncident } from "~/services/visitor.server";
+import { asRequester } from "../setup/audit";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { PEER_IP_HEADER } from "~/utils/http-server-patch.server";
@@ -448,6 +450,18 @@ describe("residents' own changes", () => {
     );
     expect(changed.event).toMatchObject({ action: "user.password", actorId: owner.id, summary: `${owner.username} cambió su contraseña` });
     expect(`${changed.event.before} ${changed.event.after}`).not.toMatch(/clave-(vieja|nueva)/);
+  });
+});
+
+describe("visitors", () => {
+  it("a public fault report: one event as visitante, without the sender's address (privacy)", async () => {
+    const nombre = `Vecina ${unique()}`;
+    const { event, result } = await oneEvent(() =>
+      asRequester(null, IP, () => reportPublicIncident({ nombre, departamento: "2", tipo: "fontaneria", ubicacion: "Baño", descripcion: "Gotea", urgencia: "media" }, { ip: IP })),
+    );
+    expect(result).toEqual({ ok: true, stored: true });
+    expect(event).toMatchObject({ action: "incident.create", actorUsername: "visitante", actorRole: "anonimo", ip: null });
+    expect(`${event.summary} ${event.after}`).not.toContain(nombre);
   });
 });
 
