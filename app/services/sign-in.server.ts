@@ -20,6 +20,7 @@ import { getClientIp } from "~/utils/client-ip.server";
 import { concurrencyLimit } from "~/utils/concurrency-limit.server";
 import { clearRateLimit, hitRateLimit, takeBackRateLimitHit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { countSignInFailure } from "./metrics.server";
 
 export const LOGIN_FAILED = "Usuario o contraseña incorrectos";
 export const LOGIN_INACTIVE = "Tu cuenta no está activa. Contacta con la administración.";
@@ -34,8 +35,9 @@ export function signInLoad() {
 }
 
 export async function signIn(input: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {
-  if (signIns.busy()) return refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 });
-  return signIns.run(() => attemptSignIn(input));
+  const result = signIns.busy() ? refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 }) : await signIns.run(() => attemptSignIn(input));
+  if (!result.ok) countSignInFailure(result.status === 429 ? "rate_limited" : result.message === LOGIN_INACTIVE ? "inactive" : "bad_credentials");
+  return result;
 }
 
 async function attemptSignIn({ username, password, ip }: { username: string; password: string; ip: string }): Promise<Result<{ user: User }>> {

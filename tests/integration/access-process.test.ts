@@ -190,7 +190,9 @@ describe("the access service in its own process", () => {
   it("stops by itself when the web process goes away (its channel closes)", async () => {
     const child = fork(entry, [], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const ready = new Promise<ChildMessage>((resolve) => child.once("message", (message: ChildMessage) => resolve(message)));
+    const ready = new Promise<Extract<ChildMessage, { type: "ready" }>>((resolve) =>
+      child.once("message", (message: Extract<ChildMessage, { type: "ready" }>) => resolve(message)),
+    );
     child.send({ type: "start", options: { host: "127.0.0.1", port: 0 } });
     const { mqttPort } = await ready;
     expect(mqttPort).toBeGreaterThan(0);
