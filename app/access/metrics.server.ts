@@ -28,6 +28,9 @@ const queuedEvents = new Counter({
   registers: [metricsRegistry],
 });
 
+queuedEvents.inc({ kind: "offline_decision" }, 0);
+queuedEvents.inc({ kind: "answered_swipe" }, 0);
+
 /** Doors whose bridge last said it is online (their retained state). */
 const onlineDoors = new Set<string>();
 

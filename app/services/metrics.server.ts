@@ -17,6 +17,9 @@ const signInFailures = new Counter({
   registers: [metricsRegistry],
 });
 
+// Every reason is there from the start (at 0), so a rate over it has a beginning.
+for (const reason of ["bad_credentials", "inactive", "rate_limited"] satisfies SignInFailureReason[]) signInFailures.inc({ reason }, 0);
+
 export function countSignInFailure(reason: SignInFailureReason) {
   signInFailures.inc({ reason });
 }
