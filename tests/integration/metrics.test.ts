@@ -51,7 +51,8 @@ describe("GET /metrics", () => {
     expect((await scrapeWith({ Authorization: `Bearer ${TOKEN}` })).status).toBe(404);
 
     useToken();
-    for (const headers of [{}, { Authorization: "Bearer wrong-token-0123456789" }, { Authorization: TOKEN }, { Authorization: `Basic ${TOKEN}` }]) {
+    const callers: Record<string, string>[] = [{}, { Authorization: "Bearer wrong-token-0123456789" }, { Authorization: TOKEN }, { Authorization: `Basic ${TOKEN}` }];
+    for (const headers of callers) {
       const refused = await scrapeWith(headers);
       expect(refused.status, JSON.stringify(headers)).toBe(401);
       expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
