@@ -23,6 +23,7 @@ import { clearRateLimit, hitRateLimit, RATE_LIMITS, takeBackRateLimitHit, TOO_MA
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { SESSION_MAX_AGE_S } from "~/utils/session-cookie.server";
 import { anonymousActor, audited } from "./audit.server";
+import { countSignInFailure } from "./metrics.server";
 
 export const LOGIN_FAILED = "Usuario o contraseña incorrectos";
 export const LOGIN_INACTIVE = "Tu cuenta no está activa. Contacta con la administración.";
@@ -45,10 +46,11 @@ export async function signIn(input: { username: string; password: string; ip: st
   return gatedSignIn(input, "session") as Promise<SignedIn<Extract<Grant, { via: "session" }>>>;
 }
 
-function gatedSignIn(input: { username: string; password: string; ip: string }, via: Grant["via"]): Promise<SignedIn<Grant>> {
-  // Refused here before any write or event: a burst costs nothing but this answer.
-  if (signIns.busy()) return Promise.resolve(refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 }));
-  return signIns.run(() => attemptSignIn(input, via));
+async function gatedSignIn(input: { username: string; password: string; ip: string }, via: Grant["via"]): Promise<SignedIn<Grant>> {
+  // A busy gate refuses before any write or event: a burst costs nothing but this answer.
+  const result = signIns.busy() ? refuse(429, TOO_MANY_ATTEMPTS, { retryAfterSeconds: 1 }) : await signIns.run(() => attemptSignIn(input, via));
+  if (!result.ok) countSignInFailure(result.status === 429 ? "rate_limited" : result.message === LOGIN_INACTIVE ? "inactive" : "bad_credentials");
+  return result;
 }
 
 async function attemptSignIn({ username, password, ip }: { username: string; password: string; ip: string }, via: Grant["via"]): Promise<SignedIn<Grant>> {

@@ -4,12 +4,7 @@
 import { answerCaptcha, createCaptcha } from "./captcha-challenge.server";
 import { createConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
-import {
-  cancelReservationByGuest,
-  createReservation,
-  getReservationByCode,
-  type AnonymousReservation,
-} from "~/models/reservation.server";
+import { cancelReservationByGuest, createReservation, getReservationByCode, type Stay } from "~/models/reservation.server";
 import { newConsultationStaffMail, newIncidentStaffMail, newReservationStaffMail } from "~/mail/staff-mail.server";
 import { enquiryReceivedMail, reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
 import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
@@ -20,6 +15,7 @@ import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { anonymousActor, audited, guestActor } from "./audit.server";
+import { fullRefusal, salaHold } from "./availability.server";
 
 export const MESSAGES = {
   reservationNotFound: "Reserva no encontrada",
@@ -30,32 +26,43 @@ export const MESSAGES = {
   wrongCaptcha: "La respuesta anti-spam no es correcta o ha caducado. Responde a la nueva pregunta.",
 } as const;
 
+/**
+ * A guest's booking. The database refuses it (409, naming why) when the
+ * rooms of its type are all taken on one of its nights, or no sala is free on
+ * every one of its days; a meeting room is held from the booking on.
+ */
 export async function placeReservation(
   input: ReservationInput,
   { ip }: { ip: string },
-): Promise<Result<{ reservation: AnonymousReservation; emailSent: boolean }>> {
+): Promise<Result<{ reservation: Stay; emailSent: boolean }>> {
   const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
-  const reservation = await audited(async (audit) => {
-    const created = await createReservation({ ...input, ipAddress: ip });
-    audit({
-      actor: guestActor(created.reservationCode),
-      action: "reservation.create",
-      entityType: "reservation",
-      entityId: created.id,
-      summary: `solicitó la reserva ${created.reservationCode} (${created.startDate} a ${created.endDate})`,
-      after: {
-        reservationCode: created.reservationCode,
-        guestName: created.guestName,
-        reservationType: created.reservationType,
-        roomType: created.roomType,
-        startDate: created.startDate,
-        endDate: created.endDate,
-        status: created.status,
-      },
-    });
-    return created;
+  const hold = input.reservationType === "sala" ? salaHold(input.startDate, input.endDate) : null;
+  const created = await audited(async (audit) => {
+    const stored = await createReservation({ ...input, ipAddress: ip }, hold);
+    if (stored.ok) {
+      const { reservation: stay } = stored;
+      audit({
+        actor: guestActor(stay.reservationCode),
+        action: "reservation.create",
+        entityType: "reservation",
+        entityId: stay.id,
+        summary: `solicitó la reserva ${stay.reservationCode} (${stay.startDate} a ${stay.endDate})`,
+        after: {
+          reservationCode: stay.reservationCode,
+          guestName: stay.guestName,
+          reservationType: stay.reservationType,
+          roomType: stay.roomType,
+          startDate: stay.startDate,
+          endDate: stay.endDate,
+          status: stay.status,
+        },
+      });
+    }
+    return stored;
   });
+  if (!created.ok) return fullRefusal(input);
+  const { reservation } = created;
   const [emailSent] = await Promise.all([
     trySendMail(reservationConfirmationMail(reservation)),
     trySendStaffNotice(newReservationStaffMail(reservation)),
@@ -67,7 +74,7 @@ export async function findGuestReservation(
   code: string,
   email: string,
   { ip }: { ip: string },
-): Promise<Result<{ reservation: AnonymousReservation }>> {
+): Promise<Result<{ reservation: Stay }>> {
   const refused = await checkRateLimit("reservationLookup", [ip]);
   if (refused) return refused;
   const reservation = await getReservationByCode(code.trim().toUpperCase().slice(0, 8));
@@ -80,7 +87,7 @@ export async function cancelGuestReservation(
   code: string,
   email: string,
   context: { ip: string },
-): Promise<Result<{ reservation: AnonymousReservation }>> {
+): Promise<Result<{ reservation: Stay }>> {
   const found = await findGuestReservation(code, email, context);
   if (!found.ok) return found;
   const { reservation } = found;
@@ -206,8 +213,15 @@ export async function newCaptchaForApi({ ip }: { ip: string }): Promise<Result<R
   return { ok: true, ...createCaptcha() };
 }
 
-/** What a guest may see of their reservation (no IP address, no internal id). */
-export function toGuestView(reservation: AnonymousReservation) {
+/** The room (or, for a meeting room, the sala) a reservation has, as the API names it. */
+export function placeOf(reservation: Stay) {
+  if (reservation.roomId) return { _id: reservation.roomId, name: reservation.roomName ?? "" };
+  if (reservation.salaId) return { _id: reservation.salaId, name: reservation.salaName ?? "" };
+  return null;
+}
+
+/** What a guest may see of their reservation (no IP address). */
+export function toGuestView(reservation: Stay) {
   return {
     _id: reservation.id,
     reservationCode: reservation.reservationCode,
@@ -225,6 +239,7 @@ export function toGuestView(reservation: AnonymousReservation) {
     createdAt: reservation.createdAt.toISOString(),
     confirmedAt: reservation.confirmedAt?.toISOString() ?? null,
     updatedAt: reservation.updatedAt.toISOString(),
+    room: placeOf(reservation),
   };
 }
 

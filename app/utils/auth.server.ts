@@ -9,9 +9,10 @@ import { getUserByApiToken } from "~/models/api-token.server";
 import { getUserOfSession, insertSession } from "~/models/session.server";
 import type { User } from "~/models/user.server";
 import { cookieSecurity, getClientIp } from "./client-ip.server";
+import { sameSecret } from "./crypto.server";
 import { getEnv } from "./env.server";
 import { currentRequestContext } from "./http-server-patch.server";
-import { throwRefusal } from "./refusal.server";
+import { refusalResponse, throwRefusal } from "./refusal.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
@@ -173,4 +174,19 @@ export async function requireApiAdmin(request: Request): Promise<User> {
   const user = await requireApiUser(request);
   if (user.role !== "admin") throwRefusal({ status: 403, message: "Acceso denegado" });
   return user;
+}
+
+/**
+ * GET /metrics: a scraper with METRICS_TOKEN as its bearer token. While the
+ * token is unset the endpoint does not exist (404); a missing or wrong token
+ * is a 401.
+ */
+export function requireMetricsToken(request: Request) {
+  const expected = getEnv().METRICS_TOKEN;
+  if (!expected) throwRefusal({ status: 404, message: "Recurso no encontrado" });
+  const sent = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (sent && sameSecret(sent, expected)) return;
+  const refusal = refusalResponse({ status: 401, message: "Token inválido" });
+  refusal.headers.set("WWW-Authenticate", 'Bearer realm="metrics"');
+  throw refusal;
 }

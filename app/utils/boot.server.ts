@@ -22,6 +22,7 @@ import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
 import { patchHttpServer } from "./http-server-patch.server";
+import { addMetricsSource, startProcessMetrics } from "./metrics.server";
 import { useSpanishValidationMessages } from "./validation-locale.server";
 
 export async function ensureAdmin() {
@@ -119,6 +120,7 @@ const DAY_MS = 24 * 3600_000;
 export async function boot() {
   const env = getEnv();
   useSpanishValidationMessages();
+  startProcessMetrics("web");
   patchHttpServer();
   getSessionSecret();
   // `npm run restore` refuses while a process has claimed the data directory.
@@ -143,6 +145,8 @@ export async function boot() {
   // `npm run start:access` runs them elsewhere).
   const access = env.ACCESS_SERVICE === "on" ? await startAccessProcess() : null;
   if (access) console.info(`[boot] access service running in its own process (pid ${access.pid()})`);
+  // GET /metrics carries the child's series too, read over its channel on each scrape.
+  if (access) addMetricsSource("access", access.metrics);
   // The services' change notifications go to that child over its channel, or,
   // when the access service runs elsewhere, over the external broker
   // (app/access/notify.server.ts).

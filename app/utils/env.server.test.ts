@@ -32,6 +32,13 @@ describe("parseEnv", () => {
     });
   });
 
+  it("takes a METRICS_TOKEN only long enough and in a bearer token's characters", () => {
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ METRICS_TOKEN: "0123456789abcdef0123456789abcdef" }).METRICS_TOKEN).toBe("0123456789abcdef0123456789abcdef");
+    expect(() => parseEnv({ METRICS_TOKEN: "short-token" })).toThrow(/METRICS_TOKEN/);
+    expect(() => parseEnv({ METRICS_TOKEN: "a token with spaces in it" })).toThrow(/METRICS_TOKEN/);
+  });
+
   it("takes the first admin's email only if the app's own email rule accepts it", () => {
     expect(parseEnv({ ADMIN_EMAIL: "Gestion@Casona.example" }).ADMIN_EMAIL).toBe("gestion@casona.example");
     expect(() => parseEnv({ ADMIN_EMAIL: "admin@localhost" })).toThrow(/ADMIN_EMAIL/);

@@ -77,6 +77,12 @@ const envSchema = z.object({
   // Privacy: consultations (with their IP address) and closed public fault
   // reports older than this many months are deleted daily.
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  // GET /metrics (docs/metrics.md) answers only a scraper that sends this as
+  // its bearer token; unset, /metrics does not exist (404).
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/-]{16,256}=*$/, "must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ + / - (e.g. openssl rand -hex 32)")
+    .optional(),
   // Backups (README, "Copias de seguridad"): where the archives go (unset:
   // <DATA_DIR>/backups), the daily time in Europe/Madrid, how many are kept.
   BACKUP_DIR: optional,

@@ -256,7 +256,7 @@ test("a fault report with missing fields is refused", async ({ page }) => {
 
 test.describe("reservation lookup", () => {
   async function seedReservation() {
-    return createReservation({
+    const created = await createReservation({
       guestName: "Jorge Prieto",
       guestEmail: `jorge-${Date.now()}@example.com`,
       guestPhone: "633 123 456",
@@ -268,6 +268,8 @@ test.describe("reservation lookup", () => {
       specialRequests: "Vistas al mar",
       ipAddress: null,
     });
+    if (!created.ok) throw new Error(`seedReservation: ${created.reason}`);
+    return created.reservation;
   }
 
   test("looks up by code and email, then cancels after confirming", async ({ page }) => {

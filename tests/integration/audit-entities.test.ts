@@ -26,6 +26,9 @@ import * as incidentRoute from "~/routes/api.incidents.$id";
 import * as incidentStatusRoute from "~/routes/api.incidents.$id.status";
 import * as cleanupRoute from "~/routes/api.logs.cleanup";
 import * as reservationsRoute from "~/routes/api.anonymous-reservations";
+import * as reservationRoomRoute from "~/routes/api.anonymous-reservations.$id.room";
+import * as roomsRoute from "~/routes/api.rooms";
+import * as roomRoute from "~/routes/api.rooms.$id";
 import * as reservationStatusRoute from "~/routes/api.anonymous-reservations.$id.status";
 import * as guestCancelRoute from "~/routes/api.anonymous-reservations.code.$code.cancel";
 import * as bookingsRoute from "~/routes/api.user-portal.bookings";
@@ -305,6 +308,40 @@ describe("guests' reservations", () => {
 
     const refused = await noEvent(() => api(reservationStatusRoute.action, `/api/anonymous-reservations/${id}/status`, { method: "PUT", params: { id }, body: { status: "confirmed" } }));
     expect(refused.status).toBe(409);
+  });
+});
+
+describe("rooms", () => {
+  it("create, edit, a stay given a room and moved to another, a refused and a done delete: one event each", async () => {
+    const names = [`A${unique().slice(0, 6)}`, `B${unique().slice(0, 6)}`];
+    const ids: string[] = [];
+    for (const name of names) {
+      const created = await oneEvent(() => api(roomsRoute.action, "/api/rooms", { method: "POST", body: { name, floor: 4, roomType: "suite" } }));
+      expect(created.result.status).toBe(201);
+      ids.push(created.result.body.data._id);
+      expect(created.event).toMatchObject({ action: "room.create", entityType: "room", summary: `${admin.username} creó la habitación ${name}` });
+    }
+    const [first, second] = ids as [string, string];
+    const edited = await oneEvent(() => api(roomRoute.action, `/api/rooms/${first}`, { method: "PUT", params: { id: first }, body: { notes: "Vistas al patio" } }));
+    expect([json(edited.event.before), json(edited.event.after)]).toEqual([{ notes: null }, { notes: "Vistas al patio" }]);
+
+    const today = todayInMadrid();
+    const requested = await api(reservationsRoute.action, "/api/anonymous-reservations", {
+      method: "POST",
+      token: null,
+      body: { guestName: "Ana Suite", guestEmail: `ana-${unique()}@example.com`, guestPhone: "+34 600 111 222", reservationType: "habitacion", roomType: "suite", startDate: addDays(today, 40), endDate: addDays(today, 42), contactPreference: "email" },
+    });
+    const stayId = requested.body.data._id as string;
+    const confirmed = await oneEvent(() => api(reservationStatusRoute.action, `/api/anonymous-reservations/${stayId}/status`, { method: "PUT", params: { id: stayId }, body: { status: "confirmed", roomId: first } }));
+    expect(confirmed.event).toMatchObject({ action: "reservation.confirm" });
+    expect(json(confirmed.event.after)).toMatchObject({ status: "confirmed", roomId: first });
+    const moved = await oneEvent(() => api(reservationRoomRoute.action, `/api/anonymous-reservations/${stayId}/room`, { method: "PUT", params: { id: stayId }, body: { roomId: second } }));
+    expect(moved.event).toMatchObject({ action: "reservation.room", entityId: stayId });
+    expect([json(moved.event.before), json(moved.event.after)]).toEqual([{ roomId: first }, { roomId: second }]);
+
+    expect((await noEvent(() => api(roomRoute.action, `/api/rooms/${second}`, { method: "DELETE", params: { id: second } }))).status).toBe(409);
+    const deleted = await oneEvent(() => api(roomRoute.action, `/api/rooms/${first}`, { method: "DELETE", params: { id: first } }));
+    expect(deleted.event).toMatchObject({ action: "room.delete", summary: `${admin.username} eliminó la habitación ${names[0]}` });
   });
 });
 
