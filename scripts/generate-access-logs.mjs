@@ -3,7 +3,7 @@
 // cards and access_logs rows spread over the last days, about 30 % denied.
 // Rows go in with one INSERT … SELECT FROM json_each(?) per few thousand rows,
 // many per transaction, in timestamp order, with the log's secondary indexes
-// and the counters' triggers (migration 0014) dropped during the load; then
+// and the counters' triggers (migration 0015) dropped during the load; then
 // the indexes are built again, the counters recounted and the triggers put back.
 //
 //   node scripts/generate-access-logs.mjs --db=file:/tmp/x/app.db [--rows=1000000]
@@ -150,7 +150,7 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
     await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'access_logs' AND sql IS NOT NULL")
   ).rows.map((row) => ({ name: String(row.name), sql: String(row.sql) }));
   for (const index of indexes) await client.execute(`DROP INDEX "${index.name}"`);
-  // The counters' triggers (migration 0014) too: the counters are recounted
+  // The counters' triggers (migration 0015) too: the counters are recounted
   // from the whole log once it is loaded, as the migration backfills them.
   const triggers = (
     await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'access_logs'")

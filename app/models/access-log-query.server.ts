@@ -9,7 +9,7 @@
 // - the figures without a search (totals, granted, denied, unique cards, the
 //   dashboard's hours and doors) come from the counters that triggers keep
 //   as rows are written (access_log_hours, access_log_card_doors,
-//   access_log_cards; migration 0014), plus at most one hour of rows at the
+//   access_log_cards; migration 0015), plus at most one hour of rows at the
 //   start of a date range, so they cost the same on any size of log;
 // - a search's figures are counted on its prefix indexes up to
 //   LOG_COUNT_BOUND rows, then say "more than";
@@ -44,7 +44,7 @@ export type AccessActivity = {
 /**
  * The dashboard's 24-hour figures in one statement, from counters: the whole
  * hours of the last 24 from access_log_hours (kept by triggers as rows are
- * written, migration 0014), plus the rows of the first, partial hour, at most
+ * written, migration 0015), plus the rows of the first, partial hour, at most
  * one hour of the log, read from the time index. The cost does not grow with
  * the log. Madrid's offset is a whole number of hours, so UTC hours are the
  * building's hours too.
@@ -240,7 +240,7 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
 }
 
 /**
- * Stats without a search, from the counters (migration 0014) only: the whole
+ * Stats without a search, from the counters (migration 0015) only: the whole
  * hours of the range from access_log_hours plus the rows of its first,
  * partial hour from an index range (at most an hour of the log); the whole
  * log from the per-card totals; unique cards are the card numbers (of the
@@ -411,17 +411,28 @@ export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPOR
   }
 }
 
-/** SPEC §7 Logs cleanup: removes the denied rows of a card number; answers how many. */
-export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string): Promise<number> {
+/**
+ * SPEC §7 Logs cleanup: removes the denied rows of a card number; answers how
+ * many, and how many of each door with the oldest and newest (for the audit
+ * trail, so the security history does not vanish with them).
+ */
+export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string) {
+  const doors = await getDb().all<{ doorCode: string; doorName: string | null; rows: number; first: number; last: number }>(sql`
+    SELECT door_code AS doorCode, max(door_name) AS doorName, count(*) AS rows, min(timestamp) AS first, max(timestamp) AS last
+    FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0 GROUP BY door_code ORDER BY door_code`);
+  if (doors.length === 0) return { deleted: 0, doors: [] };
   const result = await getDb().run(sql`DELETE FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0`);
-  return result.rowsAffected;
+  return {
+    deleted: result.rowsAffected,
+    doors: doors.map((door) => ({ ...door, rows: Number(door.rows), first: new Date(Number(door.first)), last: new Date(Number(door.last)) })),
+  };
 }
 
 /**
  * The log's retention (ACCESS_LOG_RETENTION_MONTHS): deletes the rows older
  * than `before`, oldest first, `batchSize` per statement so that no door's
  * recording waits long behind it; answers how many. The counters follow the
- * deletions in each statement's transaction (migration 0014's triggers).
+ * deletions in each statement's transaction (migration 0015's triggers).
  */
 export async function purgeAccessLogsBefore(before: Date, batchSize = 5000): Promise<number> {
   let deleted = 0;

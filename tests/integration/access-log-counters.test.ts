@@ -1,4 +1,4 @@
-// The access log's counters (migration 0014: rows per hour, door and result;
+// The access log's counters (migration 0015: rows per hour, door and result;
 // per card, door and result; per card and result, with the newest row's
 // time) against a full recount of access_logs, after swipes recorded through
 // the recorder's transaction, offline decisions overriding online ones, the
