@@ -15,6 +15,7 @@ const LINKS = [
   { to: "/admin/instalaciones", label: "Reservas de instalaciones", end: false },
   { to: "/admin/consultations", label: "Consultas", end: false },
   { to: "/admin/copias", label: "Copias de seguridad", end: false },
+  { to: "/admin/auditoria", label: "Auditoría", end: false },
 ] as const;
 
 /**

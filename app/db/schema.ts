@@ -470,6 +470,46 @@ export const buildingSensors = sqliteTable("building_sensors", {
   createdAt: createdAt(),
 });
 
+// The audit trail (docs/audit.md): one row per change made through the app,
+// append-only and hash-chained. `id` is the chain's order; `hash` is the
+// SHA-256 of the row's content and `prev_hash` (the previous row's hash). The
+// migration adds triggers that refuse UPDATE and any DELETE but the retention
+// purge's (rows below `audit_control.purge_below`).
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey(),
+    at: integer("at").notNull(),
+    actorId: text("actor_id"),
+    actorUsername: text("actor_username").notNull(),
+    // A user's role (admin, user), or sistema, huesped, anonimo (app/schemas/audit.ts).
+    actorRole: text("actor_role").notNull(),
+    ip: text("ip"),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    summary: text("summary").notNull(),
+    // JSON text, secrets already shown as [oculto]; hashed as stored.
+    before: text("before"),
+    after: text("after"),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_actor_idx").on(sql`${t.actorUsername} COLLATE NOCASE`),
+    index("audit_events_entity_idx").on(t.entityType, t.entityId),
+    index("audit_events_action_idx").on(t.action),
+  ],
+);
+
+// One row (id 1): the bound below which the retention purge may delete audit
+// events, set and cleared by the purge inside its own transaction.
+export const auditControl = sqliteTable("audit_control", {
+  id: integer("id").primaryKey(),
+  purgeBelow: integer("purge_below").notNull().default(0),
+});
+
 export type User = typeof users.$inferSelect;
 export type Door = typeof doors.$inferSelect;
 export type Card = typeof cards.$inferSelect;
@@ -481,3 +521,4 @@ export type Facility = typeof facilities.$inferSelect;
 export type Room = typeof rooms.$inferSelect;
 export type FacilityBooking = typeof facilityBookings.$inferSelect;
 export type BuildingReading = typeof buildingReadings.$inferSelect;
+export type AuditEvent = typeof auditEvents.$inferSelect;

@@ -15,6 +15,7 @@ import { addDays, formatIsoDay, formatTime, formatTimeRange, madridDayOf, madrid
 import { getEnv } from "~/utils/env.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 import { notifyUser } from "./notifications.server";
 
 export const BOOKING_NOT_FOUND = "Reserva no encontrada";
@@ -118,10 +119,22 @@ export async function createResidentBooking(
   const endsAt = new Date(startsAt.getTime() + input.duration * HOUR_MS);
 
   const maxActive = activeBookingLimits()[facility.type];
-  const inserted = await bookingModel.insertBooking(
-    { userId: user.id, facilityId: facility.id, startsAt, endsAt, durationHours: input.duration, notes: input.notes || null },
-    { facilityType: facility.type, maxActive, now },
-  );
+  const inserted = await audited(async (audit) => {
+    const stored = await bookingModel.insertBooking(
+      { userId: user.id, facilityId: facility.id, startsAt, endsAt, durationHours: input.duration, notes: input.notes || null },
+      { facilityType: facility.type, maxActive, now },
+    );
+    if (stored.ok) {
+      audit({
+        action: "booking.create",
+        entityType: "booking",
+        entityId: stored.booking.id,
+        summary: `reservó ${facility.name} (${formatTimeRange(startsAt, endsAt)})`,
+        after: { facility: facility.name, startsAt, endsAt, status: stored.booking.status, notes: stored.booking.notes },
+      });
+    }
+    return stored;
+  });
   if (!inserted.ok && inserted.reason === "limit") return tooManyActiveBookings(facility.type, maxActive);
   if (!inserted.ok && inserted.reason === "guest-sala") {
     // One calendar with guests' meeting rooms: a guest holds this sala all day.
@@ -150,7 +163,7 @@ function notCancellable(booking: BookingWithFacility, now: Date) {
 
 /** SPEC §4: the resident cancels their booking unless it is cancelled already (or over). */
 export async function cancelResidentBooking(user: Pick<User, "id">, bookingId: string, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
-  const cancelled = await bookingModel.cancelBooking(bookingId, { userId: user.id, now });
+  const cancelled = await cancelAudited(bookingId, user.id, now, "canceló su reserva de");
   const booking = await bookingModel.getBookingOfUser(user.id, bookingId);
   if (!booking) return refuse(404, BOOKING_NOT_FOUND);
   if (!cancelled) return notCancellable(booking, now);
@@ -160,7 +173,7 @@ export async function cancelResidentBooking(user: Pick<User, "id">, bookingId: s
 
 /** An admin cancels a resident's booking; the resident is notified. */
 export async function cancelBookingByAdmin(bookingId: string, _admin: Pick<User, "id">, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
-  const cancelled = await bookingModel.cancelBooking(bookingId, { userId: null, now });
+  const cancelled = await cancelAudited(bookingId, null, now, "canceló la reserva de");
   const booking = await bookingModel.getBookingById(bookingId);
   if (!booking) return refuse(404, BOOKING_NOT_FOUND);
   if (!cancelled) return notCancellable(booking, now);
@@ -171,6 +184,23 @@ export async function cancelBookingByAdmin(bookingId: string, _admin: Pick<User,
   });
   await announceFacility(booking.facilityId);
   return { ok: true, booking: toBookingJson(booking, now) };
+}
+
+/** Cancels the booking (of `userId` only, unless null) with its event; false when it was not cancellable. */
+function cancelAudited(bookingId: string, userId: string | null, now: Date, verb: string) {
+  return audited(async (audit) => {
+    const before = await bookingModel.getBookingById(bookingId);
+    if (!before || !(await bookingModel.cancelBooking(bookingId, { userId, now }))) return false;
+    audit({
+      action: "booking.cancel",
+      entityType: "booking",
+      entityId: bookingId,
+      summary: `${verb} ${before.facilityName} (${formatTimeRange(before.startsAt, before.endsAt)})`,
+      before: { status: before.status },
+      after: { status: "cancelled" },
+    });
+    return true;
+  });
 }
 
 // --- The admin's list of residents' bookings, and a day's free slots ---

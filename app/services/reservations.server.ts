@@ -14,6 +14,7 @@ import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 import { fullRefusal, salaHold } from "./availability.server";
 import { toGuestView } from "./visitor.server";
 
@@ -125,14 +126,40 @@ export async function changeReservationStatus(
       if (unfit) return unfit;
     }
     const hold = stay.reservationType === "sala" ? salaHold(stay.startDate, stay.endDate) : null;
-    const confirmed = await reservationModel.confirmReservation(stay, { roomId, hold, today, now });
+    const confirmed = await audited(async (audit) => {
+      const result = await reservationModel.confirmReservation(stay, { roomId, hold, today, now });
+      if (result.ok) {
+        audit({
+          action: "reservation.confirm",
+          entityType: "reservation",
+          entityId: id,
+          summary: `confirmó la reserva ${result.reservation.reservationCode} de ${result.reservation.guestName}`,
+          before: { status: stay.status, roomId: stay.roomId },
+          after: { status: result.reservation.status, roomId: result.reservation.roomId },
+        });
+      }
+      return result;
+    });
     if (!confirmed.ok) {
       if (confirmed.reason === "not-confirmable") return stateRefusal(id, today, RESERVATION_REFUSALS.notConfirmable);
       return placeRefusal(stay, confirmed.reason, roomId);
     }
     changed = confirmed.reservation;
   } else {
-    changed = await reservationModel.cancelReservationByAdmin(id, today, now);
+    changed = await audited(async (audit) => {
+      const before = await reservationModel.getReservationById(id);
+      const cancelled = before ? await reservationModel.cancelReservationByAdmin(id, today, now) : null;
+      if (!before || !cancelled) return null;
+      audit({
+        action: "reservation.cancel",
+        entityType: "reservation",
+        entityId: id,
+        summary: `canceló la reserva ${cancelled.reservationCode} de ${cancelled.guestName}`,
+        before: { status: before.status },
+        after: { status: cancelled.status },
+      });
+      return cancelled;
+    });
     if (!changed) return stateRefusal(id, today, RESERVATION_REFUSALS.notCancellable);
   }
   const mail = status === "confirmed" ? reservationConfirmedByHouseMail(changed) : reservationCancelledByHouseMail(changed);
@@ -150,7 +177,20 @@ export async function moveReservationRoom(id: string, roomId: string, now = new 
   if (!stay) return refuse(404, RESERVATION_NOT_FOUND);
   const unfit = await checkChosenPlace(stay, roomId);
   if (unfit) return unfit;
-  const moved = await reservationModel.moveReservation(stay, roomId, today, now);
+  const moved = await audited(async (audit) => {
+    const result = await reservationModel.moveReservation(stay, roomId, today, now);
+    if (result.ok) {
+      audit({
+        action: "reservation.room",
+        entityType: "reservation",
+        entityId: id,
+        summary: `cambió la habitación de la reserva ${result.reservation.reservationCode}`,
+        before: { roomId: stay.roomId },
+        after: { roomId: result.reservation.roomId },
+      });
+    }
+    return result;
+  });
   if (!moved.ok) {
     if (moved.reason === "not-movable") return stateRefusal(id, today, RESERVATION_REFUSALS.notMovable);
     return placeRefusal(stay, moved.reason, roomId);
@@ -170,6 +210,21 @@ export async function listPlacesForStay(reservation: Pick<AdminReservationJson, 
 
 /** The admin's notes (the guest sees them when looking the reservation up); empty clears them. */
 export async function saveReservationNotes(id: string, adminNotes: string | null | undefined, now = new Date()): Promise<Result<{ reservation: AdminReservationJson }>> {
-  const saved = await reservationModel.setReservationNotes(id, adminNotes || null, now);
+  const notes = adminNotes || null;
+  const saved = await audited(async (audit) => {
+    const before = await reservationModel.getReservationById(id);
+    if (!before || before.adminNotes === notes) return before;
+    const updated = await reservationModel.setReservationNotes(id, notes, now);
+    if (!updated) return null;
+    audit({
+      action: "reservation.notes",
+      entityType: "reservation",
+      entityId: id,
+      summary: `cambió las notas de la reserva ${updated.reservationCode}`,
+      before: { adminNotes: before.adminNotes },
+      after: { adminNotes: updated.adminNotes },
+    });
+    return updated;
+  });
   return saved ? { ok: true, reservation: toAdminReservationJson(saved, todayInMadrid(now)) } : refuse(404, RESERVATION_NOT_FOUND);
 }

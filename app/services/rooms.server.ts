@@ -9,6 +9,14 @@ import type { RoomInput, RoomUpdate } from "~/schemas/room";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { audited, changedFields } from "./audit.server";
+
+/** The fields of a room an event keeps (`doorId`: the door's row id). */
+const AUDITED_ROOM_FIELDS = ["name", "floor", "roomType", "doorId", "status", "notes"] as const;
+
+function roomFieldsOf(room: Room) {
+  return Object.fromEntries(AUDITED_ROOM_FIELDS.map((key) => [key, room[key]]));
+}
 
 export const ROOM_NOT_FOUND = "Habitación no encontrada";
 export const DUPLICATE_ROOM_NAME = "Ya existe una habitación con ese nombre";
@@ -65,7 +73,11 @@ export async function createRoom(given: RoomInput): Promise<Result<{ room: RoomJ
   if (!resolved.ok) return resolved;
   const { input } = resolved;
   try {
-    const room = await roomModel.insertRoom({ ...input, doorId: input.doorId ?? null, notes: input.notes || null });
+    const room = await audited(async (audit) => {
+      const inserted = await roomModel.insertRoom({ ...input, doorId: input.doorId ?? null, notes: input.notes || null });
+      audit({ action: "room.create", entityType: "room", entityId: inserted.id, summary: `creó la habitación ${inserted.name}`, after: roomFieldsOf(inserted) });
+      return inserted;
+    });
     return { ok: true, room: await roomJson(room) };
   } catch (error) {
     return duplicateName(error);
@@ -87,7 +99,17 @@ export async function updateRoom(id: string, given: RoomUpdate, now = new Date()
   const fields = { ...input, ...(input.notes === undefined ? {} : { notes: input.notes || null }) };
   const today = todayInMadrid(now);
   try {
-    const updated = await roomModel.updateRoom(id, fields, today, now);
+    const updated = await audited(async (audit) => {
+      const before = await roomModel.getRoom(id);
+      if (!before) return null;
+      const diff = changedFields(before, { ...before, ...fields }, AUDITED_ROOM_FIELDS);
+      if (diff.changed.length === 0) return { ok: true as const, room: before };
+      const result = await roomModel.updateRoom(id, fields, today, now);
+      if (result?.ok) {
+        audit({ action: "room.update", entityType: "room", entityId: id, summary: `editó la habitación ${result.room.name}`, before: diff.before, after: diff.after });
+      }
+      return result;
+    });
     if (!updated) return refuse(404, ROOM_NOT_FOUND);
     if (!updated.ok) return heldRefusal(id, input.status === "out-of-service" ? "poner fuera de servicio" : "cambiar el tipo de", today);
     return { ok: true, room: await roomJson(updated.room) };
@@ -98,7 +120,14 @@ export async function updateRoom(id: string, given: RoomUpdate, now = new Date()
 
 export async function deleteRoom(id: string, now = new Date()): Promise<Result<{ room: RoomJson }>> {
   const today = todayInMadrid(now);
-  const deleted = await roomModel.deleteRoom(id, today);
+  const deleted = await audited(async (audit) => {
+    const before = await roomModel.getRoom(id);
+    const result = before ? await roomModel.deleteRoom(id, today) : null;
+    if (before && result?.ok) {
+      audit({ action: "room.delete", entityType: "room", entityId: id, summary: `eliminó la habitación ${before.name}`, before: roomFieldsOf(before) });
+    }
+    return result;
+  });
   if (!deleted) return refuse(404, ROOM_NOT_FOUND);
   if (!deleted.ok) return heldRefusal(id, "eliminar", today);
   return { ok: true, room: toRoomJson(deleted.room, null) };

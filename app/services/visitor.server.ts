@@ -14,6 +14,7 @@ import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { anonymousActor, audited, guestActor } from "./audit.server";
 import { fullRefusal, salaHold } from "./availability.server";
 
 export const MESSAGES = {
@@ -37,7 +38,29 @@ export async function placeReservation(
   const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
   const hold = input.reservationType === "sala" ? salaHold(input.startDate, input.endDate) : null;
-  const created = await createReservation({ ...input, ipAddress: ip }, hold);
+  const created = await audited(async (audit) => {
+    const stored = await createReservation({ ...input, ipAddress: ip }, hold);
+    if (stored.ok) {
+      const { reservation: stay } = stored;
+      audit({
+        actor: guestActor(stay.reservationCode),
+        action: "reservation.create",
+        entityType: "reservation",
+        entityId: stay.id,
+        summary: `solicitó la reserva ${stay.reservationCode} (${stay.startDate} a ${stay.endDate})`,
+        after: {
+          reservationCode: stay.reservationCode,
+          guestName: stay.guestName,
+          reservationType: stay.reservationType,
+          roomType: stay.roomType,
+          startDate: stay.startDate,
+          endDate: stay.endDate,
+          status: stay.status,
+        },
+      });
+    }
+    return stored;
+  });
   if (!created.ok) return fullRefusal(input);
   const { reservation } = created;
   const [emailSent] = await Promise.all([
@@ -67,11 +90,32 @@ export async function cancelGuestReservation(
 ): Promise<Result<{ reservation: Stay }>> {
   const found = await findGuestReservation(code, email, context);
   if (!found.ok) return found;
-  const cancelled = await cancelReservationByGuest(found.reservation.id);
+  const { reservation } = found;
+  const cancelled = await audited(async (audit) => {
+    const updated = await cancelReservationByGuest(reservation.id);
+    if (!updated) return null;
+    audit({
+      actor: guestActor(updated.reservationCode),
+      action: "reservation.cancel",
+      entityType: "reservation",
+      entityId: updated.id,
+      summary: `canceló su reserva ${updated.reservationCode}`,
+      before: { status: reservation.status },
+      after: { status: updated.status },
+    });
+    return updated;
+  });
   if (!cancelled) return refuse(409, MESSAGES.notCancellable);
   await trySendMail(reservationCancelledMail(cancelled));
   return { ok: true, reservation: cancelled };
 }
+
+/**
+ * Privacy: a visitor's enquiry or fault report is recorded without their
+ * address or contact details, which go with the consultation after
+ * RETENTION_MONTHS (the audit trail is kept longer).
+ */
+const PRIVATE_EVENT = { ip: null };
 
 export type Enquiry =
   | { kind: "consulta"; input: EnquiryInput }
@@ -101,15 +145,29 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
   if (!(await answerCaptcha(input.captchaId, input.captchaAnswer))) return refuse(400, MESSAGES.wrongCaptcha);
   await countRateLimitHit(rule, [ip]);
   const mensaje = enquiry.kind === "visita" ? composeVisitMessage(enquiry.input) : enquiry.input.mensaje;
-  const created = await createConsultation({
-    kind: enquiry.kind,
-    nombre: input.nombre,
-    email: input.email,
-    telefono: input.telefono,
-    mensaje,
-    ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
-    ipAddress: ip,
-  });
+  const created = await audited(async (audit) => {
+    const stored = await createConsultation({
+      kind: enquiry.kind,
+      nombre: input.nombre,
+      email: input.email,
+      telefono: input.telefono,
+      mensaje,
+      ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
+      ipAddress: ip,
+    });
+    if (stored.ok) {
+      const { consultation } = stored;
+      audit({
+        actor: anonymousActor("visitante"),
+        action: "consultation.create",
+        entityType: "consultation",
+        entityId: consultation.id,
+        summary: `envió ${enquiry.kind === "visita" ? "una solicitud de visita" : "una consulta"} de ${consultation.nombre}`,
+        after: { kind: consultation.kind, visitDate: consultation.visitDate, visitTime: consultation.visitTime },
+      });
+    }
+    return stored;
+  }, PRIVATE_EVENT);
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
   await Promise.all([
     trySendStaffNotice(newConsultationStaffMail(created.consultation, enquiry.kind === "visita" ? { comments: enquiry.input.comentarios } : {})),
@@ -127,7 +185,18 @@ export async function reportPublicIncident(input: PublicIncidentInput, { ip }: {
   const refused = await checkRateLimit("faultReport", [ip]);
   if (refused) return refused;
   const { website: _honeypot, ...fields } = input;
-  const incident = await createPublicIncident(fields);
+  const incident = await audited(async (audit) => {
+    const created = await createPublicIncident(fields);
+    audit({
+      actor: anonymousActor("visitante"),
+      action: "incident.create",
+      entityType: "incident",
+      entityId: created.id,
+      summary: `informó de la avería «${created.title}»`,
+      after: { title: created.title, type: created.type, category: created.category, urgency: created.urgency, location: created.location, floor: created.floor },
+    });
+    return created;
+  }, PRIVATE_EVENT);
   await trySendStaffNotice(newIncidentStaffMail(incident));
   return { ok: true, stored: true };
 }
