@@ -15,7 +15,6 @@
 //   node scripts/bench-rooms.mjs [--stays=10000] [--rooms=20] [--requests=1000] [--connections=20]
 //
 // Needs `npm run build` first.
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -24,7 +23,7 @@ import { parseArgs } from "node:util";
 import { runLoad } from "./lib/load.mjs";
 import { randomSource } from "./lib/random.mjs";
 import { openScratchDatabase } from "./lib/scratch-db.mjs";
-import { assertBuilt, freePort, signIn, startApp, waitForPort } from "./lib/server.mjs";
+import { assertBuilt, signIn, startApp, startBare } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -120,21 +119,6 @@ async function seed(url) {
   console.info(`[bench] ${stays.length} stays (${counts.join(", ")}) in ${rooms.length} rooms, ${bookings.length} residents' sala bookings`);
 }
 
-async function startBare(dir, pages) {
-  const file = path.join(dir, "bare-pages.json");
-  fs.writeFileSync(file, JSON.stringify(pages));
-  const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/bench/bare-server.mjs", file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
-  await waitForPort(port);
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
 
 /** Each request from its own client address (the public call is limited per address). */
 const fromClient = (i) => ({ "X-Forwarded-For": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });

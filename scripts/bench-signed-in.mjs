@@ -20,7 +20,6 @@
 //
 // Needs `npm run build` first. Target (issue 27): every page within 12× bare
 // on a 1,000,000-row log.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +27,7 @@ import { parseArgs } from "node:util";
 import { generateAccessLogs } from "./generate-access-logs.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { runTs } from "./lib/run-ts.mjs";
-import { assertBuilt, freePort, signIn, startApp, waitForPort } from "./lib/server.mjs";
+import { assertBuilt, signIn, startApp, startBare } from "./lib/server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -63,21 +62,6 @@ const { sessions } = await seedPortal({ residents: 5, prefix: `r${Date.now().toS
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function startBare(pages) {
-  const file = path.join(dir, "bare-pages.json");
-  fs.writeFileSync(file, JSON.stringify(pages));
-  const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/bench/bare-server.mjs", file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
-  await waitForPort(port);
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
 
 const server = await startApp({ dataDir: dir, env: { ...env, ACCESS_SERVICE: "off" } });
 let bare = null;
@@ -91,7 +75,7 @@ try {
     if (response.status !== 200) throw new Error(`GET ${pagePath}: ${response.status}`);
     pages[pagePath] = { contentType: response.headers.get("content-type"), body: Buffer.from(await response.arrayBuffer()).toString("base64") };
   }
-  bare = await startBare(pages);
+  bare = await startBare(dir, pages);
 
   const load = async (baseUrl, pagePath, total, concurrency) => {
     const result = await runLoad({ baseUrl, total, concurrency, makeRequest: () => ({ path: pagePath, headers: { Cookie: cookieFor(pagePath) } }) });

@@ -18,13 +18,12 @@
 // admin pages. --admin=user:password when --url points at another server.
 //
 // stdout: one JSON line per measurement, then a table of the same figures.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runLoad } from "./lib/load.mjs";
 import { jsBudgetKB, pageJsSizes } from "./lib/page-js.mjs";
-import { BENCH_ADMIN, freePort, signIn, startApp, waitForPort } from "./lib/server.mjs";
+import { BENCH_ADMIN, signIn, startApp, startBare } from "./lib/server.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
 const amount = Number(args.amount ?? 1000);
@@ -44,21 +43,6 @@ async function capturePages(baseUrl) {
   return pages;
 }
 
-async function startBare(dir, pages) {
-  const file = path.join(dir, "bare-pages.json");
-  fs.writeFileSync(file, JSON.stringify(pages));
-  const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/bench/bare-server.mjs", file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
-  await waitForPort(port);
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
 
 /** Warm-up (100 requests, 5 at a time), then the measured run. */
 async function measure(baseUrl, pagePath) {

@@ -179,3 +179,24 @@ export async function measureSequential(baseUrl, requestPath, headers, { warmup,
   if (Object.keys(result.statuses).some((status) => status !== "200")) throw new Error(`${requestPath}: ${JSON.stringify(result.statuses)}`);
   return result;
 }
+
+/**
+ * The benches' reference: scripts/bench/bare-server.mjs serving `pages`
+ * (path → the app's captured answer) with plain node:http, the same bytes
+ * without the app. `dir` holds its page file.
+ */
+export async function startBare(dir, pages) {
+  const file = path.join(dir, "bare-pages.json");
+  fs.writeFileSync(file, JSON.stringify(pages));
+  const port = await freePort();
+  const child = spawn(process.execPath, ["scripts/bench/bare-server.mjs", file, String(port)], { stdio: ["ignore", "ignore", "inherit"] });
+  await waitForPort(port);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
