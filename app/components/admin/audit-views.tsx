@@ -18,7 +18,7 @@ import {
 import type { AuditEventJson } from "~/services/audit.server";
 import { auditDiff } from "~/utils/audit-diff";
 import { formatDateTimeSeconds } from "~/utils/dates";
-import { DataTable, FilterSelect } from "./list-parts";
+import { DataTable, FilterActions, FilterSelect } from "./list-parts";
 import { RouteModal } from "./route-modal";
 
 const entityOptions = labelledOptions(AUDIT_ENTITY_TYPES, AUDIT_ENTITY_LABELS);
@@ -76,15 +76,7 @@ export function AuditFiltersForm({ filters, exportHref }: { filters: AuditFilter
           placeholder="Resumen, ID, IP o campos"
         />
       </div>
-      <button type="submit" className="button">
-        Filtrar
-      </button>
-      <Link to="/admin/auditoria" className="button button-secondary" preventScrollReset>
-        Limpiar
-      </Link>
-      <a href={exportHref} className="button button-secondary" download>
-        Exportar CSV
-      </a>
+      <FilterActions clearTo="/admin/auditoria" exportHref={exportHref} />
     </Form>
   );
 }

@@ -1,6 +1,6 @@
 // Small pieces the admin's list screens share: a filter select of a GET
 // form, a data table, and a one-button POST form for a row's action.
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /** A select of a filter form; the empty value is "any" (`anyLabel`). */
@@ -88,5 +88,22 @@ export function ActionButtonForm({
         {label}
       </button>
     </Form>
+  );
+}
+
+/** A filter form's last row: apply, clear (back to the bare list) and download the filtered rows as CSV. */
+export function FilterActions({ clearTo, exportHref }: { clearTo: string; exportHref: string }) {
+  return (
+    <>
+      <button type="submit" className="button">
+        Filtrar
+      </button>
+      <Link to={clearTo} className="button button-secondary" preventScrollReset>
+        Limpiar
+      </Link>
+      <a href={exportHref} className="button button-secondary" download>
+        Exportar CSV
+      </a>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import {
   LOG_DATE_RANGE_LABELS,
@@ -8,6 +8,7 @@ import {
   LOG_STATUSES,
   type LogFilters,
 } from "~/schemas/access-log";
+import { FilterActions } from "./list-parts";
 
 type DoorOption = { id: string; name: string; doorId: string };
 
@@ -79,15 +80,7 @@ export function LogFiltersForm({ filters, doors, exportHref }: { filters: LogFil
           Inicio del número de tarjeta o del usuario.
         </small>
       </div>
-      <button type="submit" className="button">
-        Filtrar
-      </button>
-      <Link to="/admin/logs" className="button button-secondary" preventScrollReset>
-        Limpiar
-      </Link>
-      <a href={exportHref} className="button button-secondary" download>
-        Exportar CSV
-      </a>
+      <FilterActions clearTo="/admin/logs" exportHref={exportHref} />
     </Form>
   );
 }
