@@ -83,7 +83,7 @@ describe("/api/rooms", () => {
 
   it("keeps a room with confirmed stays to come in service, of its type and in the inventory, naming the stays", async () => {
     const { adminToken } = await createApiCallers();
-    const start = addDays(today, 200);
+    const start = addDays(today, 660);
     const stay = await createTestReservation({ roomType: "suite", startDate: start, endDate: addDays(start, 2) });
     const confirmed = await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: "room-302" });
     expect(confirmed.ok).toBe(true);

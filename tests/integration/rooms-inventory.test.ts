@@ -23,9 +23,9 @@ import { callApi, callRoute, jsonRequest } from "../setup/route";
 
 const today = todayInMadrid();
 let windows = 0;
-/** Nights of their own for a test: `nights` from a start 100 + 10·n days ahead. */
+/** Nights of their own for a test: `nights` from a start 560 + 10·n days ahead (beyond the fixtures' random stays). */
 function nights(count = 3) {
-  const start = addDays(today, 100 + 10 * windows++);
+  const start = addDays(today, 560 + 10 * windows++);
   return { startDate: start, endDate: addDays(start, count) };
 }
 

@@ -31,7 +31,7 @@ async function adminCookie() {
 
 describe("/admin/ocupacion", () => {
   it("draws each stay across its nights in its room, pending ones on rows of their own, salas with residents' bookings", async () => {
-    const from = addDays(today, 300);
+    const from = addDays(today, 670);
     const day = (n: number) => addDays(from, n);
     // A confirmed stay on nights 2–4, one that began before the window, two pending that overlap.
     const inside = await createTestReservation({ guestName: "Dentro", roomType: "individual", startDate: day(2), endDate: day(5) });
@@ -167,7 +167,7 @@ describe("/admin/reservations: search and rooms", () => {
   it("searches by code, name or email, shows the room, confirms into a chosen room and moves a stay", async () => {
     const cookie = await adminCookie();
     const name = `Buscada ${unique()}`;
-    const stay = await createTestReservation({ guestName: name, roomType: "doble", startDate: addDays(today, 400), endDate: addDays(today, 402) });
+    const stay = await createTestReservation({ guestName: name, roomType: "doble", startDate: addDays(today, 690), endDate: addDays(today, 692) });
     const list = async (search: string) =>
       (await (await callRoute(reservationsPage.loader, pageRequest(`/admin/reservations?search=${encodeURIComponent(search)}`, cookie))).json()).reservations.map(
         (row: { _id: string }) => row._id,
@@ -189,7 +189,7 @@ describe("/admin/reservations: search and rooms", () => {
     // The guest's lookup page names the room.
     const lookup = await (await callRoute(lookupPage.action, formPost("/reserva-consulta", "", { code: stay.reservationCode, email: stay.guestEmail }))).json();
     expect(lookup.reservation.room).toEqual({ _id: "room-204", name: "204" });
-    const other = await createTestReservation({ roomType: "doble", startDate: addDays(today, 401), endDate: addDays(today, 403) });
+    const other = await createTestReservation({ roomType: "doble", startDate: addDays(today, 691), endDate: addDays(today, 693) });
     expect((await changeReservationStatus(other.id, "confirmed", new Date(), { roomId: "room-201" })).ok).toBe(true);
     const taken = await callRoute(reservationsPage.action, formPost(`/admin/reservations?modal=detail&reservation=${stay.id}`, cookie, { intent: "move-room", id: stay.id, roomId: "room-201" }));
     expect(taken.status).toBe(409);
@@ -203,8 +203,8 @@ describe("/reservar without JavaScript", () => {
     callRoute(bookingPage.action, formPost("/reservar", "", { reservationType: "habitacion", ...fields }));
 
   it("'Ver disponibilidad' answers what is free for the stay and keeps the form", async () => {
-    const startDate = addDays(today, 500);
-    const endDate = addDays(today, 502);
+    const startDate = addDays(today, 700);
+    const endDate = addDays(today, 702);
     const checked = await (await post({ intent: "check", roomType: "suite", startDate, endDate, ...guest })).json();
     expect(checked.intent).toBe("check");
     expect(checked.availability).toMatchObject({ reservationType: "habitacion", roomType: "suite", available: 2, total: 2 });
@@ -215,8 +215,8 @@ describe("/reservar without JavaScript", () => {
   });
 
   it("a refused booking says what is free beside the refusal", async () => {
-    const startDate = addDays(today, 510);
-    const endDate = addDays(today, 511);
+    const startDate = addDays(today, 710);
+    const endDate = addDays(today, 711);
     for (let i = 0; i < 2; i++) await createTestReservation({ roomType: "suite", startDate, endDate });
     const refused = await post({ roomType: "suite", startDate, endDate, ...guest });
     expect(refused.status).toBe(409);

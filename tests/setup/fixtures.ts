@@ -239,11 +239,12 @@ export async function createTestResidentIncident(
 /**
  * A guest's reservation, pending, as the booking stores it (the inventory's
  * rules hold: a full room type throws). Its dates default to a stay of its
- * own: 3 nights starting 60 to 719 days ahead, so tests sharing the house's
- * rooms rarely meet (pass dates where a test needs them).
+ * own: 3 nights starting 60 to 539 days ahead, so tests sharing the house's
+ * rooms rarely meet (pass dates where a test needs them). Days from 560 on
+ * are left to tests that count free rooms on days of their own (rooms.spec).
  */
 export async function createTestReservation(fields: Partial<ReservationInput> & { ipAddress?: string | null } = {}) {
-  const start = addDays(todayInMadrid(), 60 + Math.floor(Math.random() * 660));
+  const start = addDays(todayInMadrid(), 60 + Math.floor(Math.random() * 480));
   const end = addDays(start, 3);
   const name = `huesped-${unique()}`;
   const reservationType = fields.reservationType ?? "habitacion";
