@@ -16,6 +16,7 @@ import {
   type DecisionMessage,
 } from "~/doors/contract";
 import { UNLOCK_MS } from "~/doors/rules";
+import type { AccessGroupsState } from "./access-groups.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 import { decideAccessBatch, swipeAnswers, type SwipeDecision } from "./record-batch.server";
 import type { QueuedInput, Recording } from "./recording.server";
@@ -34,6 +35,8 @@ export class Decisions implements AccessModule {
   constructor(
     private readonly context: AccessContext,
     private readonly recording: Recording,
+    /** The access groups' timetables, kept in memory (access-groups.server.ts). */
+    private readonly groups: AccessGroupsState,
   ) {
     this.subscriptions = [
       { filter: `${context.prefix}/doors/+/swipe`, shared: true },
@@ -136,7 +139,8 @@ export class Decisions implements AccessModule {
       try {
         const pending = this.recording.pending();
         const inputs = (items: QueuedInput[]) => items.map((item) => item.input);
-        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now);
+        const groups = await this.groups.current();
+        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now, groups);
         const swipes = fresh.filter((item) => item.input.kind === "swipe");
         swipes.forEach((item, index) => {
           const decision = decisions[index]!;

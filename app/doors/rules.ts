@@ -3,6 +3,7 @@
 // database effects are in app/models/access-log.server.ts.
 import type { CARD_STATUSES, DOOR_STATUSES, USER_STATUSES } from "~/db/schema";
 import { ACCESS_REASON_DISPLAY, type AccessReason } from "./reasons";
+import { buildingLocalTime, isWithinSchedule, type LocalTime, type WeeklySchedule } from "./schedule";
 
 export type DoorStatus = (typeof DOOR_STATUSES)[number];
 
@@ -30,8 +31,15 @@ export type AccessFacts = {
   door: DoorFacts | null;
   card: CardFacts | null;
   holder: HolderFacts | null;
-  /** A granted permission of this card for this door exists. */
+  /** A granted permission of this card for this door exists, at any hour. */
   permissionGranted: boolean;
+  /**
+   * Timetables under which the card may use this door otherwise (its holder's
+   * access groups, a card permission with a timetable); each non-empty.
+   */
+  schedules?: WeeklySchedule[];
+  /** The building's weekday and time of `now` (computed from it when absent). */
+  localTime?: LocalTime;
   /**
    * The windows [from, to) (epoch ms) in which the holder's facility
    * bookings open this door; empty or absent when they have none.
@@ -97,15 +105,18 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   }
   if (holder?.status === "suspended") return deny("user_suspended");
   if (holder && holder.status !== "active") return deny("user_inactive");
-  if (!facts.permissionGranted) {
-    // No standing permission: the holder's facility bookings may open the door.
-    const windows = facts.bookingWindows ?? [];
-    if (windows.length === 0) return deny("no_permission");
-    const now = facts.now.getTime();
-    if (windows.some((window) => window.from <= now && now < window.to)) return grant("booking_window");
-    return deny("outside_booking_window");
+  if (facts.permissionGranted) return grant("granted");
+  const schedules = facts.schedules ?? [];
+  if (schedules.length > 0) {
+    const local = facts.localTime ?? buildingLocalTime(facts.now);
+    if (schedules.some((schedule) => isWithinSchedule(schedule, local))) return grant("granted");
   }
-  return grant("granted");
+  // Nothing opens it now: the holder's facility bookings may.
+  const windows = facts.bookingWindows ?? [];
+  const now = facts.now.getTime();
+  if (windows.some((window) => window.from <= now && now < window.to)) return grant("booking_window");
+  if (schedules.length > 0) return deny("outside_schedule");
+  return deny(windows.length === 0 ? "no_permission" : "outside_booking_window");
 }
 
 /** Cuts text to `length` characters (code points, so "ñ" counts as one). */

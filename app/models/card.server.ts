@@ -382,35 +382,40 @@ export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.userId!, row.active]));
 }
 
-/** Door row ids on which these cards have a permission (granted or not). */
+/** Door row ids on which these cards have a permission (granted or not), or which their holders' access groups open. */
 export async function listDoorIdsForCards(cardIds: string[]): Promise<string[]> {
   if (cardIds.length === 0) return [];
-  const rows = await getDb()
-    .selectDistinct({ doorId: cardPermissions.doorId })
-    .from(cardPermissions)
-    .where(inArray(cardPermissions.cardId, cardIds));
+  const rows = await getDb().all<{ doorId: string }>(sql`
+    SELECT door_id AS doorId FROM card_permissions WHERE card_id IN (SELECT value FROM json_each(${JSON.stringify(cardIds)}))
+    UNION
+    SELECT gd.door_id FROM cards c
+    JOIN user_access_groups ug ON ug.user_id = c.user_id
+    JOIN access_group_doors gd ON gd.group_id = ug.group_id
+    WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(cardIds)}))`);
   return rows.map((row) => row.doorId);
 }
 
-/** Door row ids on which the cards of these users have a permission. */
+/** Door row ids on which the cards of these users have a permission, or which their access groups open. */
 export async function listDoorIdsForUsers(userIds: string[]): Promise<string[]> {
   if (userIds.length === 0) return [];
-  const rows = await getDb()
-    .selectDistinct({ doorId: cardPermissions.doorId })
-    .from(cardPermissions)
-    .innerJoin(cards, eq(cards.id, cardPermissions.cardId))
-    .where(inArray(cards.userId, userIds));
+  const rows = await getDb().all<{ doorId: string }>(sql`
+    SELECT p.door_id AS doorId FROM card_permissions p JOIN cards c ON c.id = p.card_id
+    WHERE c.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))
+    UNION
+    SELECT gd.door_id FROM user_access_groups ug JOIN access_group_doors gd ON gd.group_id = ug.group_id
+    WHERE ug.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`);
   return rows.map((row) => row.doorId);
 }
 
 /**
  * The cards that would be granted on this door now (the door's own status
  * aside): active, not expired, held by an active user or by nobody, with a
- * granted permission. The door's offline list is made from them.
+ * granted permission (and its timetable, null: always). The door's offline
+ * list is made from them, with the cards of its access groups.
  */
 export async function listGrantedCardsForDoor(doorId: string, now = new Date()) {
   return getDb()
-    .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt })
+    .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt, schedule: cardPermissions.schedule })
     .from(cardPermissions)
     .innerJoin(cards, eq(cards.id, cardPermissions.cardId))
     .leftJoin(users, eq(users.id, cards.userId))

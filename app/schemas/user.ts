@@ -3,6 +3,7 @@
 // Browser-safe.
 import * as z from "zod/mini";
 import { CARD_TYPES, USER_ROLES, USER_STATUSES } from "~/db/schema-enums";
+import { accessGroupIdsField } from "./access-group";
 import { email, isCalendarDay, newPassword, optionalMultilineText, optionalPhone, optionalText, pagingFields, requiredText } from "./fields";
 
 export type UserRole = (typeof USER_ROLES)[number];
@@ -69,6 +70,8 @@ const profileFields = {
   role,
   notes: orNull(optionalMultilineText(1000)),
   unitNumber: orNull(optionalText(20)),
+  /** Access group ids; left out: the API keeps them (a new resident gets the default group). */
+  accessGroups: accessGroupIdsField,
 };
 
 type PasswordCheck = { username: string; email: string; password?: string };

@@ -21,6 +21,8 @@ import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { existingGroupIds } from "~/models/access-group.server";
+import { defaultGroupIds, GROUP_REFUSALS, groupIdsOfUsers, setGroupsOfUser } from "./access-groups.server";
 import { toCardJson, type CardJson } from "./cards.server";
 import { notifyUser } from "./notifications.server";
 
@@ -47,7 +49,7 @@ export async function endSessionsOfUser(userId: string, { keepSessionId }: { kee
 }
 
 /** SPEC §3 user, as the API and the admin screen see it (fields listed one by one: never the hash). */
-export function toUserJson(user: User & { activeCardCount?: number }) {
+export function toUserJson(user: User & { activeCardCount?: number; accessGroups?: string[] }) {
   return {
     _id: user.id,
     username: user.username,
@@ -61,6 +63,7 @@ export function toUserJson(user: User & { activeCardCount?: number }) {
     notes: user.notes,
     unitNumber: user.unitNumber,
     activeCardCount: user.activeCardCount ?? 0,
+    accessGroups: user.accessGroups ?? [],
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
@@ -102,10 +105,12 @@ export async function listUsers({ search, page, limit }: UserListQuery, { clamp 
   return { users: await withCardCounts(users), pagination: { page: window.page, limit, total, pages: window.pages } };
 }
 
-/** The users as JSON, each with their active card count (one query for all). */
+/** The users as JSON, each with their active card count and access groups (one query each for all). */
 async function withCardCounts(users: User[]) {
-  const counts = await cardModel.countActiveCardsOfUsers(users.map((user) => user.id));
-  return users.map((user) => toUserJson({ ...user, activeCardCount: counts.get(user.id) ?? 0 }));
+  const ids = users.map((user) => user.id);
+  const counts = await cardModel.countActiveCardsOfUsers(ids);
+  const groups = await groupIdsOfUsers(ids);
+  return users.map((user) => toUserJson({ ...user, activeCardCount: counts.get(user.id) ?? 0, accessGroups: groups.get(user.id) ?? [] }));
 }
 
 export async function getUserJson(id: string): Promise<Result<{ user: UserJson }>> {
@@ -121,7 +126,8 @@ export async function getUserDetail(id: string): Promise<Result<{ user: UserJson
   if (!user) return USER_REFUSALS.not_found;
   const cards = (await cardModel.listCardsOfUser(id)).map(toCardJson);
   const activeCardCount = cards.filter((card) => card.status === "active").length;
-  return { ok: true, user: toUserJson({ ...user, activeCardCount }), cards };
+  const accessGroups = (await groupIdsOfUsers([id])).get(id) ?? [];
+  return { ok: true, user: toUserJson({ ...user, activeCardCount, accessGroups }), cards };
 }
 export type UserDetail = Extract<Awaited<ReturnType<typeof getUserDetail>>, { ok: true }>;
 
@@ -157,16 +163,25 @@ function clashOf(error: unknown, input: Pick<UserInput, "username" | "email">): 
   throw error;
 }
 
+/**
+ * A new user; their access groups are the ones given, or for a resident
+ * without any given (the API) the default group of the settings.
+ */
 export async function createUser(input: NewUserInput): Promise<Result<{ user: UserJson }>> {
   if (input.role === "admin" && input.status !== "active") return USER_REFUSALS.admin_not_active;
   const clash = await findNameClash(input);
   if (clash) return clash;
+  const groupIds = input.accessGroups ?? (input.role === "user" ? await defaultGroupIds() : []);
+  if ((await existingGroupIds(groupIds)).length !== new Set(groupIds).size) return GROUP_REFUSALS.unknown_member_group;
+  let user: User;
   try {
-    const user = await userModel.createUser({ ...profileOf(input), password: input.password });
-    return { ok: true, user: toUserJson(user) };
+    user = await userModel.createUser({ ...profileOf(input), password: input.password });
   } catch (error) {
     return clashOf(error, input);
   }
+  const joined = await setGroupsOfUser(user.id, groupIds);
+  if (!joined.ok) return joined;
+  return getUserJson(user.id);
 }
 
 /**
@@ -185,6 +200,9 @@ export async function updateUser(id: string, edit: UserInput, actor: Actor): Pro
   if ((existing.role === "admin" || input.role === "admin") && input.status !== "active") return USER_REFUSALS.admin_not_active;
   const clash = await findNameClash(input, id);
   if (clash) return clash;
+  if (input.accessGroups && (await existingGroupIds(input.accessGroups)).length !== new Set(input.accessGroups).size) {
+    return GROUP_REFUSALS.unknown_member_group;
+  }
   let updated: User | null;
   try {
     updated = await userModel.updateUser(id, { ...profileOf(input), password: input.password });
@@ -197,6 +215,10 @@ export async function updateUser(id: string, edit: UserInput, actor: Actor): Pro
     await endSessionsOfUser(id, { keepSessionId: actor.id === id ? actor.sessionId : null });
   }
   if (statusChanged) await notifyAccessChange({ userIds: [id] });
+  if (input.accessGroups) {
+    const joined = await setGroupsOfUser(id, input.accessGroups);
+    if (!joined.ok) return joined;
+  }
   return getUserJson(id);
 }
 
@@ -237,10 +259,12 @@ export async function deleteUser(id: string, actor: Actor): Promise<Result<{ use
   if (existing.role === "admin") return USER_REFUSALS.delete_admin;
   // Their bookings go with them: the doors those opened must hear of it too.
   const bookingDoorIds = await listBookingDoorIdsForUsers([id]);
+  // So do their access groups' doors.
+  const groupIds = (await groupIdsOfUsers([id])).get(id) ?? [];
   const deleted = await userModel.deleteUserReleasingCards(id);
   if (!deleted) return USER_REFUSALS.not_found;
-  if (deleted.releasedCards.length > 0 || bookingDoorIds.length > 0) {
-    await notifyAccessChange({ cardIds: deleted.releasedCards.map((card) => card.id), doorIds: bookingDoorIds });
+  if (deleted.releasedCards.length > 0 || bookingDoorIds.length > 0 || groupIds.length > 0) {
+    await notifyAccessChange({ cardIds: deleted.releasedCards.map((card) => card.id), doorIds: bookingDoorIds, groupIds });
   }
   return { ok: true, user: toUserJson(deleted.user), releasedCards: deleted.releasedCards.map((card) => card.cardNumber) };
 }
@@ -340,7 +364,8 @@ export async function editUserCard(userId: string, cardId: string, input: UserCa
 export async function unassignUserCard(userId: string, cardId: string): Promise<Result<{ cardNumber: string }>> {
   const card = await cardModel.unassignCardOfUser(userId, cardId);
   if (!card) return (await userModel.getUserById(userId)) ? USER_REFUSALS.card_not_found : USER_REFUSALS.not_found;
-  await notifyAccessChange({ cardIds: [cardId] });
+  // The user's access groups' doors carried the card too.
+  await notifyAccessChange({ cardIds: [cardId], userIds: [userId] });
   await notifyUser(userId, { type: "card", title: "Tarjeta retirada", message: `La tarjeta ${card.cardNumber} ya no está asignada a tu cuenta.` });
   return { ok: true, cardNumber: card.cardNumber };
 }
