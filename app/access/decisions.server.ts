@@ -135,7 +135,7 @@ export class Decisions implements AccessModule {
       // Whatever arrives in the same turn is answered together.
       await new Promise((resolve) => setImmediate(resolve));
       const fresh = this.undecided.splice(0, MAX_DECIDED_TOGETHER);
-      const now = new Date();
+      const now = this.context.clock();
       try {
         const pending = this.recording.pending();
         const inputs = (items: QueuedInput[]) => items.map((item) => item.input);

@@ -52,6 +52,8 @@ export type AccessServiceOptions = {
   refreshIntervalMs?: number;
   /** Offline lists are republished this long after the first of a burst of changes. Default 250 ms. */
   credentialsDebounceMs?: number;
+  /** The clock swipes are decided by (timetables). Default: the system's. */
+  clock?: () => Date;
   /** How long start() waits for the first connection to an external broker. Default 10 s. */
   connectTimeoutMs?: number;
   /** At most one reading per building sensor is stored this often (the latest of each interval). Default 5 s. */
@@ -180,6 +182,7 @@ class AccessService {
       protocolVersion: options.protocolVersion,
       broker: this.broker,
       counters: this.counters,
+      clock: options.clock ?? (() => new Date()),
       stopping: () => this.stopping,
     };
     const groups = new AccessGroupsState();

@@ -2,7 +2,7 @@
 // app/utils/card-number.ts); the admin's rules and the notifications to the
 // doors are in app/services/cards.server.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type User } from "~/db/schema";
+import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type User, type WeeklySchedule } from "~/db/schema";
 import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
 import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
@@ -35,13 +35,19 @@ export async function getCardById(id: string) {
 export type CardWithRelations = NonNullable<Awaited<ReturnType<typeof getCardById>>>;
 
 /** A card's permission on a door: the door's row id and its hardware code. */
-export type CardPermission = { doorId: string; doorCode: string; granted: boolean };
+export type CardPermission = { doorId: string; doorCode: string; granted: boolean; schedule: WeeklySchedule | null };
 
 async function listPermissionsOfCards(cardIds: string[]) {
   const byCard = new Map<string, CardPermission[]>();
   if (cardIds.length === 0) return byCard;
   const rows = await getDb()
-    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId, doorCode: doors.code, granted: cardPermissions.granted })
+    .select({
+      cardId: cardPermissions.cardId,
+      doorId: cardPermissions.doorId,
+      doorCode: doors.code,
+      granted: cardPermissions.granted,
+      schedule: cardPermissions.schedule,
+    })
     .from(cardPermissions)
     .innerJoin(doors, eq(doors.id, cardPermissions.doorId))
     .where(inArray(cardPermissions.cardId, cardIds))
@@ -270,14 +276,14 @@ export async function deleteUnassignedCard(id: string): Promise<DeleteUnassigned
   return still ? "assigned" : "not_found";
 }
 
-/** Grants (or explicitly denies) the card on a door (its row id). */
-export async function upsertCardPermission(cardId: string, doorId: string, granted: boolean) {
+/** Grants (or explicitly denies) the card on a door (its row id); a granted one may have a timetable (null: always). */
+export async function upsertCardPermission(cardId: string, doorId: string, granted: boolean, schedule: WeeklySchedule | null = null) {
   await getDb()
     .insert(cardPermissions)
-    .values({ cardId, doorId, granted })
+    .values({ cardId, doorId, granted, schedule })
     .onConflictDoUpdate({
       target: [cardPermissions.cardId, cardPermissions.doorId],
-      set: { granted, updatedAt: new Date() },
+      set: { granted, schedule, updatedAt: new Date() },
     });
 }
 

@@ -51,6 +51,23 @@ export function parseScheduleText(text: string): WeeklySchedule | null {
   return schedule.length > MAX_SCHEDULE_RANGES ? null : schedule;
 }
 
+/**
+ * A timetable from the API (ranges) or a form (text): empty or absent, always.
+ * A text that cannot be read is refused with SCHEDULE_TEXT_MESSAGE.
+ */
+export const scheduleField = z.optional(
+  z.pipe(
+    z.transform((value: unknown, context) => {
+      if (value === null || value === undefined) return [];
+      if (typeof value !== "string") return value;
+      const parsed = parseScheduleText(value);
+      if (parsed === null) context.issues.push({ code: "custom", message: SCHEDULE_TEXT_MESSAGE, input: value });
+      return parsed ?? [];
+    }),
+    scheduleSchema,
+  ),
+);
+
 const groupName = requiredText(GROUP_NAME_REQUIRED, 60);
 
 const groupDoor = z.object({

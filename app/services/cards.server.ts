@@ -5,6 +5,7 @@
 import { notifyAccessChange } from "~/access/notify.server";
 import * as cardModel from "~/models/card.server";
 import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
+import type { WeeklySchedule } from "~/db/schema";
 import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import type { SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
@@ -37,7 +38,7 @@ export function toCardJson(card: CardWithRelations) {
       ? { _id: card.holder.id, firstName: card.holder.firstName, lastName: card.holder.lastName, username: card.holder.username }
       : null,
     /** `doorId`: the door's hardware code (`doorId` of /api/doors). */
-    permissions: card.permissions.map(({ doorCode, granted }) => ({ doorId: doorCode, granted })),
+    permissions: card.permissions.map(({ doorCode, granted, schedule }) => ({ doorId: doorCode, granted, schedule: schedule ?? [] })),
     usageStats: {
       lastUsed: card.lastUsedAt?.toISOString() ?? null,
       totalAccessAttempts: card.totalAccessAttempts,
@@ -132,11 +133,11 @@ export async function deleteCard(id: string): Promise<Result<{ cardNumber: strin
  * hardware code (the API's and the page's `doorId`) or its row id
  * (`findDoorByCodeOrId`), here and in the functions below.
  */
-export async function setCardPermission(cardId: string, door: string, granted: boolean): Promise<Result<{ door: Door }>> {
+export async function setCardPermission(cardId: string, door: string, granted: boolean, schedule: WeeklySchedule = []): Promise<Result<{ door: Door }>> {
   if (!(await cardModel.getCardRow(cardId))) return CARD_REFUSALS.not_found;
   const found = await findDoorByCodeOrId(door);
   if (!found) return CARD_REFUSALS.door_not_found;
-  await cardModel.upsertCardPermission(cardId, found.id, granted);
+  await cardModel.upsertCardPermission(cardId, found.id, granted, granted && schedule.length > 0 ? schedule : null);
   await notifyAccessChange({ doorIds: [found.id] });
   return { ok: true, door: found };
 }

@@ -107,7 +107,7 @@ export class Swipes {
   }
 
   private isRepeat(card: string): boolean {
-    const now = Date.now();
+    const now = this.options.clock().getTime();
     const previous = this.lastSeen.get(card);
     this.lastSeen.set(card, now);
     for (const [seenCard, seenAt] of this.lastSeen) if (now - seenAt >= REPEAT_WINDOW_MS) this.lastSeen.delete(seenCard);
