@@ -171,6 +171,8 @@ export function createCardAssignmentSchema({ today }: { today: string }) {
     cardNumber: requiredText(CARD_REQUIRED, 64),
     ...cardDetails(today),
     reassignFrom: optionalText(64),
+    /** The page's offer when the user's groups open no door: the group to add them to first. */
+    joinGroup: optionalText(64),
   });
 }
 
@@ -182,7 +184,7 @@ export function createApiCardAssignmentSchema({ today }: { today: string }) {
       const { cardId, expirationDate, ...rest } = body as Record<string, unknown>;
       return { ...rest, cardNumber: rest.cardNumber ?? cardId, expiresAt: rest.expiresAt !== undefined ? rest.expiresAt : expirationDate };
     }),
-    z.omit(createCardAssignmentSchema({ today }), { reassignFrom: true }),
+    z.omit(createCardAssignmentSchema({ today }), { reassignFrom: true, joinGroup: true }),
   );
 }
 
