@@ -9,7 +9,7 @@
 import crypto from "node:crypto";
 import type { Door } from "~/db/schema";
 import { listGroupCardsForDoor } from "~/models/access-group.server";
-import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listGrantedCardsForDoor } from "~/models/card.server";
+import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listEmergencyCards, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
@@ -212,7 +212,7 @@ export class DoorPublisher implements AccessModule {
 
   private async publishCredentials(door: Door, force: boolean) {
     const now = new Date();
-    // A door in maintenance or emergency grants nobody, offline included.
+    // A door in maintenance grants nobody, offline included; one in emergency (a lockdown) only emergency cards.
     const active = door.status === "active";
     /** By card number: its expiry, its timetables (an empty one: always) and its booking windows. */
     const entries = new Map<string, { expiresAt: Date | null; schedules: WeeklySchedule[]; windows: { from: number; to: number }[] }>();
@@ -234,6 +234,8 @@ export class DoorPublisher implements AccessModule {
         });
         for (const card of windowed) entry(card.cardNumber, card.expiresAt).windows.push(...card.windows);
       }
+    } else if (door.status === "emergency") {
+      for (const card of await listEmergencyCards(now)) entry(card.cardNumber, card.expiresAt).schedules.push([]);
     }
     const cards = [...entries]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -235,6 +235,7 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
       id: createId(),
       cardNumber,
       status: "pending",
+      cardType: "primary",
       expiresAt: null,
       isAnonymous,
       userId: null,

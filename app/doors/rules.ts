@@ -1,7 +1,7 @@
 // The access decision and the texts the door shows, as pure functions of the
 // facts read from the database (docs/mqtt.md, "Decisions"). No I/O here: the
 // database effects are in app/models/access-log.server.ts.
-import type { CARD_STATUSES, DOOR_STATUSES, USER_STATUSES } from "~/db/schema";
+import type { CARD_STATUSES, CARD_TYPES, DOOR_STATUSES, USER_STATUSES } from "~/db/schema";
 import { ACCESS_REASON_DISPLAY, type AccessReason } from "./reasons";
 import { buildingLocalTime, isWithinSchedule, type LocalTime, type WeeklySchedule } from "./schedule";
 
@@ -17,6 +17,8 @@ export type DoorFacts = {
 export type CardFacts = {
   status: (typeof CARD_STATUSES)[number];
   expiresAt: Date | null;
+  /** An `emergency` card opens a door in emergency (a lockdown) when nothing else about it refuses. */
+  cardType?: (typeof CARD_TYPES)[number];
 };
 
 /** The card's holder; null for a card assigned to nobody. */
@@ -95,7 +97,9 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   if (!facts.validRequest) return deny("invalid_request");
   if (!door) return deny("unknown_door");
   if (door.status === "maintenance") return deny("door_maintenance");
-  if (door.status === "emergency") return deny("door_emergency");
+  // A door in emergency (a lockdown) lets only emergency cards in, past every permission and timetable.
+  const emergencyOnly = door.status === "emergency";
+  if (emergencyOnly && card?.cardType !== "emergency") return deny("door_emergency");
   if (!card) return deny("unknown_card", { createPendingCard: true });
   if (card.status === "pending") return deny("card_pending");
   if (card.status === "inactive") return deny("card_inactive");
@@ -105,7 +109,7 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   }
   if (holder?.status === "suspended") return deny("user_suspended");
   if (holder && holder.status !== "active") return deny("user_inactive");
-  if (facts.permissionGranted) return grant("granted");
+  if (emergencyOnly || facts.permissionGranted) return grant("granted");
   const schedules = facts.schedules ?? [];
   if (schedules.length > 0) {
     const local = facts.localTime ?? buildingLocalTime(facts.now);

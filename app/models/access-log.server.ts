@@ -38,6 +38,7 @@ export type CardFacts = {
   id: string;
   cardNumber: string;
   status: Card["status"];
+  cardType: Card["cardType"];
   expiresAt: Date | null;
   isAnonymous: boolean;
   userId: string | null;
@@ -77,7 +78,7 @@ export async function readAccessFacts(
         WHERE door_id IN (SELECT value FROM json_each(${json(doorCodes)}))
       ) AS doors,
       (SELECT json_group_array(json_object(
-          'id', c.id, 'cardNumber', c.card_number, 'status', c.status, 'expiresAt', c.expires_at,
+          'id', c.id, 'cardNumber', c.card_number, 'status', c.status, 'cardType', c.card_type, 'expiresAt', c.expires_at,
           'isAnonymous', c.is_anonymous, 'userId', c.user_id,
           'holderStatus', u.status, 'holderFirstName', u.first_name, 'holderUsername', u.username,
           'permissions', json((SELECT json_group_array(json_array(p.door_id, p.granted, json(p.schedule)))
@@ -105,6 +106,7 @@ export async function readAccessFacts(
     id: string;
     cardNumber: string;
     status: Card["status"];
+    cardType: Card["cardType"];
     expiresAt: number | null;
     isAnonymous: number;
     userId: string | null;
@@ -118,6 +120,7 @@ export async function readAccessFacts(
       id: row.id,
       cardNumber: row.cardNumber,
       status: row.status,
+      cardType: row.cardType,
       expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
       isAnonymous: Boolean(row.isAnonymous),
       userId: row.userId,

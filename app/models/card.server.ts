@@ -437,6 +437,23 @@ export async function listGrantedCardsForDoor(doorId: string, now = new Date()) 
     .orderBy(asc(cards.cardNumber));
 }
 
+/** Cards of type emergency that would be granted (active, not expired, holder active or none): the lists of doors in emergency. */
+export async function listEmergencyCards(now = new Date()) {
+  return getDb()
+    .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt })
+    .from(cards)
+    .leftJoin(users, eq(users.id, cards.userId))
+    .where(
+      and(
+        eq(cards.cardType, "emergency"),
+        eq(cards.status, "active"),
+        or(isNull(cards.expiresAt), gt(cards.expiresAt, now)),
+        or(isNull(users.id), eq(users.status, "active")),
+      ),
+    )
+    .orderBy(asc(cards.cardNumber));
+}
+
 /** SPEC: expired cards are deactivated automatically. Returns the ids of the cards it deactivated. */
 export async function deactivateExpiredCards(now = new Date()): Promise<string[]> {
   const rows = await getDb()
