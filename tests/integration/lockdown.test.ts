@@ -14,14 +14,16 @@ import * as lockdownRoute from "~/routes/api.building.lockdown";
 import { setCardPermission } from "~/services/cards.server";
 import { provisionDoor, setDoorMessages, updateDoor } from "~/services/doors.server";
 import { assignCard } from "~/services/users.server";
-import { createApiCallers, createTestUser, hexPrefix, unique } from "../setup/fixtures";
-import { callApi } from "../setup/route";
+import { createApiCallers, createTestUser, hexPrefix, sessionCookie, toastOf, unique } from "../setup/fixtures";
+import * as dashboard from "~/routes/admin._index";
+import { callApi, callRoute, formPost, pageRequest } from "../setup/route";
 import { quietLogger, RestartableAccessService } from "../setup/door-chain";
 
 const ports = new MockSerialPorts();
 const bridges = new Set<BridgeHandle>();
 const access = new RestartableAccessService();
 let adminToken: string;
+let adminCookie: string;
 let count = 0;
 
 async function newDoor() {
@@ -64,7 +66,9 @@ async function cardOf(type: "primary" | "emergency") {
 const lockdown = (body: unknown) => callApi(lockdownRoute.action, "/api/building/lockdown", { method: "POST", token: adminToken, body });
 
 beforeAll(async () => {
-  ({ adminToken } = await createApiCallers());
+  const callers = await createApiCallers();
+  adminToken = callers.adminToken;
+  adminCookie = await sessionCookie(callers.admin.id);
   await access.start();
 });
 afterEach(async () => {
@@ -120,5 +124,25 @@ describe("lockdown", () => {
       });
     }
     expect(await hall.swipe(resident.cardNumber)).toMatchObject({ granted: true, offline: false });
+  });
+});
+
+describe("the dashboard's 'Bloqueo general' (a plain form, with or without JavaScript)", () => {
+  it("asks for a reason, starts the lockdown, shows it and lifts it", async () => {
+    const door = await newDoor();
+    const refused = await callRoute(dashboard.action, formPost("/admin?modal=lockdown", adminCookie, { intent: "start-lockdown", reason: " " }));
+    expect(refused.status).toBe(400);
+    expect((await toastOf(refused))?.description).toBe("Indica el motivo del bloqueo");
+
+    const started = await callRoute(dashboard.action, formPost("/admin?modal=lockdown", adminCookie, { intent: "start-lockdown", reason: "Aviso de bomba" }));
+    expect(started.status).toBe(302);
+    expect((await toastOf(started))?.title).toBe("Bloqueo general activado");
+    const page = await (await callRoute(dashboard.loader, pageRequest("/admin", adminCookie))).json();
+    expect(page.lockdown).toMatchObject({ active: true, reason: "Aviso de bomba" });
+    await eventually(() => ports.text(door.paths.lcd).includes("CERRADO"), "'CERRADO' on the door", 1000);
+
+    const lifted = await callRoute(dashboard.action, formPost("/admin", adminCookie, { intent: "lift-lockdown" }));
+    expect((await toastOf(lifted))?.title).toBe("Bloqueo general levantado");
+    expect((await getDoorById(door.door.id))?.status).toBe("active");
   });
 });
