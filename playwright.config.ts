@@ -33,8 +33,8 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
     // axe-core runs as a script in the page, so the accessibility scan runs
     // in the JavaScript project; the no-JS markup is the same server render.
-    // The fuzz and the JS budgets speak HTTP without a page: once is enough.
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /(a11y|fuzz|js-budget|http-edge)\.spec\.ts/ },
+    // The fuzz, the JS budgets, the HTTP edge and the metrics speak HTTP without a page: once is enough.
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /(a11y|fuzz|js-budget|http-edge|metrics)\.spec\.ts/ },
   ],
   webServer: {
     command: "node tests/setup/e2e-server.mjs",

@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootOnce } from "~/utils/boot.server";
+import { useRouteTable } from "~/utils/http-metrics.server";
 import { withoutNulBytes } from "~/utils/html-stream.server";
 import { NonceContext } from "~/utils/nonce";
 import { cachedPage, cacheablePage, rememberPage } from "~/utils/render-cache.server";
@@ -12,6 +13,11 @@ import { cachedPage, cacheablePage, rememberPage } from "~/utils/render-cache.se
 // Top-level await: remix-serve imports this build before it listens, so no
 // request is served before the database is migrated.
 await bootOnce();
+
+// The routes of this build, for the HTTP metrics' route templates. The build
+// is the module that imports this one: it is read once it has loaded (an
+// await here would wait for itself).
+void import("virtual:remix/server-build").then((build) => useRouteTable(build.routes, build.assetsBuildDirectory));
 
 export const streamTimeout = 5_000;
 

@@ -35,6 +35,8 @@
 // and, on the recording alone (scripts/bench/record-batch.ts, no MQTT):
 //   --scenario record  milliseconds per batch of swipes, with SQLite's own
 //                      checkpoints and with the checkpoint thread, side by side
+// and on the metrics alone (scripts/bench/metrics-cost.ts, no MQTT, no SQLite):
+//   --scenario metrics CPU time the metrics add to each door decision
 // and on the storage alone (scripts/bench/storage-commits.mjs, no SQLite):
 //   --scenario storage durable commits as the recorder makes them at 1,000
 //                      swipes/s, alone and beside a checkpoint's page writes
@@ -48,7 +50,7 @@ import { parseArgs } from "node:util";
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
-import { bundleTs } from "./lib/run-ts.mjs";
+import { bundleTs, runTs } from "./lib/run-ts.mjs";
 import { connectBridges, endBridges, percentile, PREFIX, sendSwipes } from "./lib/bridges.mjs";
 import { cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
 import { freePort, sleep, waitForPort } from "./lib/server.mjs";
@@ -93,13 +95,14 @@ if (args.help) {
       "       node scripts/bench-access.mjs --scenario signin [--bursts 3] [--burst 200] [--rate 50] [--doors 20] [--cards 200] [--rows 0] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario record [--batch 8] [--batches 3000] [--doors 50] [--cards 1000] [--log-rows 0]",
       "       node scripts/bench-access.mjs --scenario storage [--duration 20] [--data-dirs DIR,DIR]",
+      "       node scripts/bench-access.mjs --scenario metrics",
       "       (web, export: --logs-db FILE keeps the generated log in FILE and reuses it in later runs)",
       "BENCH_PORTS=5100-5199 keeps every port in that range; TMPDIR chooses where scratch data goes.",
     ].join("\n"),
   );
   process.exit(0);
 }
-if (!["default", "web", "export", "flood", "signin", "record", "storage"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
+if (!["default", "web", "export", "flood", "signin", "record", "storage", "metrics"].includes(args.scenario)) throw new Error(`unknown scenario ${args.scenario}`);
 const DURATION_S = Number(args.duration ?? 60);
 const RATE = Number(args.rate ?? 1000);
 const DOORS = Number(args.doors ?? 50);
@@ -434,6 +437,8 @@ if (args.scenario === "default") {
   process.exitCode = await runDefaultScenario();
 } else if (args.scenario === "record") {
   process.exitCode = await runRecordScenario();
+} else if (args.scenario === "metrics") {
+  await runTs("scripts/bench/metrics-cost.ts");
 } else if (args.scenario === "storage") {
   const { runStorageScenario } = await import("./bench/storage-commits.mjs");
   process.exitCode = await runStorageScenario({ dataDirs, seconds: Number(args.duration ?? 20) });

@@ -92,8 +92,9 @@ async function checkBrokerAccepts(url, credential, database) {
   for (;;) {
     try {
       const client = await mqtt.connectAsync(url, {
-        // An id of its own: the bridge's session (coliving-bridge-<door>) is left alone.
-        clientId: `coliving-bridge-check-${credential.username}-${randomUUID().slice(0, 8)}`,
+        // An id of its own, outside the coliving-bridge-<door> ids that the
+        // broker gives to their doors by rule: the bridge's session is left alone.
+        clientId: `coliving-check-${credential.username}-${randomUUID().slice(0, 8)}`,
         username: credential.username,
         password: credential.password,
         protocolVersion: 4,

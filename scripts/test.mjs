@@ -6,11 +6,14 @@ import fs from "node:fs";
 const started = Date.now();
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const MOSQUITTO = "/usr/sbin/mosquitto";
+// `promtool check metrics` checks GET /metrics (tests/e2e/metrics.spec.ts).
+const PROMTOOL = "/usr/bin/promtool";
 
 function ensureSystemPackages() {
   const missing = [
     [CHROMIUM, "chromium"],
     [MOSQUITTO, "mosquitto"],
+    [PROMTOOL, "prometheus"],
   ].filter(([file]) => !fs.existsSync(file));
   if (missing.length === 0) return;
   const packages = missing.map(([, name]) => name);

@@ -17,6 +17,7 @@ import {
 } from "~/doors/contract";
 import { UNLOCK_MS } from "~/doors/rules";
 import type { AccessGroupsState } from "./access-groups.server";
+import { countDecision, countQueuedEvent } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 import { decideAccessBatch, swipeAnswers, type SwipeDecision } from "./record-batch.server";
 import type { QueuedInput, Recording } from "./recording.server";
@@ -57,8 +58,12 @@ export class Decisions implements AccessModule {
     while (this.deciding) await this.deciding;
   }
 
-  /** Publishes a swipe's decision to its door (also used for those answered only after their commit). */
-  readonly publishDecision = (decision: SwipeDecision, correlationData: Buffer | undefined) => {
+  /**
+   * Publishes a swipe's decision to its door (also used for those answered
+   * only after their commit); `receivedAt` is the swipe's arrival, for the
+   * decision's duration in the metrics.
+   */
+  readonly publishDecision = (decision: SwipeDecision, correlationData: Buffer | undefined, receivedAt: number | undefined) => {
     const { client, counters, prefix, protocolVersion } = this.context;
     counters.decisions += 1;
     const message: DecisionMessage = {
@@ -73,6 +78,7 @@ export class Decisions implements AccessModule {
     client.publish(doorTopic(prefix, decision.doorCode, "decision"), JSON.stringify(message), { qos: 1, properties }, (error) => {
       if (error && !this.context.stopping()) console.warn(`[access] decision ${decision.id}: ${error.message}`);
     });
+    countDecision(decision.granted, decision.reason, receivedAt);
   };
 
   private receiveSwipe(doorCode: string, payload: Buffer, packet: IPublishPacket) {
@@ -95,6 +101,7 @@ export class Decisions implements AccessModule {
         ipAddress: this.context.broker?.addressOf(doorCode) ?? null,
       },
       correlationData: packet.properties?.correlationData,
+      receivedAt: performance.now(),
     });
   }
 
@@ -105,6 +112,7 @@ export class Decisions implements AccessModule {
       console.warn(`[access] door ${doorCode}: invalid event ignored`);
       return;
     }
+    countQueuedEvent(event.data.offline);
     this.enqueue({
       input: {
         kind: "event",
@@ -145,7 +153,7 @@ export class Decisions implements AccessModule {
         swipes.forEach((item, index) => {
           const decision = decisions[index]!;
           item.answer = { granted: decision.granted, reason: decision.reason, at: now.getTime() };
-          this.publishDecision(decision, item.correlationData);
+          this.publishDecision(decision, item.correlationData, item.receivedAt);
         });
       } catch (error) {
         // Unanswered, they are decided in their batch and answered after its commit.

@@ -145,11 +145,7 @@ export class DoorPublisher implements AccessModule {
     const doorIds = change.doorIds ?? [];
     const rows = await listDoorsByIds(doorIds);
     const doorCodes = rows.map((door) => door.code);
-    for (const door of rows) {
-      const previousCode = this.published.get(door.id)?.doorCode;
-      if (previousCode && previousCode !== door.code) doorCodes.push(previousCode);
-      await this.publishDisplay(door, true);
-    }
+    for (const door of rows) await this.publishDisplay(door, true);
     for (const id of doorIds) {
       if (rows.some((door) => door.id === id)) continue;
       const gone = this.published.get(id);
@@ -172,8 +168,8 @@ export class DoorPublisher implements AccessModule {
     await this.options.groups.reload();
     const all = await listDoors();
     const present = new Set(all.map((door) => door.id));
-    // Doors deleted or renamed since they were last published: their bridges
-    // logged in under a name that is gone.
+    // Doors deleted since they were last published: their bridges logged in
+    // under a name that is gone (renamed doors: followRename).
     const goneCodes: string[] = [];
     for (const [id, door] of this.published) {
       if (present.has(id)) continue;
@@ -181,8 +177,6 @@ export class DoorPublisher implements AccessModule {
       await this.clearDoor(id, door.doorCode);
     }
     for (const door of all) {
-      const previousCode = this.published.get(door.id)?.doorCode;
-      if (previousCode && previousCode !== door.code) goneCodes.push(previousCode);
       await this.publishDisplay(door, force);
       await this.publishCredentials(door, force);
     }
@@ -199,9 +193,23 @@ export class DoorPublisher implements AccessModule {
     });
   }
 
-  private async publishDisplay(door: Door, force: boolean) {
+  /**
+   * A door published under another code was renamed: its old topics are
+   * cleared and the bridge still logged in under the old name is dropped.
+   * Both publish paths call this first, whichever sees the new code first
+   * (the sweep, a change notice or a debounced offline list).
+   */
+  private async followRename(door: Door) {
     const previous = this.published.get(door.id);
-    if (previous && previous.doorCode !== door.code) await this.clearTopics(previous.doorCode);
+    if (!previous || previous.doorCode === door.code) return;
+    await this.revalidateDoors([previous.doorCode]);
+    await this.clearTopics(previous.doorCode);
+    this.published.set(door.id, { doorCode: door.code, display: null, credentials: null });
+  }
+
+  private async publishDisplay(door: Door, force: boolean) {
+    await this.followRename(door);
+    const previous = this.published.get(door.id);
     const texts = doorDisplayTexts(door);
     const fingerprint = JSON.stringify([texts, door.status]);
     if (!force && previous?.doorCode === door.code && previous.display === fingerprint) return;
@@ -211,6 +219,7 @@ export class DoorPublisher implements AccessModule {
   }
 
   private async publishCredentials(door: Door, force: boolean) {
+    await this.followRename(door);
     const now = new Date();
     // A door in maintenance grants nobody, offline included; one in emergency (a lockdown) only emergency cards.
     const active = door.status === "active";

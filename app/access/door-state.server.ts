@@ -5,6 +5,7 @@
 import type { IPublishPacket } from "mqtt";
 import { recordBridgeState } from "~/models/door.server";
 import { bridgeStateSchema, parseDoorTopic } from "~/doors/contract";
+import { setDoorOnline } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
 export class DoorStates implements AccessModule {
@@ -37,7 +38,9 @@ export class DoorStates implements AccessModule {
     this.writes = this.writes
       .then(() => recordBridgeState(doorCode, state.data, { retained }))
       .then(
-        () => undefined,
+        (known) => {
+          if (known) setDoorOnline(doorCode, state.data.online);
+        },
         (error: unknown) => console.error(`[access] door ${doorCode}: could not record its state`, error),
       );
   }

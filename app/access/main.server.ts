@@ -13,6 +13,7 @@ import path from "node:path";
 import { workerData } from "node:worker_threads";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
+import { startProcessMetrics } from "~/utils/metrics.server";
 import { serveParent } from "./process.server";
 import { isRecorderThread, serveRecorderThread } from "./recorder-thread.server";
 import { startAccessService, type AccessServiceHandle } from "./service.server";
@@ -50,6 +51,8 @@ const threads = { checkpointThread: true, recorderThread: new URL(import.meta.ur
 if (isRecorderThread(workerData)) {
   serveRecorderThread(workerData);
 } else if (process.send) {
+  // Its series reach GET /metrics through the web process (process.server.ts).
+  startProcessMetrics("access");
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   let service: AccessServiceHandle | null = null;
   stopOnSignals(async () => service?.stop());

@@ -10,8 +10,10 @@
 //   parent → child  {type: "start", options}   the service's options
 //                   {type: "change", change}    a change notification (the handle's notifier),
 //                                               applied to the service's door publisher
+//                   {type: "metrics", id}           a scrape of GET /metrics: the child's series, please
 //                   {type: "stop"}              graceful stop (swipes answered, broker closed)
 //   child → parent  {type: "ready", mqttPort, mqttTlsPort}
+//                   {type: "metrics", id, metrics}  its registry as JSON (utils/metrics.server.ts merges it)
 // The child stops by itself when the channel closes (the web process died),
 // and the parent starts a new child when one dies unexpectedly.
 //
@@ -25,6 +27,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import type { AccessChange } from "~/doors/contract";
+import { metricsRegistry, type MetricsSnapshot } from "~/utils/metrics.server";
 import { withTimeout } from "~/utils/timeout";
 import { errorMessage } from "./mqtt.server";
 import type { AccessNotifier } from "./notify.server";
@@ -33,8 +36,11 @@ import type { AccessServiceHandle, AccessServiceOptions } from "./service.server
 export type ParentMessage =
   | { type: "start"; options: AccessServiceOptions }
   | { type: "change"; change: AccessChange }
+  | { type: "metrics"; id: number }
   | { type: "stop" };
-export type ChildMessage = { type: "ready"; mqttPort: number | null; mqttTlsPort: number | null };
+export type ChildMessage =
+  | { type: "ready"; mqttPort: number | null; mqttTlsPort: number | null }
+  | { type: "metrics"; id: number; metrics: MetricsSnapshot };
 
 export type AccessProcessOptions = {
   /** The bundled entry; default build/access.js (scripts/build.mjs writes it). */
@@ -55,10 +61,13 @@ export type AccessProcessHandle = {
   whenReady(): Promise<void>;
   /** Sends change notifications to the child over the channel (boot hands it to useAccessNotifier). */
   notifier: AccessNotifier;
+  /** The child's metrics (its prom-client registry as JSON); rejects after 2 s without an answer. */
+  metrics(): Promise<MetricsSnapshot>;
   stop(): Promise<void>;
 };
 
 const STOP_TIMEOUT_MS = 10_000;
+const METRICS_TIMEOUT_MS = 2000;
 const RESTART_MIN_MS = 500;
 const RESTART_MAX_MS = 30_000;
 /** A child that ran this long before dying restarts after the shortest delay again. */
@@ -79,12 +88,16 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
   let restartDelay = RESTART_MIN_MS;
   let restartTimer: NodeJS.Timeout | null = null;
   let ready: Promise<void> = Promise.resolve();
+  let metricsRequests = 0;
+  /** Scrapes waiting for the child's answer, by request id. */
+  const metricsWaiting = new Map<number, (metrics: MetricsSnapshot) => void>();
   const handle: AccessProcessHandle = {
     mqttPort: null,
     mqttTlsPort: null,
     pid: () => child?.pid,
     whenReady: () => ready,
     notifier: { notify: publishChange },
+    metrics: readMetrics,
     stop,
   };
 
@@ -92,6 +105,9 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
     const started = Date.now();
     const current = fork(entry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
     child = current;
+    current.on("message", (message: ChildMessage) => {
+      if (message?.type === "metrics") metricsWaiting.get(message.id)?.(message.metrics);
+    });
     ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: ChildMessage) => {
         if (message?.type !== "ready") return;
@@ -127,6 +143,18 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
   async function publishChange(change: AccessChange) {
     if (!child) throw new Error("the access service process is not running");
     await send(child, { type: "change", change });
+  }
+
+  async function readMetrics(): Promise<MetricsSnapshot> {
+    if (!child) throw new Error("the access service process is not running");
+    const id = ++metricsRequests;
+    const answer = new Promise<MetricsSnapshot>((resolve) => metricsWaiting.set(id, resolve));
+    try {
+      await send(child, { type: "metrics", id });
+      return await withTimeout(answer, METRICS_TIMEOUT_MS, "the access service's metrics");
+    } finally {
+      metricsWaiting.delete(id);
+    }
   }
 
   async function stop() {
@@ -191,10 +219,19 @@ export async function serveParent(start: (options: AccessServiceOptions) => Prom
   const stop = () => (stopped ??= service.stop());
   process.on("message", (message: ParentMessage) => {
     if (message?.type === "change") void service.notifier.notify(message.change);
+    else if (message?.type === "metrics") void sendMetrics(message.id);
     else if (message?.type === "stop") void stop().then(() => process.disconnect?.());
   });
   // The web process is gone (even by kill -9): finish what was received, then leave.
   process.once("disconnect", () => void stop());
+  async function sendMetrics(id: number) {
+    try {
+      const answer: ChildMessage = { type: "metrics", id, metrics: await metricsRegistry.getMetricsAsJSON() };
+      parent.send(answer);
+    } catch (error) {
+      console.warn(`[access] could not send the metrics: ${errorMessage(error)}`);
+    }
+  }
   const ready: ChildMessage = { type: "ready", mqttPort: service.mqttPort, mqttTlsPort: service.mqttTlsPort };
   parent.send(ready);
   await new Promise<void>((resolve) => process.once("disconnect", () => resolve()));

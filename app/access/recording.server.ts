@@ -15,8 +15,11 @@ import type { AccessContext, AccessModule, ModuleSubscription } from "./module.s
 import { recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer, type SwipeDecision } from "./record-batch.server";
 import { startRecorderThread, type RecorderThread } from "./recorder-thread.server";
 
-/** A swipe or event on its way to the log; answer: the decision published for a swipe, before its commit. */
-export type QueuedInput = { input: AccessInput; correlationData?: Buffer; answer?: SwipeAnswer };
+/**
+ * A swipe or event on its way to the log; answer: the decision published for
+ * a swipe, before its commit; receivedAt: a swipe's arrival (performance.now()).
+ */
+export type QueuedInput = { input: AccessInput; correlationData?: Buffer; answer?: SwipeAnswer; receivedAt?: number };
 
 export type RecordingOptions = {
   /** The bundle that runs the recorder thread (build/access.js); unset: record on this thread. */
@@ -24,7 +27,7 @@ export type RecordingOptions = {
   /** Another thread runs the WAL checkpoints (checkpointer.server.ts). */
   checkpointsElsewhere: boolean;
   /** A swipe that reached its batch unanswered is answered after the commit. */
-  publishDecision(decision: SwipeDecision, correlationData: Buffer | undefined): void;
+  publishDecision(decision: SwipeDecision, correlationData: Buffer | undefined, receivedAt: number | undefined): void;
   /** Cards a batch set inactive because they had expired: their doors' offline lists change. */
   onCardsDeactivated(cardIds: string[]): void;
 };
@@ -124,8 +127,11 @@ export class Recording implements AccessModule {
     counters.batches += 1;
     counters.events += batch.filter((item) => item.input.kind === "event").length;
     // Decisions before receipts: a bridge keeps a swipe once it has its decision.
-    const correlation = new Map(batch.map((item) => [item.input.id, item.correlationData]));
-    for (const decision of result.decisions) this.options.publishDecision(decision, correlation.get(decision.id));
+    const received = new Map(batch.map((item) => [item.input.id, item]));
+    for (const decision of result.decisions) {
+      const item = received.get(decision.id);
+      this.options.publishDecision(decision, item?.correlationData, item?.receivedAt);
+    }
     this.publishReceipts(batch);
     if (result.deactivatedCardIds.length > 0) this.options.onCardsDeactivated(result.deactivatedCardIds);
   }

@@ -195,7 +195,7 @@ class AccessService {
     const recording = new Recording(context, {
       recorderThread: options.recorderThread,
       checkpointsElsewhere: this.checkpointer !== null,
-      publishDecision: (decision, correlationData) => decisions.publishDecision(decision, correlationData),
+      publishDecision: (decision, correlationData, receivedAt) => decisions.publishDecision(decision, correlationData, receivedAt),
       onCardsDeactivated: (cardIds) => publisher.scheduleCredentialsOfCards(cardIds),
     });
     const decisions = new Decisions(context, recording, groups);

@@ -11,8 +11,12 @@ const LINKS = [
   { to: "/admin/logs", label: "Registros", end: false },
   { to: "/admin/incidents", label: "Incidencias", end: false },
   { to: "/admin/reservations", label: "Reservas", end: false },
+  { to: "/admin/habitaciones", label: "Habitaciones", end: false },
+  { to: "/admin/ocupacion", label: "Ocupación", end: false },
+  { to: "/admin/instalaciones", label: "Reservas de instalaciones", end: false },
   { to: "/admin/consultations", label: "Consultas", end: false },
   { to: "/admin/copias", label: "Copias de seguridad", end: false },
+  { to: "/admin/auditoria", label: "Auditoría", end: false },
 ] as const;
 
 /**

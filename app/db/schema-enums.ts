@@ -3,6 +3,7 @@ export const USER_ROLES = ["user", "admin"] as const;
 export const USER_STATUSES = ["active", "inactive", "suspended"] as const;
 export const RESERVATION_TYPES = ["habitacion", "sala"] as const;
 export const ROOM_TYPES = ["individual", "doble", "suite"] as const;
+export const ROOM_STATUSES = ["available", "out-of-service"] as const;
 export const CONTACT_PREFERENCES = ["email", "phone", "both"] as const;
 export const RESERVATION_STATUSES = ["pending", "confirmed", "cancelled", "completed"] as const;
 export const CONSULTATION_KINDS = ["consulta", "visita"] as const;

@@ -18,6 +18,7 @@ import {
   USER_STATUSES,
   RESERVATION_TYPES,
   ROOM_TYPES,
+  ROOM_STATUSES,
   CONTACT_PREFERENCES,
   RESERVATION_STATUSES,
   CONSULTATION_KINDS,
@@ -137,11 +138,25 @@ export const anonymousReservations = sqliteTable(
     ipAddress: text("ip_address"),
     confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
     cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+    // A room stay's room, assigned when it is confirmed (pending stays hold
+    // capacity of their type, not a room).
+    roomId: text("room_id").references((): AnySQLiteColumn => rooms.id, { onDelete: "set null" }),
+    // A meeting-room stay's sala (a facility of type meeting-room), held from
+    // the booking on, for whole days: [heldFrom, heldTo) are the Madrid
+    // midnights of startDate and endDate, so the database can compare them
+    // with residents' facility bookings (drizzle/0013_rooms_inventory.sql).
+    salaId: text("sala_id").references((): AnySQLiteColumn => facilities.id),
+    heldFrom: integer("held_from", { mode: "timestamp_ms" }),
+    heldTo: integer("held_to", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("anonymous_reservations_code_unique").on(t.reservationCode),
+    // Capacity checks and the calendar: the open stays of a type overlapping some nights.
+    index("anonymous_reservations_stay_idx").on(t.reservationType, t.roomType, t.status, t.endDate, t.startDate),
+    index("anonymous_reservations_room_idx").on(t.roomId, t.endDate),
+    index("anonymous_reservations_sala_idx").on(t.salaId, t.heldTo),
     index("anonymous_reservations_status_idx").on(t.status, t.createdAt),
     // The admin's list (app/models/reservation.server.ts): pages in booking
     // order whatever the status filter, read from this index alone.
@@ -370,6 +385,25 @@ export const facilities = sqliteTable("facilities", {
   sortOrder: integer("sort_order").notNull().default(0),
 });
 
+// The house's rooms: the inventory guests' room stays are counted against
+// and assigned to (drizzle/0013_rooms_inventory.sql seeds a first one).
+export const rooms = sqliteTable(
+  "rooms",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    floor: integer("floor").notNull(),
+    roomType: text("room_type", { enum: ROOM_TYPES }).notNull(),
+    // The room's own lock, if it has one: a door row's id.
+    doorId: text("door_id").references(() => doors.id, { onDelete: "set null" }),
+    status: text("status", { enum: ROOM_STATUSES }).notNull().default("available"),
+    notes: text("notes"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("rooms_name_unique").on(sql`lower(${t.name})`), index("rooms_type_idx").on(t.roomType, t.status)],
+);
+
 export const facilityBookings = sqliteTable(
   "facility_bookings",
   {
@@ -488,6 +522,46 @@ export const buildingSensors = sqliteTable("building_sensors", {
   createdAt: createdAt(),
 });
 
+// The audit trail (docs/audit.md): one row per change made through the app,
+// append-only and hash-chained. `id` is the chain's order; `hash` is the
+// SHA-256 of the row's content and `prev_hash` (the previous row's hash). The
+// migration adds triggers that refuse UPDATE and any DELETE but the retention
+// purge's (rows below `audit_control.purge_below`).
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey(),
+    at: integer("at").notNull(),
+    actorId: text("actor_id"),
+    actorUsername: text("actor_username").notNull(),
+    // A user's role (admin, user), or sistema, huesped, anonimo (app/schemas/audit.ts).
+    actorRole: text("actor_role").notNull(),
+    ip: text("ip"),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    summary: text("summary").notNull(),
+    // JSON text, secrets already shown as [oculto]; hashed as stored.
+    before: text("before"),
+    after: text("after"),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_actor_idx").on(sql`${t.actorUsername} COLLATE NOCASE`),
+    index("audit_events_entity_idx").on(t.entityType, t.entityId),
+    index("audit_events_action_idx").on(t.action),
+  ],
+);
+
+// One row (id 1): the bound below which the retention purge may delete audit
+// events, set and cleared by the purge inside its own transaction.
+export const auditControl = sqliteTable("audit_control", {
+  id: integer("id").primaryKey(),
+  purgeBelow: integer("purge_below").notNull().default(0),
+});
+
 export type User = typeof users.$inferSelect;
 export type Door = typeof doors.$inferSelect;
 export type Card = typeof cards.$inferSelect;
@@ -496,6 +570,8 @@ export type Incident = typeof incidents.$inferSelect;
 export type AnonymousReservation = typeof anonymousReservations.$inferSelect;
 export type Consultation = typeof consultations.$inferSelect;
 export type Facility = typeof facilities.$inferSelect;
+export type Room = typeof rooms.$inferSelect;
 export type FacilityBooking = typeof facilityBookings.$inferSelect;
 export type BuildingReading = typeof buildingReadings.$inferSelect;
 export type AccessGroup = typeof accessGroups.$inferSelect;
+export type AuditEvent = typeof auditEvents.$inferSelect;

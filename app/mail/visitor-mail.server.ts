@@ -11,11 +11,20 @@ import { composeMail } from "./layout.server";
 
 const ADDRESS = "Calle del Muelle 12, 33500 Llanes, Asturias";
 
-function reservationRows(reservation: AnonymousReservation): Array<[string, string]> {
+/** A reservation as mail shows it: with the name of its room (or sala) once it has one. */
+type MailedReservation = AnonymousReservation & { roomName?: string | null; salaName?: string | null };
+
+function reservationRows(reservation: MailedReservation): Array<[string, string]> {
   const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
+  const place: Array<[string, string]> = reservation.roomName
+    ? [["Habitación", reservation.roomName]]
+    : reservation.salaName
+      ? [["Sala", reservation.salaName]]
+      : [];
   return [
     ["Código de reserva", reservation.reservationCode],
     ["Tipo", reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type],
+    ...place,
     ["Fecha de entrada", formatIsoDay(reservation.startDate)],
     ["Fecha de salida", formatIsoDay(reservation.endDate)],
   ];
@@ -25,7 +34,7 @@ function lookupUrl() {
   return `${getEnv().PUBLIC_URL}/reserva-consulta`;
 }
 
-export function reservationConfirmationMail(reservation: AnonymousReservation): Mail {
+export function reservationConfirmationMail(reservation: MailedReservation): Mail {
   const { BUILDING_NAME } = getEnv();
   const body = composeMail({
     greeting: `Hola, ${reservation.guestName}:`,
@@ -65,7 +74,7 @@ function stayCalendar(reservation: AnonymousReservation, state: StayState) {
   };
 }
 
-export function reservationCancelledMail(reservation: AnonymousReservation): Mail {
+export function reservationCancelledMail(reservation: MailedReservation): Mail {
   return {
     to: reservation.guestEmail,
     subject: `Reserva cancelada: ${reservation.reservationCode}`,
@@ -78,8 +87,8 @@ export function reservationCancelledMail(reservation: AnonymousReservation): Mai
   };
 }
 
-/** The house confirmed the reservation (admin reservations screen or API). */
-export function reservationConfirmedByHouseMail(reservation: AnonymousReservation): Mail {
+/** The house confirmed the reservation (admin reservations screen or API): it names the room (or sala). */
+export function reservationConfirmedByHouseMail(reservation: MailedReservation): Mail {
   const { BUILDING_NAME } = getEnv();
   return {
     to: reservation.guestEmail,
@@ -98,7 +107,7 @@ export function reservationConfirmedByHouseMail(reservation: AnonymousReservatio
 }
 
 /** The house cancelled the reservation (admin reservations screen or API). */
-export function reservationCancelledByHouseMail(reservation: AnonymousReservation): Mail {
+export function reservationCancelledByHouseMail(reservation: MailedReservation): Mail {
   const { BUILDING_NAME } = getEnv();
   return {
     to: reservation.guestEmail,

@@ -343,8 +343,19 @@ export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPOR
   }
 }
 
-/** SPEC §7 Logs cleanup: removes the denied rows of a card number; answers how many. */
-export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string): Promise<number> {
+/**
+ * SPEC §7 Logs cleanup: removes the denied rows of a card number; answers how
+ * many, and how many of each door with the oldest and newest (for the audit
+ * trail, so the security history does not vanish with them).
+ */
+export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string) {
+  const doors = await getDb().all<{ doorCode: string; doorName: string | null; rows: number; first: number; last: number }>(sql`
+    SELECT door_code AS doorCode, max(door_name) AS doorName, count(*) AS rows, min(timestamp) AS first, max(timestamp) AS last
+    FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0 GROUP BY door_code ORDER BY door_code`);
+  if (doors.length === 0) return { deleted: 0, doors: [] };
   const result = await getDb().run(sql`DELETE FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0`);
-  return result.rowsAffected;
+  return {
+    deleted: result.rowsAffected,
+    doors: doors.map((door) => ({ ...door, rows: Number(door.rows), first: new Date(Number(door.first)), last: new Date(Number(door.last)) })),
+  };
 }

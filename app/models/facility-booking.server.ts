@@ -1,18 +1,21 @@
 // Facilities (the fixed catalogue of SPEC §3) and residents' bookings of
 // them. A facility's confirmed bookings never overlap: the database refuses
 // the write (trigger in drizzle/0009_facility_booking_no_overlap.sql), so
-// insertBooking answers "overlap" instead of a row under any concurrency.
+// insertBooking answers "overlap" instead of a row under any concurrency; it
+// also refuses a sala a guest holds that day (drizzle/0013_rooms_inventory.sql).
 // Every query of a resident's bookings names its owner in its where. The
 // booking windows at doors (a booking opens the doors linked to its facility)
 // are read here too, for the access service.
-import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
-import { doors, facilities, facilityBookings, type Facility, type FacilityBooking } from "~/db/schema";
+import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { doors, facilities, facilityBookings, users, type Facility, type FacilityBooking } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
 import { getDb, type Database } from "~/utils/db.server";
 
 export type { Facility, FacilityBooking };
 
 const OVERLAP_ERROR = "facility_booking_overlap";
+// A guest's meeting-room stay holds the sala that day (drizzle/0013_rooms_inventory.sql).
+const GUEST_SALA_ERROR = "facility_booking_guest_sala";
 
 export async function listFacilities() {
   return getDb().select().from(facilities).orderBy(asc(facilities.sortOrder), asc(facilities.name));
@@ -53,15 +56,16 @@ export type NewBooking = {
  * Inserts a confirmed booking unless the resident already has `maxActive`
  * bookings of this facility type that are not over yet (confirmed or pending,
  * ending after `now`): "limit"; or "overlap" when the database refuses the
- * slot. The count and the insert are one statement (an INSERT … SELECT …
- * WHERE count < limit), so simultaneous requests cannot go past the limit, and
+ * slot, or "guest-sala" when a guest holds the sala on one of its days. The
+ * count and the insert are one statement (an INSERT … SELECT … WHERE count <
+ * limit), so simultaneous requests cannot go past the limit, and
  * no transaction stays open across an await (a second connection's BEGIN
  * would wait for it synchronously, with the event loop, and time out).
  */
 export async function insertBooking(
   input: NewBooking,
   { facilityType, maxActive, now }: { facilityType: Facility["type"]; maxActive: number; now: Date },
-): Promise<{ ok: true; booking: FacilityBooking } | { ok: false; reason: "overlap" | "limit" }> {
+): Promise<{ ok: true; booking: FacilityBooking } | { ok: false; reason: "overlap" | "limit" | "guest-sala" }> {
   const id = createId();
   try {
     const inserted = await getDb().run(sql`
@@ -73,16 +77,13 @@ export async function insertBooking(
                AND b.status IN ('confirmed', 'pending') AND b.ends_at > ${now.getTime()}) < ${maxActive}`);
     if (inserted.rowsAffected === 0) return { ok: false, reason: "limit" };
   } catch (error) {
-    if (isOverlapError(error)) return { ok: false, reason: "overlap" };
+    const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${(error as Error)?.message ?? ""}`;
+    if (text.includes(OVERLAP_ERROR)) return { ok: false, reason: "overlap" };
+    if (text.includes(GUEST_SALA_ERROR)) return { ok: false, reason: "guest-sala" };
     throw error;
   }
   const [booking] = await getDb().select().from(facilityBookings).where(eq(facilityBookings.id, id));
   return { ok: true, booking: booking! };
-}
-
-function isOverlapError(error: unknown) {
-  const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${(error as Error)?.message ?? ""}`;
-  return text.includes(OVERLAP_ERROR);
 }
 
 /** A confirmed booking of the facility that overlaps [startsAt, endsAt), if any (to name the slot taken). */
@@ -168,6 +169,85 @@ export async function cancelBooking(id: string, { userId, now }: { userId: strin
     )
     .returning();
   return row;
+}
+
+/** A booking with its facility and its resident's names (the admin's list and the calendar). */
+export type BookingWithResident = BookingWithFacility & {
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  unitNumber: string | null;
+};
+
+const withResident = {
+  ...withFacility,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  unitNumber: users.unitNumber,
+};
+
+function selectWithResident() {
+  return getDb()
+    .select(withResident)
+    .from(facilityBookings)
+    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+    .innerJoin(users, eq(users.id, facilityBookings.userId));
+}
+
+function flattenWithResident({ booking, facilityName, facilityType, ...resident }: Awaited<ReturnType<typeof selectWithResident>>[number]): BookingWithResident {
+  return { ...booking, facilityName, facilityType, ...resident };
+}
+
+/** Confirmed bookings of the facilities of a type (or of one facility) overlapping [from, to), soonest first. */
+export async function listConfirmedBookingsBetween({ facilityType, facilityId, from, to }: { facilityType?: Facility["type"]; facilityId?: string; from: Date; to: Date }) {
+  const rows = await selectWithResident()
+    .where(
+      and(
+        facilityType ? eq(facilities.type, facilityType) : undefined,
+        facilityId ? eq(facilityBookings.facilityId, facilityId) : undefined,
+        eq(facilityBookings.status, "confirmed"),
+        sql`${facilityBookings.startsAt} < ${to.getTime()}`,
+        sql`${facilityBookings.endsAt} > ${from.getTime()}`,
+      ),
+    )
+    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id));
+  return rows.map(flattenWithResident);
+}
+
+export type AdminBookingFilters = { facilityId?: string; resident?: string; from?: Date; to?: Date; id?: string };
+
+function adminFilter({ facilityId, resident, from, to, id }: AdminBookingFilters): SQL | undefined {
+  const pattern = resident ? `%${resident.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : null;
+  return and(
+    id ? eq(facilityBookings.id, id) : undefined,
+    facilityId ? eq(facilityBookings.facilityId, facilityId) : undefined,
+    pattern
+      ? sql`(${users.username} LIKE ${pattern} ESCAPE '\\' OR ${users.email} LIKE ${pattern} ESCAPE '\\'
+          OR coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '') LIKE ${pattern} ESCAPE '\\')`
+      : undefined,
+    from ? sql`${facilityBookings.endsAt} > ${from.getTime()}` : undefined,
+    to ? sql`${facilityBookings.startsAt} < ${to.getTime()}` : undefined,
+  );
+}
+
+/** Residents' bookings for the admin, latest start first: one page, and how many match. */
+export async function listBookingsForAdmin(filters: AdminBookingFilters, { limit, offset }: { limit: number; offset: number }) {
+  const rows = await selectWithResident()
+    .where(adminFilter(filters))
+    .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map(flattenWithResident);
+}
+
+export async function countBookingsForAdmin(filters: AdminBookingFilters) {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(facilityBookings)
+    .innerJoin(users, eq(users.id, facilityBookings.userId))
+    .where(adminFilter(filters));
+  return Number(row?.n ?? 0);
 }
 
 /** Row ids of the doors linked to the facility. */

@@ -1,12 +1,19 @@
+// Guests' reservations ("stays"). The rules of the inventory are the
+// database's (triggers in drizzle/0013_rooms_inventory.sql): the open stays
+// of a room type never need more rooms on a night than there are in service,
+// a room is never given to two stays on one night, and a meeting-room stay
+// holds one sala for whole days that neither another guest nor a resident
+// has. Each write here is one statement, so whatever the concurrency, of any
+// number of requests for the last K rooms exactly K are stored; a refused
+// write answers its reason instead of a row.
 import crypto from "node:crypto";
-import { and, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { anonymousReservations, type AnonymousReservation } from "~/db/schema";
+import { and, asc, eq, getTableColumns, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { anonymousReservations, facilities, rooms, type AnonymousReservation, type Room } from "~/db/schema";
 import {
   ADMIN_CANCELLABLE,
   ADMIN_CONFIRMABLE,
   GUEST_CANCELLABLE,
   RESERVATION_CODE_ALPHABET,
-  type AdminReservationStatus,
   type ReservationInput,
 } from "~/schemas/reservation";
 import { createId } from "~/utils/crypto.server";
@@ -14,53 +21,266 @@ import { getDb, isUniqueViolation } from "~/utils/db.server";
 
 export type { AnonymousReservation };
 
+/** A reservation with the name of its room or sala (null while it has none). */
+export type Stay = AnonymousReservation & { roomName: string | null; salaName: string | null };
+
+/** Why the database refused a stay (the triggers' texts, see the migration). */
+export type StayRefusal = "rooms-full" | "salas-full" | "room-taken" | "room-unfit" | "sala-taken" | "sala-resident";
+
+const REFUSALS: Array<[string, StayRefusal]> = [
+  ["reservation_rooms_full", "rooms-full"],
+  ["reservation_salas_full", "salas-full"],
+  ["reservation_room_taken", "room-taken"],
+  ["reservation_room_unfit", "room-unfit"],
+  ["reservation_sala_taken", "sala-taken"],
+  ["reservation_sala_resident", "sala-resident"],
+];
+
+function stayRefusalOf(error: unknown): StayRefusal | null {
+  const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${(error as Error)?.message ?? ""}`;
+  return REFUSALS.find(([code]) => text.includes(code))?.[1] ?? null;
+}
+
+const r = anonymousReservations;
+const OPEN = ["pending", "confirmed"] as const;
+
+const withPlace = { ...getTableColumns(r), roomName: rooms.name, salaName: facilities.name };
+
+function selectStays() {
+  return getDb().select(withPlace).from(r).leftJoin(rooms, eq(rooms.id, r.roomId)).leftJoin(facilities, eq(facilities.id, r.salaId));
+}
+
 export function generateReservationCode(length = 8) {
   let code = "";
   for (let i = 0; i < length; i++) code += RESERVATION_CODE_ALPHABET[crypto.randomInt(RESERVATION_CODE_ALPHABET.length)];
   return code;
 }
 
-/** Stores a reservation under a fresh random code, retrying on a collision. */
-export async function createReservation(input: ReservationInput & { ipAddress: string | null }) {
+/** The instants a meeting-room stay holds its sala: Madrid's midnights of its entry and exit days. */
+export type SalaHold = { heldFrom: Date; heldTo: Date };
+
+/** SQL: the first sala (by the catalogue's order) free for the whole hold, or NULL. */
+function freeSalaSql({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null) {
+  const [from, to] = [heldFrom.getTime(), heldTo.getTime()];
+  return sql`(SELECT f.id FROM facilities f
+    WHERE f.type = 'meeting-room'
+      AND NOT EXISTS (SELECT 1 FROM facility_bookings b
+        WHERE b.facility_id = f.id AND b.status = 'confirmed' AND b.starts_at < ${to} AND ${from} < b.ends_at)
+      AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
+        WHERE s.sala_id = f.id AND s.status IN ('pending', 'confirmed') AND s.id IS NOT ${exceptStayId}
+          AND s.held_from < ${to} AND ${from} < s.held_to)
+    ORDER BY f.sort_order, f.name LIMIT 1)`;
+}
+
+/**
+ * Stores a guest's reservation under a fresh random code (retrying on a
+ * collision). A room stay is refused when its type is full on one of its
+ * nights; a meeting-room stay takes the first sala free for all its days, and
+ * is refused when there is none.
+ */
+export async function createReservation(
+  input: ReservationInput & { ipAddress: string | null },
+  hold: SalaHold | null = null,
+): Promise<{ ok: true; reservation: Stay } | { ok: false; reason: StayRefusal }> {
+  const place = input.reservationType === "sala" && hold ? { salaId: freeSalaSql(hold), heldFrom: hold.heldFrom, heldTo: hold.heldTo } : {};
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const [reservation] = await getDb()
-        .insert(anonymousReservations)
-        .values({ id: createId(), reservationCode: generateReservationCode(), ...input })
-        .returning();
-      return reservation!;
+      const [row] = await getDb()
+        .insert(r)
+        .values({ id: createId(), reservationCode: generateReservationCode(), ...input, ...place })
+        .returning({ id: r.id });
+      return { ok: true, reservation: (await getReservationById(row!.id))! };
     } catch (error) {
+      const reason = stayRefusalOf(error);
+      if (reason) return { ok: false, reason };
       if (!isUniqueViolation(error, "reservation_code")) throw error;
     }
   }
   throw new Error("Could not find a free reservation code after 5 attempts");
 }
 
-export async function getReservationByCode(code: string) {
-  return getDb().query.anonymousReservations.findFirst({
-    where: eq(anonymousReservations.reservationCode, code.toUpperCase()),
-  });
+export async function getReservationByCode(code: string): Promise<Stay | undefined> {
+  const [row] = await selectStays().where(eq(r.reservationCode, code.toUpperCase())).limit(1);
+  return row;
+}
+
+export async function getReservationById(id: string): Promise<Stay | undefined> {
+  const [row] = await selectStays().where(eq(r.id, id)).limit(1);
+  return row;
 }
 
 /** Cancels only if the reservation is still pending or confirmed; null otherwise. */
 export async function cancelReservationByGuest(id: string, now = new Date()) {
   const [cancelled] = await getDb()
-    .update(anonymousReservations)
+    .update(r)
     .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
-    .where(and(eq(anonymousReservations.id, id), inArray(anonymousReservations.status, [...GUEST_CANCELLABLE])))
-    .returning();
-  return cancelled ?? null;
+    .where(and(eq(r.id, id), inArray(r.status, [...GUEST_CANCELLABLE])))
+    .returning({ id: r.id });
+  return cancelled ? ((await getReservationById(cancelled.id)) ?? null) : null;
 }
 
 export async function countReservations() {
-  const [row] = await getDb().select({ n: sql<number>`count(*)` }).from(anonymousReservations);
+  const [row] = await getDb().select({ n: sql<number>`count(*)` }).from(r);
   return Number(row?.n ?? 0);
 }
 
-// The admin's list. A pending or confirmed reservation whose exit day is
-// before `today` (the building's date) counts and shows as completed: the
-// stay is over, though no action stored it so (SPEC §4).
-const r = anonymousReservations;
+// --- Availability ---
+
+/**
+ * The most rooms of the type that open stays use on one night of [startDate,
+ * endDate): the busiest night is the first or one on which a stay starts.
+ */
+export async function busiestNight(roomType: Room["roomType"], startDate: string, endDate: string) {
+  const [row] = await getDb().all<{ n: number | null }>(sql`
+    SELECT max((
+      SELECT count(*) FROM anonymous_reservations s
+      WHERE s.reservation_type = 'habitacion' AND s.room_type = ${roomType} AND s.status IN ('pending', 'confirmed')
+        AND s.end_date > nights.night AND s.start_date <= nights.night
+    )) AS n
+    FROM (
+      SELECT ${startDate} AS night
+      UNION
+      SELECT o.start_date FROM anonymous_reservations o
+      WHERE o.reservation_type = 'habitacion' AND o.room_type = ${roomType} AND o.status IN ('pending', 'confirmed')
+        AND o.end_date > ${startDate} AND o.start_date > ${startDate} AND o.start_date < ${endDate}
+    ) AS nights`);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The salas (meeting-room facilities, in the catalogue's order) and whether
+ * each is free for the whole hold (the stay `exceptStayId` aside).
+ */
+export async function listSalasForHold({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null) {
+  const [from, to] = [heldFrom.getTime(), heldTo.getTime()];
+  const rows = await getDb().all<{ id: string; name: string; capacity: number | null; free: number }>(sql`
+    SELECT f.id, f.name, f.capacity,
+      NOT EXISTS (SELECT 1 FROM facility_bookings b
+        WHERE b.facility_id = f.id AND b.status = 'confirmed' AND b.starts_at < ${to} AND ${from} < b.ends_at)
+      AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
+        WHERE s.sala_id = f.id AND s.status IN ('pending', 'confirmed') AND s.id IS NOT ${exceptStayId}
+          AND s.held_from < ${to} AND ${from} < s.held_to) AS free
+    FROM facilities f WHERE f.type = 'meeting-room' ORDER BY f.sort_order, f.name`);
+  return rows.map((row) => ({ id: row.id, name: row.name, capacity: row.capacity === null ? null : Number(row.capacity), free: Boolean(Number(row.free)) }));
+}
+
+// --- Confirmation and rooms ---
+
+type StayNights = Pick<AnonymousReservation, "id" | "roomType" | "startDate" | "endDate">;
+
+/**
+ * SQL: the rooms of the stay's type in service and free for all its nights
+ * (its own room aside), the best fit first: the room whose last stay ends
+ * nearest before this one starts, so free nights stay together.
+ */
+function freeRoomsSql(stay: StayNights, columns: SQL, limit: number) {
+  return sql`SELECT ${columns} FROM rooms rm
+    WHERE rm.room_type = ${stay.roomType} AND rm.status = 'available'
+      AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
+        WHERE s.room_id = rm.id AND s.id <> ${stay.id} AND s.status IN ('pending', 'confirmed')
+          AND s.start_date < ${stay.endDate} AND ${stay.startDate} < s.end_date)
+    ORDER BY (SELECT max(p.end_date) FROM anonymous_reservations p
+        WHERE p.room_id = rm.id AND p.status IN ('pending', 'confirmed') AND p.end_date <= ${stay.startDate}) DESC NULLS LAST,
+      rm.floor, length(rm.name), rm.name
+    LIMIT ${limit}`;
+}
+
+/** SQL: the free room that fits the stay best, or NULL. */
+const freeRoomSql = (stay: StayNights) => sql`(${freeRoomsSql(stay, sql`rm.id`, 1)})`;
+
+/** The rooms the stay could have (for the admin's choice), best fit first. */
+export async function listFreeRoomsForStay(stay: StayNights) {
+  const rows = await getDb().all<{ id: string; name: string; floor: number }>(freeRoomsSql(stay, sql`rm.id, rm.name, rm.floor`, 1000));
+  return rows.map((row) => ({ id: row.id, name: row.name, floor: Number(row.floor) }));
+}
+
+export type ConfirmOutcome =
+  | { ok: true; reservation: Stay }
+  | { ok: false; reason: StayRefusal | "not-confirmable" | "no-free-room" };
+
+/**
+ * The admin confirms a pending reservation whose stay is not over, giving it
+ * a room of its type (`roomId`, or the free one that fits best) or, for a
+ * meeting room, keeping the sala it holds (`roomId` another sala; a stay
+ * booked before salas were held gets the first free one). One statement: two
+ * confirmations at once never get the same room. The allowed status is
+ * checked by the write itself, so a reservation the guest cancelled a moment
+ * ago is never confirmed.
+ */
+export async function confirmReservation(
+  stay: Pick<AnonymousReservation, "id" | "reservationType" | "roomType" | "startDate" | "endDate" | "salaId">,
+  { roomId, hold, today, now = new Date() }: { roomId?: string; hold: SalaHold | null; today: string; now?: Date },
+): Promise<ConfirmOutcome> {
+  const confirmable = and(eq(r.id, stay.id), inArray(r.status, [...ADMIN_CONFIRMABLE]), gte(r.endDate, today));
+  let place: Partial<Record<"roomId" | "salaId", SQL | string>> & Partial<SalaHold> = {};
+  let needsPlace: SQL | undefined;
+  if (stay.reservationType === "habitacion") {
+    const room = roomId ?? freeRoomSql(stay);
+    place = { roomId: room };
+    needsPlace = sql`${room} IS NOT NULL`;
+  } else if (roomId || !stay.salaId) {
+    const sala = roomId ?? (hold ? freeSalaSql(hold, stay.id) : null);
+    if (sala === null) return { ok: false, reason: "no-free-room" };
+    place = { salaId: sala, ...(hold ?? {}) };
+    needsPlace = sql`${sala} IS NOT NULL`;
+  }
+  try {
+    const [row] = await getDb()
+      .update(r)
+      .set({ status: "confirmed", confirmedAt: now, updatedAt: now, ...place })
+      .where(and(confirmable, needsPlace))
+      .returning({ id: r.id });
+    if (row) return { ok: true, reservation: (await getReservationById(row.id))! };
+  } catch (error) {
+    const reason = stayRefusalOf(error);
+    if (reason) return { ok: false, reason };
+    throw error;
+  }
+  const [still] = await getDb().select({ id: r.id }).from(r).where(confirmable).limit(1);
+  return { ok: false, reason: still ? "no-free-room" : "not-confirmable" };
+}
+
+/**
+ * Moves a confirmed stay that is not over to another room of its type (or
+ * another sala); the database refuses a room that is taken, of another type
+ * or out of service. "not-movable" when the stay is not (or no longer) one.
+ */
+export async function moveReservation(stay: Pick<AnonymousReservation, "id" | "reservationType">, placeId: string, today: string, now = new Date()) {
+  const place = stay.reservationType === "habitacion" ? { roomId: placeId } : { salaId: placeId };
+  try {
+    const [row] = await getDb()
+      .update(r)
+      .set({ ...place, updatedAt: now })
+      .where(and(eq(r.id, stay.id), eq(r.status, "confirmed"), gte(r.endDate, today)))
+      .returning({ id: r.id });
+    if (!row) return { ok: false as const, reason: "not-movable" as const };
+    return { ok: true as const, reservation: (await getReservationById(row.id))! };
+  } catch (error) {
+    const reason = stayRefusalOf(error);
+    if (reason) return { ok: false as const, reason };
+    throw error;
+  }
+}
+
+/** Cancels a pending or confirmed reservation whose stay is not over; null when it is not (or no longer) one. */
+export async function cancelReservationByAdmin(id: string, today: string, now = new Date()) {
+  const [row] = await getDb()
+    .update(r)
+    .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+    .where(and(eq(r.id, id), inArray(r.status, [...ADMIN_CANCELLABLE]), gte(r.endDate, today)))
+    .returning({ id: r.id });
+  return row ? ((await getReservationById(row.id)) ?? null) : null;
+}
+
+export async function setReservationNotes(id: string, adminNotes: string | null, now = new Date()) {
+  const [row] = await getDb().update(r).set({ adminNotes, updatedAt: now }).where(eq(r.id, id)).returning({ id: r.id });
+  return row ? ((await getReservationById(row.id)) ?? null) : null;
+}
+
+// --- The admin's list ---
+// A pending or confirmed reservation whose exit day is before `today` (the
+// building's date) counts and shows as completed: the stay is over, though no
+// action stored it so (SPEC §4).
 type Status = AnonymousReservation["status"];
 
 const stayOver = (today: string) => lt(r.endDate, today);
@@ -72,6 +292,17 @@ function shownStatusIs(status: Status, today: string): SQL {
   return and(eq(r.status, status), gte(r.endDate, today))!;
 }
 
+/** `%text%` for LIKE, with the wildcards in the text taken literally (ESCAPE '\\'). */
+function containsPattern(text: string) {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** The code is the text (any case), or the guest's name or email contains it (case ignored for unaccented letters). */
+function searchMatches(search: string): SQL {
+  const pattern = containsPattern(search);
+  return sql`(${r.reservationCode} = ${search.toUpperCase()} OR ${r.guestName} LIKE ${pattern} ESCAPE '\\' OR ${r.guestEmail} LIKE ${pattern} ESCAPE '\\')`;
+}
+
 /**
  * The list's order: newest booking first, ties in the order of
  * anonymous_reservations_list_idx (created_at, status, end_date, rowid), so a
@@ -79,26 +310,29 @@ function shownStatusIs(status: Status, today: string): SQL {
  */
 const newestFirst = sql`created_at DESC, status DESC, end_date DESC, rowid DESC`;
 
+export type ReservationListFilters = { status?: Status; search?: string };
+
 /**
  * One page, newest booking first: the rowids of the page read from the list
- * index alone (its columns answer every status filter, and an OFFSET skips
- * index entries only), then those rows.
+ * index (its columns answer every status filter, and an OFFSET skips index
+ * entries only; a search reads the rows it walks), then those rows.
  */
-export async function listReservations({ status }: { status?: Status }, today: string, { limit, offset }: { limit: number; offset: number }) {
-  const filter = status ? shownStatusIs(status, today) : sql`1`;
+export async function listReservations({ status, search }: ReservationListFilters, today: string, { limit, offset }: { limit: number; offset: number }) {
+  const filter = and(status ? shownStatusIs(status, today) : sql`1`, search ? searchMatches(search) : undefined)!;
   const page = sql`SELECT rowid FROM anonymous_reservations INDEXED BY anonymous_reservations_list_idx
     WHERE ${filter} ORDER BY ${newestFirst} LIMIT ${limit} OFFSET ${offset}`;
-  return getDb().select().from(r).where(sql`rowid IN (${page})`).orderBy(newestFirst);
+  return selectStays().where(sql`${r}.rowid IN (${page})`).orderBy(sql`${r.createdAt} DESC, ${r.status} DESC, ${r.endDate} DESC, ${r}.rowid DESC`);
 }
 
 export type ReservationStatusCounts = Record<Status, number> & { total: number };
 
-/** Every reservation by the status the admin sees today. */
-export async function countReservationsByShownStatus(today: string): Promise<ReservationStatusCounts> {
-  // Read in the order of anonymous_reservations_status_end_idx, from it alone.
+/** Every reservation (or those the search matches) by the status the admin sees today. */
+export async function countReservationsByShownStatus(today: string, search?: string): Promise<ReservationStatusCounts> {
+  // Without a search: in the order of anonymous_reservations_status_end_idx, from it alone.
   const rows = await getDb()
     .select({ status: r.status, over: sql<number>`coalesce(sum(${r.endDate} < ${today}), 0)`, count: sql<number>`count(*)` })
     .from(r)
+    .where(search ? searchMatches(search) : undefined)
     .groupBy(r.status);
   const counts: ReservationStatusCounts = { total: 0, pending: 0, confirmed: 0, cancelled: 0, completed: 0 };
   for (const row of rows) {
@@ -115,32 +349,20 @@ export async function countReservationsByShownStatus(today: string): Promise<Res
   return counts;
 }
 
-export async function getReservationById(id: string) {
-  return getDb().query.anonymousReservations.findFirst({ where: eq(r.id, id) });
+// --- The calendar ---
+
+/** Stays that are not cancelled and have a night in [from, to) (days "YYYY-MM-DD"), by entry day. */
+export async function listStaysBetween(from: string, to: string) {
+  return selectStays()
+    .where(and(inArray(r.status, [...OPEN, "completed"]), sql`${r.endDate} > ${from}`, sql`${r.startDate} < ${to}`))
+    .orderBy(asc(r.startDate), asc(r.reservationCode));
 }
 
-/**
- * The admin confirms (pending only) or cancels (pending or confirmed) a
- * reservation whose stay is not over. The allowed statuses are checked in
- * the UPDATE itself, so a reservation the guest cancelled a moment ago is
- * never confirmed: null when the row is not (or no longer) in one of them.
- */
-export async function setReservationStatusByAdmin(id: string, status: AdminReservationStatus, today: string, now = new Date()) {
-  const [row] = await getDb()
-    .update(r)
-    .set(status === "confirmed" ? { status, confirmedAt: now, updatedAt: now } : { status, cancelledAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(r.id, id),
-        inArray(r.status, status === "confirmed" ? [...ADMIN_CONFIRMABLE] : [...ADMIN_CANCELLABLE]),
-        gte(r.endDate, today),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
-export async function setReservationNotes(id: string, adminNotes: string | null, now = new Date()) {
-  const [row] = await getDb().update(r).set({ adminNotes, updatedAt: now }).where(eq(r.id, id)).returning();
-  return row ?? null;
+/** Open stays holding the sala during [from, to) (epoch instants), for a day's free slots. */
+export async function listSalaHoldsBetween(salaId: string, from: Date, to: Date) {
+  return getDb()
+    .select({ id: r.id, heldFrom: r.heldFrom, heldTo: r.heldTo })
+    .from(r)
+    .where(and(eq(r.salaId, salaId), inArray(r.status, [...OPEN]), sql`${r.heldFrom} < ${to.getTime()}`, sql`${r.heldTo} > ${from.getTime()}`))
+    .orderBy(asc(r.heldFrom));
 }

@@ -26,7 +26,6 @@ export async function countAdmins() {
 export type NewUser = {
   username: string;
   email: string;
-  password: string;
   role?: User["role"];
   status?: User["status"];
   firstName?: string | null;
@@ -36,16 +35,22 @@ export type NewUser = {
   notes?: string | null;
   unitNumber?: string | null;
   buildingName?: string | null;
-};
+} & PasswordOrHash;
 
-export async function createUser({ password, ...fields }: NewUser) {
+/**
+ * A password to hash here, or its hash made beforehand (hashing takes a
+ * while: a write transaction must not wait for it, docs/architecture.md rule 14).
+ */
+export type PasswordOrHash = { password: string; passwordHash?: never } | { passwordHash: string; password?: never };
+
+export async function createUser({ password, passwordHash, ...fields }: NewUser) {
   const [user] = await getDb()
     .insert(users)
     .values({
       id: createId(),
       ...fields,
       email: fields.email.toLowerCase(),
-      passwordHash: await hashPassword(password),
+      passwordHash: passwordHash ?? (await hashPassword(password!)),
     })
     .returning();
   return user!;
@@ -87,10 +92,11 @@ export async function updateUserProfile(id: string, fields: ProfileFields) {
   return user ?? null;
 }
 
-export async function updateUserPassword(id: string, password: string) {
+/** Stores a new password's hash (made with hashPassword beforehand). */
+export async function setUserPasswordHash(id: string, passwordHash: string) {
   const [user] = await getDb()
     .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .set({ passwordHash, updatedAt: new Date() })
     .where(eq(users.id, id))
     .returning({ id: users.id });
   return Boolean(user);
@@ -147,13 +153,13 @@ export async function countUsers({ search }: Pick<UserListOptions, "search"> = {
   return row?.total ?? 0;
 }
 
-export type UserUpdate = Partial<Omit<NewUser, "password">> & { password?: string };
+export type UserUpdate = Partial<Omit<NewUser, "password" | "passwordHash">> & { passwordHash?: string };
 
-/** The updated user, or null when there is none with that id. A password given is hashed. */
-export async function updateUser(id: string, { password, ...fields }: UserUpdate) {
+/** The updated user, or null when there is none with that id. A new password comes hashed (hashPassword). */
+export async function updateUser(id: string, { passwordHash, ...fields }: UserUpdate) {
   const values: Partial<typeof users.$inferInsert> = { ...fields, updatedAt: new Date() };
   if (fields.email !== undefined) values.email = fields.email.toLowerCase();
-  if (password !== undefined) values.passwordHash = await hashPassword(password);
+  if (passwordHash !== undefined) values.passwordHash = passwordHash;
   const [user] = await getDb().update(users).set(values).where(eq(users.id, id)).returning();
   return user ?? null;
 }

@@ -2,7 +2,14 @@
 // reservation, and the forms' intents (confirm, cancel, notes), through
 // app/services/reservations.server.ts. Every answer keeps the page's query.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { RESERVATION_PAGE_SIZE, ReservationFiltersSchema, ReservationNotesSchema, ReservationStatusSchema, type ReservationFilters } from "~/schemas/reservation";
+import {
+  RESERVATION_PAGE_SIZE,
+  ReservationFiltersSchema,
+  ReservationNotesSchema,
+  ReservationRoomSchema,
+  ReservationStatusFormSchema,
+  type ReservationFilters,
+} from "~/schemas/reservation";
 import * as reservations from "~/services/reservations.server";
 import { filtersFromQuery } from "~/utils/api.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
@@ -21,7 +28,11 @@ export async function loadReservationsPage(request: Request) {
   const modalName = modalOf(url.searchParams, RESERVATION_MODALS);
   const reservationId = url.searchParams.get("reservation");
   const selected = modalName && reservationId ? await reservations.getAdminReservation(reservationId) : null;
-  return { filters, ...list, modal: { name: modalName, reservation: selected?.ok ? selected.reservation : null } };
+  const reservation = selected?.ok ? selected.reservation : null;
+  // The details offer the rooms (or salas) the stay could be given or moved to.
+  const open = reservation && modalName === "detail" && (reservation.status === "pending" || reservation.status === "confirmed");
+  const places = open ? await reservations.listPlacesForStay(reservation) : [];
+  return { filters, ...list, modal: { name: modalName, reservation, places } };
 }
 
 const STATUS_FAILED = "Error al actualizar el estado";
@@ -33,11 +44,12 @@ export async function reservationsAction(request: Request) {
 
   switch (intent) {
     case "set-status": {
-      const submission = parseWithZod(formData, { schema: ReservationStatusSchema });
+      const submission = parseWithZod(formData, { schema: ReservationStatusFormSchema });
       if (submission.status !== "success") {
         return refusedForm(refuse(400, "status debe ser confirmed (confirmar) o cancelled (cancelar)"), { intent, toastTitle: STATUS_FAILED });
       }
-      const changed = await reservations.changeReservationStatus(id, submission.value.status);
+      const { status: target, roomId } = submission.value;
+      const changed = await reservations.changeReservationStatus(id, target, new Date(), { roomId: target === "confirmed" ? roomId : undefined });
       if (!changed.ok) return refusedForm(changed, { intent, toastTitle: STATUS_FAILED });
       const { reservationCode, status } = changed.reservation;
       const done = status === "confirmed" ? "confirmada" : "cancelada";
@@ -46,6 +58,14 @@ export async function reservationsAction(request: Request) {
       // A cancellation closes its confirmation; a confirmation from the details keeps them open.
       const next = status === "cancelled" ? pageUrl(request, { modal: null, reservation: null }) : pageUrl(request);
       return redirectWithToast(next, toast);
+    }
+    case "move-room": {
+      const submission = parseWithZod(formData, { schema: ReservationRoomSchema });
+      if (submission.status !== "success") return refusedForm(submission, { intent });
+      const moved = await reservations.moveReservationRoom(id, submission.value.roomId);
+      if (!moved.ok) return refusedForm(moved, { intent, submission, toastTitle: "No se pudo cambiar la habitación" });
+      const { reservationCode, room } = moved.reservation;
+      return redirectWithToast(pageUrl(request), successToast("Habitación cambiada", `Reserva ${reservationCode}: ${room?.name ?? ""}`));
     }
     case "save-notes": {
       const submission = parseWithZod(formData, { schema: ReservationNotesSchema });

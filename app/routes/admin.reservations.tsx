@@ -56,7 +56,11 @@ export default function ReservationsPage() {
           { label: "Canceladas", value: stats.cancelled, tone: "error" },
         ]}
       />
-      <Form method="get" className="admin-toolbar" aria-label="Filtrar reservas" key={filters.status ?? ""} preventScrollReset>
+      <Form method="get" className="admin-toolbar" aria-label="Filtrar reservas" key={JSON.stringify(filters)} preventScrollReset>
+        <div className="field search-field">
+          <label htmlFor="reservation-search">Buscar</label>
+          <input id="reservation-search" type="search" name="search" defaultValue={filters.search ?? ""} placeholder="Código, nombre o email" />
+        </div>
         <FilterSelect
           id="reservation-status"
           label="Estado"
@@ -81,7 +85,7 @@ export default function ReservationsPage() {
         {total === 1 ? "1 reserva" : `${total} reservas`}
       </p>
       {reservations.length === 0 ? (
-        <p>{filters.status ? "No hay reservas con ese estado." : "No hay reservas."}</p>
+        <p>{filters.search ? "Ninguna reserva coincide con la búsqueda." : filters.status ? "No hay reservas con ese estado." : "No hay reservas."}</p>
       ) : (
         <DataTable caption="Reservas anónimas" columns={COLUMNS}>
           {reservations.map((item) => (
@@ -95,6 +99,8 @@ export default function ReservationsPage() {
       {reservation && modal.name === "detail" ? (
         <ReservationDetailModal
           reservation={reservation}
+          places={modal.places}
+          moveResult={resultFor(actionData, "move-room")}
           closeTo={listUrl}
           cancelTo={here({ modal: "cancel" })}
           notesResult={resultFor(actionData, "save-notes")}

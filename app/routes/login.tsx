@@ -29,8 +29,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request.clone()), { schema: LoginSchema });
   if (submission.status !== "success") return refusedForm(submission, { intent: "login" });
   try {
-    const user = await authenticator.authenticate("form", request);
-    return createUserSession(user, safeRedirect(submission.value.redirectTo, homeFor(user)));
+    const signedIn = await authenticator.authenticate("form", request);
+    return createUserSession(signedIn, safeRedirect(submission.value.redirectTo, homeFor(signedIn.user)));
   } catch (error) {
     if (!(error instanceof SignInRefused)) throw error;
     return refusedForm(error.refusal, { intent: "login", submission, toastTitle: "Error al iniciar sesión", hideFields: ["password"] });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { endUserSession, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
+import { signOut } from "~/services/sign-in.server";
+import { endUserSession, getSessionId, requireSameOrigin, safeRedirect } from "~/utils/auth.server";
 import { readForm } from "~/utils/form-reply.server";
 
 // Logout is a POST only: a link or an image cannot sign anyone out.
@@ -11,5 +12,7 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const form = await readForm(request);
+  const sessionId = await getSessionId(request);
+  if (sessionId) await signOut(sessionId);
   return endUserSession(request, safeRedirect(form.get("redirectTo"), "/"));
 }

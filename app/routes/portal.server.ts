@@ -4,6 +4,7 @@
 // intents, all through the services the JSON API uses too. Everything is
 // the signed-in user's own: the services scope every read and write to them.
 import { parseWithZod } from "@conform-to/zod/v4";
+import { BookingDraftSchema, type BookingDraft } from "~/schemas/calendar";
 import { BookingSchema, MAX_BOOKING_DAYS_AHEAD } from "~/schemas/facility-booking";
 import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import { ResidentIncidentSchema } from "~/schemas/resident-incident";
@@ -13,6 +14,7 @@ import {
   cancelResidentBooking,
   createResidentBooking,
   getResidentBooking,
+  listDaySlots,
   listFacilityCatalogue,
   listResidentBookings,
 } from "~/services/facility-bookings.server";
@@ -26,6 +28,7 @@ import {
   reportResidentIncident,
 } from "~/services/resident-incidents.server";
 import type { User } from "~/services/users.server";
+import { filtersFromQuery } from "~/utils/api.server";
 import { getSessionId } from "~/utils/auth.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
@@ -78,7 +81,7 @@ export async function loadPortal(request: Request, user: User) {
   const now = new Date();
   const modal = modalOf(url.searchParams, PORTAL_MODALS);
   const today = todayInMadrid(now);
-  const [facilities, bookings, incidents, notifications, building, modalBooking, modalIncident] = await Promise.all([
+  const [facilities, bookings, incidents, notifications, building, modalBooking, modalIncident, bookingDraft] = await Promise.all([
     modal === "reservar" ? listFacilityCatalogue() : Promise.resolve([]),
     section(() => listResidentBookings(user, now), PORTAL_FAILURES.bookings),
     section(() => listResidentIncidents(user), PORTAL_FAILURES.incidents),
@@ -86,6 +89,7 @@ export async function loadPortal(request: Request, user: User) {
     section(() => getBuildingInfo(now), PORTAL_FAILURES.building),
     modal === "cancelar-reserva" ? getResidentBooking(user, url.searchParams.get("reserva") ?? "", now) : null,
     modal === "editar-incidencia" || modal === "cancelar-incidencia" ? getResidentIncident(user, url.searchParams.get("incidencia") ?? "") : null,
+    modal === "reservar" ? loadBookingDraft(url, now) : null,
   ]);
   return {
     profile: toProfileJson(user),
@@ -102,7 +106,19 @@ export async function loadPortal(request: Request, user: User) {
       booking: modalBooking?.ok ? modalBooking.booking : null,
       incident: modalIncident?.ok ? modalIncident.incident : null,
     },
+    bookingDraft: bookingDraft ?? { draft: {}, slots: null },
   };
+}
+
+/**
+ * The booking form's choices and that day's free slots of the chosen
+ * facility, when 'Ver horarios libres' sent them (a GET of the form, without
+ * JavaScript; with it the form asks /api/user-portal/facilities/{id}/slots).
+ */
+async function loadBookingDraft(url: URL, now: Date) {
+  const draft: BookingDraft = filtersFromQuery(BookingDraftSchema, url.searchParams);
+  const found = draft.facilityId && draft.date ? await listDaySlots(draft.facilityId, draft.date, now) : null;
+  return { draft, slots: found?.ok ? found.slots : null };
 }
 
 const PORTAL_URL = "/portal";

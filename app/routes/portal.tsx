@@ -23,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Portal() {
-  const { profile, now, bookingDates, bookingLimits, facilities, bookings, incidents, notifications, building, modal } = useLoaderData<typeof loader>();
+  const { profile, now, bookingDates, bookingLimits, facilities, bookings, incidents, notifications, building, modal, bookingDraft } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const firstName = profile.firstName || profile.username;
   return (
@@ -55,7 +55,9 @@ export default function Portal() {
         <BuildingCard building={building} />
       </div>
 
-      {modal.name === "reservar" ? <NewBookingModal facilities={facilities} dates={bookingDates} limits={bookingLimits} lastResult={resultFor(actionData, "create-booking")} /> : null}
+      {modal.name === "reservar" ? (
+        <NewBookingModal facilities={facilities} dates={bookingDates} limits={bookingLimits} draft={bookingDraft} lastResult={resultFor(actionData, "create-booking")} />
+      ) : null}
       {modal.name === "cancelar-reserva" ? (
         modal.booking ? (
           <CancelBookingModal booking={modal.booking} lastResult={resultFor(actionData, "cancel-booking")} />

@@ -158,6 +158,12 @@ function ReservationDetails({ reservation, confirming }: { reservation: GuestRes
           <dl className="details">
             <dt>Tipo</dt>
             <dd>{reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type}</dd>
+            {reservation.room ? (
+              <>
+                <dt>{reservation.reservationType === "sala" ? "Sala" : "Habitación"}</dt>
+                <dd data-testid="reservation-room">{reservation.room.name}</dd>
+              </>
+            ) : null}
             <dt>Entrada</dt>
             <dd>{formatIsoDay(reservation.startDate)}</dd>
             <dt>Salida</dt>

@@ -3,19 +3,21 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ErrorList, FormAlert, InputField, SelectField, TextareaField, useSchemaForm } from "~/components/forms";
 import { Modal } from "~/components/modal";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { useToast } from "~/components/toaster";
 import { CONTACT_PREFERENCES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
+import { availabilityMessage, createAvailabilitySchema, fullMessage, type Availability } from "~/schemas/availability";
 import {
   CONTACT_PREFERENCE_LABELS,
   createReservationSchema,
   RESERVATION_TYPE_LABELS,
   ROOM_TYPE_LABELS,
 } from "~/schemas/reservation";
+import { readAvailability } from "~/services/availability.server";
 import { placeReservation } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
@@ -23,8 +25,10 @@ import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { errorToast, successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
+import { checkAvailability } from "~/services/availability.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { bookingReceiptCookie, lastBookingCookie, type BookingReceipt as Receipt } from "./booking-cookies.server";
+import { availabilityOfForm, withAvailability } from "./reservar.server";
 import { pageMeta } from "~/utils/meta";
 import { cachedPageHandle } from "~/utils/page-handle";
 
@@ -46,10 +50,26 @@ function validationToast(errors: Record<string, string[] | null> | null | undefi
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: createReservationSchema({ today: todayInMadrid() }) });
-  if (submission.status !== "success") return refusedForm(submission, { intent: "book", toast: validationToast(submission.error) });
-  const result = await placeReservation(submission.value, { ip: getClientIp(request) });
-  if (!result.ok) return refusedForm(result, { intent: "book", submission });
+  const ip = getClientIp(request);
+  const today = todayInMadrid();
+  // 'Ver disponibilidad' (without JavaScript): what is free for the stay, the form kept as typed.
+  if (formData.get("intent") === "check") {
+    const asked = parseWithZod(formData, { schema: createAvailabilitySchema({ today }) });
+    if (asked.status !== "success") return refusedForm(asked, { intent: "check" });
+    const checked = await checkAvailability(asked.value, { ip });
+    if (!checked.ok) return refusedForm(checked, { intent: "check", submission: asked });
+    return data({ intent: "check", result: asked.reply(), availability: checked.availability });
+  }
+  const submission = parseWithZod(formData, { schema: createReservationSchema({ today }) });
+  if (submission.status !== "success") {
+    return withAvailability(refusedForm(submission, { intent: "book", toast: validationToast(submission.error) }), await availabilityOfForm(formData, { ip, today }));
+  }
+  const result = await placeReservation(submission.value, { ip });
+  if (!result.ok) {
+    // Refused as full: the page says what is free for those dates (the booking counted against its limit already).
+    const availability = result.status === 409 ? await readAvailability(submission.value) : null;
+    return withAvailability(refusedForm(result, { intent: "book", submission }), availability);
+  }
   const { reservation } = result;
   const typeLabel = RESERVATION_TYPE_LABELS[reservation.reservationType];
   const receipt: Receipt = {
@@ -68,20 +88,72 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function BookingPage() {
   const { today, receipt } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>() as { result?: SubmissionResult<string[]>; availability?: Availability | null } | undefined;
   const [receiptOpen, setReceiptOpen] = useState(true);
   return (
     <>
       <h1>Reservar</h1>
       <p>Reserva una habitación para tu estancia o una sala de reuniones para tu equipo. Te confirmaremos la reserva por email.</p>
       {/* A new key after each booking mounts a fresh, empty form. */}
-      <BookingForm key={receipt?.reservationCode ?? "booking"} today={today} lastResult={actionData?.result} />
+      <BookingForm key={receipt?.reservationCode ?? "booking"} today={today} lastResult={actionData?.result} answered={actionData?.availability ?? null} />
       {receipt && receiptOpen ? <ReceiptModal receipt={receipt} onClose={() => setReceiptOpen(false)} /> : null}
     </>
   );
 }
 
-function BookingForm({ today, lastResult }: { today: string; lastResult: SubmissionResult<string[]> | undefined }) {
+type StayChoice = { reservationType: string; roomType: string; startDate: string; endDate: string };
+
+/**
+ * What is free for the stay as the guest chooses it: with JavaScript asked of
+ * GET /api/availability as the dates and type change (a moment after the last
+ * change); without it, the server's answer to the last submit.
+ */
+function useAvailability(choice: StayChoice, answered: Availability | null) {
+  const hydrated = useHydrated();
+  const [live, setLive] = useState<{ availability: Availability | null } | null>(null);
+  const { reservationType, roomType, startDate, endDate } = choice;
+  // A new answer from the server (a refused booking) is the latest word until the guest changes something.
+  useEffect(() => setLive(null), [answered]);
+  useEffect(() => {
+    if (!hydrated) return;
+    const complete = startDate && endDate && endDate > startDate && (reservationType === "sala" || roomType);
+    if (!complete) {
+      setLive({ availability: null });
+      return;
+    }
+    const query = new URLSearchParams({ reservationType, startDate, endDate, ...(reservationType === "sala" ? {} : { roomType }) });
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      fetch(`/api/availability?${query}`, { signal: controller.signal })
+        .then((response) => response.json())
+        .then((body: { success: boolean; data?: Pick<Availability, "available" | "total" | "salas"> }) =>
+          setLive({
+            availability: body.success && body.data ? { reservationType: reservationType as Availability["reservationType"], roomType: (roomType || null) as Availability["roomType"], startDate, endDate, ...body.data } : null,
+          }),
+        )
+        .catch(() => {
+          if (!controller.signal.aborted) setLive({ availability: null });
+        });
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [hydrated, reservationType, roomType, startDate, endDate]);
+  return live ? live.availability : answered;
+}
+
+function AvailabilityMessage({ availability }: { availability: Availability }) {
+  const free = availability.available > 0;
+  return (
+    <div className={`alert availability ${free ? "alert-success" : "alert-error"}`} id="availability-message" data-testid="availability-message">
+      <p>{availabilityMessage(availability)}</p>
+      {free && availability.salas ? <p className="muted">Libres: {availability.salas.map((sala) => sala.name).join(", ")}</p> : null}
+    </div>
+  );
+}
+
+function BookingForm({ today, lastResult, answered }: { today: string; lastResult: SubmissionResult<string[]> | undefined; answered: Availability | null }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const schema = createReservationSchema({ today });
@@ -98,6 +170,14 @@ function BookingForm({ today, lastResult }: { today: string; lastResult: Submiss
   });
   const [reservationType, setReservationType] = useState(String(fields.reservationType.initialValue ?? "habitacion"));
   const [startDate, setStartDate] = useState(String(fields.startDate.initialValue ?? ""));
+  const [choice, setChoice] = useState<StayChoice>({
+    reservationType,
+    roomType: String(fields.roomType.initialValue ?? ""),
+    startDate,
+    endDate: String(fields.endDate.initialValue ?? ""),
+  });
+  const availability = useAvailability(choice, answered);
+  const full = availability !== null && availability.available <= 0;
   const submitting = navigation.state === "submitting" && navigation.formAction === "/reservar";
   const formProps = getFormProps(form);
 
@@ -110,6 +190,11 @@ function BookingForm({ today, lastResult }: { today: string; lastResult: Submiss
           formProps.onSubmit(event);
           // Refused in the browser: the same toast the server gives without JavaScript.
           if (event.defaultPrevented && clientErrors.current) showToast(validationToast(clientErrors.current));
+        }}
+        onChange={(event) => {
+          const elements = event.currentTarget.elements;
+          const value = (name: string) => (elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | RadioNodeList | null)?.value ?? "";
+          setChoice({ reservationType: value("reservationType") || "habitacion", roomType: value("roomType"), startDate: value("startDate"), endDate: value("endDate") });
         }}
         className="form card"
       >
@@ -184,9 +269,18 @@ function BookingForm({ today, lastResult }: { today: string; lastResult: Submiss
           purpose="gestionar tu reserva y contactarte sobre ella"
           retention="mientras dure la reserva y hasta un año después, o lo que exija la ley"
         />
-        <button type="submit" className="button" disabled={submitting}>
-          {submitting ? "Procesando..." : "Reservar"}
-        </button>
+        <div aria-live="polite">{availability ? <AvailabilityMessage availability={availability} /> : null}</div>
+        <div className="actions">
+          {/* A full type: the button says why it cannot be used. */}
+          <button type="submit" className="button" disabled={submitting || full} aria-describedby={full ? "availability-message" : undefined}>
+            {submitting ? "Procesando..." : full && availability ? `Reservar: ${fullMessage(availability.reservationType, availability.roomType).replace("No quedan", "no quedan")}` : "Reservar"}
+          </button>
+          {hydrated ? null : (
+            <button type="submit" name="intent" value="check" formNoValidate className="button button-secondary">
+              Ver disponibilidad
+            </button>
+          )}
+        </div>
       </Form>
     </>
   );

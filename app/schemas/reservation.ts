@@ -144,6 +144,8 @@ const ADMIN_STATUS_MESSAGE = "status debe ser confirmed (confirmar) o cancelled 
 /** The list's status filter (page and API); `completed` includes stays that have ended. */
 export const ReservationFiltersSchema = z.object({
   status: z.optional(z.enum(RESERVATION_STATUSES, { error: RESERVATION_STATUS_MESSAGE })),
+  /** The code (any case), or text the guest's name or email contains. */
+  search: z.optional(requiredText("La búsqueda no es válida", 100)),
 });
 export type ReservationFilters = z.infer<typeof ReservationFiltersSchema>;
 
@@ -159,6 +161,8 @@ export const ReservationNotesSchema = z.object({ adminNotes: z.optional(multilin
 /** PUT /api/anonymous-reservations/{id}/status: `status`, `adminNotes` (null or "" clears them), or both. */
 export const ReservationUpdateSchema = z
   .object({
+    // With status confirmed: the room (or sala) to give it; otherwise the free one that fits best.
+    roomId: z.optional(requiredText("roomId no es válido", 64)),
     status: z.optional(z.enum(ADMIN_RESERVATION_STATUSES, { error: ADMIN_STATUS_MESSAGE })),
     adminNotes: z.optional(z.nullable(multilineText(2000))),
   })
@@ -168,3 +172,11 @@ export const ReservationUpdateSchema = z
     }),
   );
 export type ReservationUpdate = z.output<typeof ReservationUpdateSchema>;
+
+/** The admin's confirm and cancel forms; a confirmation's `roomId` empty gives the stay the free room that fits best. */
+export const ReservationStatusFormSchema = z.extend(ReservationStatusSchema, {
+  roomId: z.optional(requiredText("La habitación no es válida", 64)),
+});
+
+/** PUT /api/anonymous-reservations/{id}/room and the admin's move form. */
+export const ReservationRoomSchema = z.object({ roomId: requiredText("roomId es requerido", 64) });

@@ -18,6 +18,7 @@ import { LOG_MERGE_WINDOW_MS, LogFiltersSchema, type LogFilters } from "~/schema
 import { canonicalCardId } from "~/utils/card-number";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 import { approveCard } from "./cards.server";
 
 /** SPEC §3 access log, as the API sends it; `cardId` is the card number. */
@@ -118,17 +119,44 @@ export async function approveCardFromLog(
   if (!row) return LOG_REFUSALS.log_not_found;
   if (row.accessGranted) return LOG_REFUSALS.not_denied;
   if (!row.cardId) return LOG_REFUSALS.no_card;
+  // Two changes, each with its event: the approval (announced to the doors once committed), then the cleanup.
   const approval = await approveCard(row.cardId, row.doorId);
   if (!approval.ok) return approval;
-  const deleted = await deleteDeniedAccessLogsOfCardNumber(row.cardNumber);
+  const deleted = await removeDeniedRows(row.cardNumber);
   return { ok: true, cardNumber: row.cardNumber, cardStatus: approval.card.status, doorName: row.doorName, deleted };
+}
+
+/**
+ * Deletes a card number's denied rows; the audit event keeps what went (how
+ * many rows, of which doors, from when to when), so the security history
+ * does not vanish with them.
+ */
+function removeDeniedRows(cardNumber: string) {
+  return audited(async (audit) => {
+    const { deleted, doors } = await deleteDeniedAccessLogsOfCardNumber(cardNumber);
+    if (deleted === 0) return 0;
+    const where = doors.map((door) => door.doorName ?? door.doorCode).join(", ");
+    audit({
+      action: "access_log.cleanup",
+      entityType: "access_log",
+      entityId: cardNumber,
+      summary: `eliminó ${deleted === 1 ? "1 registro denegado" : `${deleted} registros denegados`} de la tarjeta ${cardNumber} (${where})`,
+      before: {
+        card: cardNumber,
+        deleted,
+        doors: doors.map((door) => ({ doorId: door.doorCode, door: door.doorName, rows: door.rows, first: door.first, last: door.last })),
+      },
+      after: { card: cardNumber, deleted: 0 },
+    });
+    return deleted;
+  });
 }
 
 /** DELETE /api/logs/cleanup: the denied rows of a card number (any usual notation). */
 export async function cleanupDeniedLogs(cardId: string): Promise<Result<{ cardId: string; deleted: number }>> {
   const cardNumber = canonicalCardId(cardId);
   if (!cardNumber) return refuse(400, "cardId debe ser un número de tarjeta hexadecimal (p. ej. 004E2B4E)");
-  return { ok: true, cardId: cardNumber, deleted: await deleteDeniedAccessLogsOfCardNumber(cardNumber) };
+  return { ok: true, cardId: cardNumber, deleted: await removeDeniedRows(cardNumber) };
 }
 
 export type MergedAccessLog<T> = T & {

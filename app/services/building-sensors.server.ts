@@ -3,6 +3,7 @@
 import { generateBridgeSecret, mosquittoPasswordHash } from "~/utils/mosquitto-password.server";
 import { SENSOR_ID_PATTERN, sensorUsername } from "~/doors/contract";
 import { setSensorSecretHash } from "~/models/building-sensor.server";
+import { audited } from "./audit.server";
 
 /**
  * A fresh credential for the sensor (created when new). The secret is
@@ -12,6 +13,16 @@ import { setSensorSecretHash } from "~/models/building-sensor.server";
 export async function provisionBuildingSensor(sensorId: string) {
   if (!SENSOR_ID_PATTERN.test(sensorId)) throw new Error(`sensor id must match ${SENSOR_ID_PATTERN}: ${JSON.stringify(sensorId)}`);
   const password = generateBridgeSecret();
-  await setSensorSecretHash(sensorId, mosquittoPasswordHash(password));
+  const secretHash = mosquittoPasswordHash(password);
+  await audited(async (audit) => {
+    await setSensorSecretHash(sensorId, secretHash);
+    audit({
+      action: "sensor.credential",
+      entityType: "sensor",
+      entityId: sensorId,
+      summary: `renovó la credencial del sensor ${sensorId}`,
+      after: { sensorSecretHash: secretHash },
+    });
+  });
   return { username: sensorUsername(sensorId), password };
 }

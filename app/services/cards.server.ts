@@ -1,14 +1,16 @@
 // Cards as the admin changes them, shared by /admin/cards, the access log's
 // "approve" and /api/cards: the rules (alias, status, delete, approval,
-// permissions), their refusals, and the announcement of every change that
-// alters who may open a door to the access service.
+// permissions), their refusals, the audit event of each change, and the
+// announcement of every change that alters who may open a door to the access
+// service (once the change has committed).
 import { notifyAccessChange } from "~/access/notify.server";
 import * as cardModel from "~/models/card.server";
 import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
 import type { WeeklySchedule } from "~/db/schema";
 import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
-import type { SettableCardStatus } from "~/schemas/card";
+import { CARD_STATUS_LABELS, type SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 
 export const CARD_ASSIGNED_MESSAGE =
   "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.";
@@ -96,36 +98,80 @@ export type CardEdit = { alias?: string | null; status?: SettableCardStatus };
  * next swipe). A refused edit changes nothing, the alias included.
  */
 export async function editCard(id: string, edit: CardEdit, now = new Date()): Promise<Result<{ card: Card; changed: boolean }>> {
-  const card = await cardModel.getCardRow(id);
-  if (!card) return CARD_REFUSALS.not_found;
-  const fields: cardModel.CardUpdate = {};
-  if (edit.alias !== undefined) {
-    const alias = edit.alias?.trim() || null;
-    if (alias !== card.alias) fields.alias = alias;
-  }
-  if (edit.status !== undefined && edit.status !== card.status) {
-    if (card.status === "pending") return CARD_REFUSALS.pending;
-    if (edit.status === "active" && card.expiresAt && card.expiresAt.getTime() <= now.getTime()) return CARD_REFUSALS.expired;
-    fields.status = edit.status;
-  }
-  if (Object.keys(fields).length === 0) return { ok: true, card, changed: false };
-  const updated = await cardModel.updateCard(id, fields);
-  if (!updated) return CARD_REFUSALS.not_found;
-  await notifyAccessChange({ cardIds: [id] });
-  return { ok: true, card: updated, changed: true };
+  const result = await audited(async (audit): Promise<Result<{ card: Card; changed: boolean }>> => {
+    const card = await cardModel.getCardRow(id);
+    if (!card) return CARD_REFUSALS.not_found;
+    const fields: cardModel.CardUpdate = {};
+    if (edit.alias !== undefined) {
+      const alias = edit.alias?.trim() || null;
+      if (alias !== card.alias) fields.alias = alias;
+    }
+    if (edit.status !== undefined && edit.status !== card.status) {
+      if (card.status === "pending") return CARD_REFUSALS.pending;
+      if (edit.status === "active" && card.expiresAt && card.expiresAt.getTime() <= now.getTime()) return CARD_REFUSALS.expired;
+      fields.status = edit.status;
+    }
+    if (Object.keys(fields).length === 0) return { ok: true, card, changed: false };
+    const updated = await cardModel.updateCard(id, fields);
+    if (!updated) return CARD_REFUSALS.not_found;
+    const before = { alias: card.alias, status: card.status };
+    const after = { alias: updated.alias, status: updated.status };
+    const changed = Object.keys(fields) as Array<keyof typeof fields>;
+    if (changed.length === 1 && fields.alias !== undefined) {
+      audit({
+        action: "card.alias",
+        entityType: "card",
+        entityId: id,
+        summary: updated.alias ? `cambió el alias de la tarjeta ${card.cardNumber} a «${updated.alias}»` : `quitó el alias de la tarjeta ${card.cardNumber}`,
+        before: { alias: before.alias },
+        after: { alias: after.alias },
+      });
+    } else if (changed.length === 1) {
+      audit({
+        action: "card.status",
+        entityType: "card",
+        entityId: id,
+        summary: `cambió el estado de la tarjeta ${card.cardNumber} a ${CARD_STATUS_LABELS[updated.status].toLowerCase()}`,
+        before: { status: before.status },
+        after: { status: after.status },
+      });
+    } else {
+      audit({ action: "card.update", entityType: "card", entityId: id, summary: `editó la tarjeta ${card.cardNumber}`, before, after });
+    }
+    return { ok: true, card: updated, changed: true };
+  });
+  if (result.ok && result.changed) await notifyAccessChange({ cardIds: [id] });
+  return result;
 }
 
 /** SPEC: a card assigned to a user cannot be deleted (unassign it first). */
 export async function deleteCard(id: string): Promise<Result<{ cardNumber: string }>> {
-  const card = await cardModel.getCardRow(id);
-  if (!card) return CARD_REFUSALS.not_found;
-  if (card.userId) return CARD_REFUSALS.assigned;
-  // The permissions go with the card (foreign key cascade): announce their doors.
-  const doorIds = await cardModel.listDoorIdsForCards([id]);
-  const outcome = await cardModel.deleteUnassignedCard(id);
-  if (outcome !== "deleted") return CARD_REFUSALS[outcome];
-  await notifyAccessChange({ doorIds });
-  return { ok: true, cardNumber: card.cardNumber };
+  const result = await audited(async (audit): Promise<Result<{ cardNumber: string; doorIds: string[] }>> => {
+    const card = await cardModel.getCardById(id);
+    if (!card) return CARD_REFUSALS.not_found;
+    if (card.userId) return CARD_REFUSALS.assigned;
+    // The permissions go with the card (foreign key cascade): announce their doors.
+    const doorIds = await cardModel.listDoorIdsForCards([id]);
+    const outcome = await cardModel.deleteUnassignedCard(id);
+    if (outcome !== "deleted") return CARD_REFUSALS[outcome];
+    audit({
+      action: "card.delete",
+      entityType: "card",
+      entityId: id,
+      summary: `eliminó la tarjeta ${card.cardNumber}`,
+      before: {
+        cardNumber: card.cardNumber,
+        alias: card.alias,
+        status: card.status,
+        type: card.cardType,
+        permissions: card.permissions.map(({ doorCode, granted }) => ({ doorId: doorCode, granted })),
+      },
+    });
+    return { ok: true, cardNumber: card.cardNumber, doorIds };
+  });
+  if (!result.ok) return result;
+  await notifyAccessChange({ doorIds: result.doorIds });
+  return { ok: true, cardNumber: result.cardNumber };
 }
 
 /**
@@ -134,23 +180,52 @@ export async function deleteCard(id: string): Promise<Result<{ cardNumber: strin
  * (`findDoorByCodeOrId`), here and in the functions below.
  */
 export async function setCardPermission(cardId: string, door: string, granted: boolean, schedule: WeeklySchedule = []): Promise<Result<{ door: Door }>> {
-  if (!(await cardModel.getCardRow(cardId))) return CARD_REFUSALS.not_found;
-  const found = await findDoorByCodeOrId(door);
-  if (!found) return CARD_REFUSALS.door_not_found;
-  await cardModel.upsertCardPermission(cardId, found.id, granted, granted && schedule.length > 0 ? schedule : null);
-  await notifyAccessChange({ doorIds: [found.id] });
-  return { ok: true, door: found };
+  const result = await audited(async (audit): Promise<Result<{ door: Door }>> => {
+    const card = await cardModel.getCardById(cardId);
+    if (!card) return CARD_REFUSALS.not_found;
+    const found = await findDoorByCodeOrId(door);
+    if (!found) return CARD_REFUSALS.door_not_found;
+    const previous = card.permissions.find((permission) => permission.doorId === found.id);
+    const timetable = granted && schedule.length > 0 ? schedule : null;
+    await cardModel.upsertCardPermission(cardId, found.id, granted, timetable);
+    audit({
+      action: granted ? "card.permission_grant" : "card.permission_deny",
+      entityType: "card",
+      entityId: cardId,
+      summary: `${granted ? "concedió" : "denegó"} el acceso de la tarjeta ${card.cardNumber} a ${found.name}`,
+      before: { door: found.name, doorId: found.code, granted: previous ? previous.granted : null },
+      after: { door: found.name, doorId: found.code, granted, ...(timetable ? { schedule: timetable } : {}) },
+    });
+    return { ok: true, door: found };
+  });
+  if (result.ok) await notifyAccessChange({ doorIds: [result.door.id] });
+  return result;
 }
 
 /** Removes the card's permission (granted or denied) on the door. */
 export async function removeCardPermission(cardId: string, door: string): Promise<Result<{ door: Door }>> {
-  const found = await findDoorByCodeOrId(door);
-  if (!found || !(await cardModel.deleteCardPermission(cardId, found.id))) {
-    return (await cardModel.getCardRow(cardId)) ? CARD_REFUSALS.permission_not_found : CARD_REFUSALS.not_found;
-  }
+  const result = await audited(async (audit): Promise<Result<{ door: Door }>> => {
+    const card = await cardModel.getCardById(cardId);
+    const found = await findDoorByCodeOrId(door);
+    const previous = found ? card?.permissions.find((permission) => permission.doorId === found.id) : undefined;
+    if (!card || !found || !previous || !(await cardModel.deleteCardPermission(cardId, found.id))) {
+      return card ? CARD_REFUSALS.permission_not_found : CARD_REFUSALS.not_found;
+    }
+    audit({
+      action: "card.permission_remove",
+      entityType: "card",
+      entityId: cardId,
+      summary: previous.granted
+        ? `revocó el acceso de la tarjeta ${card.cardNumber} a ${found.name}`
+        : `retiró la denegación de la tarjeta ${card.cardNumber} en ${found.name}`,
+      before: { door: found.name, doorId: found.code, granted: previous.granted },
+      after: { door: found.name, doorId: found.code, granted: null },
+    });
+    return { ok: true, door: found };
+  });
   // The card no longer leads to this door: announce the door itself.
-  await notifyAccessChange({ doorIds: [found.id] });
-  return { ok: true, door: found };
+  if (result.ok) await notifyAccessChange({ doorIds: [result.door.id] });
+  return result;
 }
 
 /**
@@ -160,13 +235,25 @@ export async function removeCardPermission(cardId: string, door: string): Promis
  * door there is nothing to approve.
  */
 export async function approveCard(cardId: string, door?: string | null): Promise<Result<{ card: Card }>> {
-  const existing = await cardModel.getCardRow(cardId);
-  if (!existing) return CARD_REFUSALS.not_found;
-  const found = door ? await findDoorByCodeOrId(door) : null;
-  if (door && !found) return CARD_REFUSALS.door_not_found;
-  if (existing.status !== "pending" && !found) return CARD_REFUSALS.not_pending;
-  const card = await cardModel.activatePendingCardAndGrant(cardId, found?.id ?? null);
-  if (!card) return CARD_REFUSALS.not_found;
-  await notifyAccessChange({ cardIds: [cardId] });
-  return { ok: true, card };
+  const result = await audited(async (audit): Promise<Result<{ card: Card }>> => {
+    const existing = await cardModel.getCardById(cardId);
+    if (!existing) return CARD_REFUSALS.not_found;
+    const found = door ? await findDoorByCodeOrId(door) : null;
+    if (door && !found) return CARD_REFUSALS.door_not_found;
+    if (existing.status !== "pending" && !found) return CARD_REFUSALS.not_pending;
+    const card = await cardModel.activatePendingCardAndGrant(cardId, found?.id ?? null);
+    if (!card) return CARD_REFUSALS.not_found;
+    const previous = found ? existing.permissions.find((permission) => permission.doorId === found.id) : undefined;
+    audit({
+      action: "card.approve",
+      entityType: "card",
+      entityId: cardId,
+      summary: `aprobó la tarjeta ${existing.cardNumber}${found ? ` con acceso a ${found.name}` : ""}`,
+      before: { status: existing.status, ...(found ? { door: found.name, doorId: found.code, granted: previous ? previous.granted : null } : {}) },
+      after: { status: card.status, ...(found ? { door: found.name, doorId: found.code, granted: true } : {}) },
+    });
+    return { ok: true, card };
+  });
+  if (result.ok) await notifyAccessChange({ cardIds: [cardId] });
+  return result;
 }

@@ -1,7 +1,8 @@
 // Doors as the admin changes them, shared by the dashboard and /api/doors:
-// every change that alters what a door shows or who it lets in is announced
-// to the access service, which republishes the door's display and offline
-// list. Each function answers its result or a Refusal.
+// each change leaves its audit event, and every change that alters what a
+// door shows or who it lets in is announced (once committed) to the access
+// service, which republishes the door's display and offline list. Each
+// function answers its result or a Refusal.
 import { generateBridgeSecret, mosquittoPasswordHash } from "~/utils/mosquitto-password.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { getAccessActivity, type HourlyActivity } from "~/models/access-log-query.server";
@@ -9,9 +10,10 @@ import * as doorModel from "~/models/door.server";
 import { facilityExists } from "~/models/facility-booking.server";
 import type { Door, DoorFields } from "~/models/door.server";
 import type { User } from "~/models/user.server";
-import type { DoorIncidentInput, DoorInput, DoorMessagesInput } from "~/schemas/door";
+import { DOOR_STATUS_LABELS, type DoorIncidentInput, type DoorInput, type DoorMessagesInput } from "~/schemas/door";
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { audited, changedFields, type Audit } from "./audit.server";
 import { createIncident } from "./incidents.server";
 
 export type { Door, HourlyActivity };
@@ -97,24 +99,71 @@ function toDoorFields({ doorId, ...fields }: Partial<DoorInput>): DoorFields {
 
 const UNKNOWN_FACILITY = refuse(400, "La instalación no existe", { field: "facilityId" });
 
+/** The fields of a door an event keeps (never the bridge secret's hash). */
+const AUDITED_DOOR_FIELDS = ["code", "name", "location", "description", "status", "facilityId", "useCustomMessages", "customStatus", "customMessage"] as const;
+
+function doorFieldsOf(door: Door) {
+  return Object.fromEntries(AUDITED_DOOR_FIELDS.map((key) => [key, door[key]]));
+}
+
 export async function createDoor(input: DoorInput): Promise<Result<{ door: Door }>> {
   const { doorId, ...fields } = input;
   if (fields.facilityId && !(await facilityExists(fields.facilityId))) return UNKNOWN_FACILITY;
+  let door: Door;
   try {
-    return await saved(await doorModel.insertDoor({ ...fields, code: doorId }));
+    door = await audited(async (audit) => {
+      const inserted = await doorModel.insertDoor({ ...fields, code: doorId });
+      audit({
+        action: "door.create",
+        entityType: "door",
+        entityId: inserted.id,
+        summary: `creó la puerta ${inserted.name} (${inserted.code})`,
+        after: doorFieldsOf(inserted),
+      });
+      return inserted;
+    });
   } catch (error) {
     return duplicateCode(error);
   }
+  return saved(door);
+}
+
+/** The event of an edit: a change of status alone says so; anything more is an edit. */
+function auditDoorEdit(audit: Audit, before: Door, after: Door) {
+  const diff = changedFields(before, after, AUDITED_DOOR_FIELDS);
+  if (diff.changed.length === 0) return;
+  const statusOnly = diff.changed.length === 1 && diff.changed[0] === "status";
+  audit({
+    action: statusOnly ? "door.status" : "door.update",
+    entityType: "door",
+    entityId: after.id,
+    summary: statusOnly
+      ? `cambió el estado de la puerta ${after.name} a ${DOOR_STATUS_LABELS[after.status].toLowerCase()}`
+      : `editó la puerta ${after.name}`,
+    before: diff.before,
+    after: diff.after,
+  });
 }
 
 /** Changes the fields given, only those. A new code renames the bridge's MQTT account: it must be reconfigured. */
 export async function updateDoor(id: string, input: Partial<DoorInput>): Promise<Result<{ door: Door }>> {
   if (input.facilityId && !(await facilityExists(input.facilityId))) return UNKNOWN_FACILITY;
+  let door: Door | null;
   try {
-    return await saved(await doorModel.updateDoor(id, toDoorFields(input)));
+    door = await audited(async (audit) => {
+      const before = await doorModel.getDoorById(id);
+      if (!before) return null;
+      const fields = toDoorFields(input);
+      // Values equal to the stored ones change nothing (and leave no event).
+      if (changedFields(before, { ...before, ...fields }, AUDITED_DOOR_FIELDS).changed.length === 0) return before;
+      const updated = await doorModel.updateDoor(id, fields);
+      if (updated) auditDoorEdit(audit, before, updated);
+      return updated;
+    });
   } catch (error) {
     return duplicateCode(error);
   }
+  return saved(door);
 }
 
 /**
@@ -123,17 +172,40 @@ export async function updateDoor(id: string, input: Partial<DoorInput>): Promise
  * custom messages off keeps the texts for when they are switched on again.
  */
 export async function setDoorMessages(id: string, { useCustomMessages, customStatus, customMessage }: DoorMessagesInput) {
-  const door = await doorModel.updateDoor(id, {
-    ...(useCustomMessages === undefined ? {} : { useCustomMessages }),
-    ...(customStatus === undefined ? {} : { customStatus: customStatus || null }),
-    ...(customMessage === undefined ? {} : { customMessage: customMessage || null }),
+  const door = await audited(async (audit) => {
+    const before = await doorModel.getDoorById(id);
+    if (!before) return null;
+    const fields = {
+      ...(useCustomMessages === undefined ? {} : { useCustomMessages }),
+      ...(customStatus === undefined ? {} : { customStatus: customStatus || null }),
+      ...(customMessage === undefined ? {} : { customMessage: customMessage || null }),
+    };
+    const diff = changedFields(before, { ...before, ...fields }, ["useCustomMessages", "customStatus", "customMessage"] as const);
+    if (diff.changed.length === 0) return before;
+    const updated = await doorModel.updateDoor(id, fields);
+    if (!updated) return null;
+    audit({
+      action: "door.messages",
+      entityType: "door",
+      entityId: id,
+      summary: `cambió los mensajes de la puerta ${updated.name}`,
+      before: diff.before,
+      after: diff.after,
+    });
+    return updated;
   });
   return saved(door, MESSAGE_NOT_SAVED);
 }
 
 /** Deletes the door; the access service clears its retained topics and drops its bridge. */
 export async function deleteDoor(id: string): Promise<Result> {
-  if (!(await doorModel.deleteDoor(id))) return refuse(404, DOOR_NOT_FOUND);
+  const deleted = await audited(async (audit) => {
+    const door = await doorModel.getDoorById(id);
+    if (!door || !(await doorModel.deleteDoor(id))) return false;
+    audit({ action: "door.delete", entityType: "door", entityId: id, summary: `eliminó la puerta ${door.name} (${door.code})`, before: doorFieldsOf(door) });
+    return true;
+  });
+  if (!deleted) return refuse(404, DOOR_NOT_FOUND);
   await notifyAccessChange({ doorIds: [id] });
   return { ok: true };
 }
@@ -151,7 +223,23 @@ export async function reportDoorIncident(id: string, input: DoorIncidentInput, r
  */
 export async function rotateBridgeCredential(id: string): Promise<Result<{ credential: { username: string; password: string } }>> {
   const password = generateBridgeSecret();
-  const door = await doorModel.setBridgeSecretHash(id, mosquittoPasswordHash(password));
+  const secretHash = mosquittoPasswordHash(password);
+  const door = await audited(async (audit) => {
+    const before = await doorModel.getDoorById(id);
+    if (!before) return null;
+    const issuedAt = new Date();
+    const rotated = await doorModel.setBridgeSecretHash(id, secretHash, issuedAt);
+    if (!rotated) return null;
+    audit({
+      action: "door.rotate_secret",
+      entityType: "door",
+      entityId: id,
+      summary: `renovó la credencial del puente de la puerta ${before.name}`,
+      before: { bridgeSecretHash: before.bridgeSecretHash, bridgeSecretIssuedAt: before.bridgeSecretIssuedAt },
+      after: { bridgeSecretHash: secretHash, bridgeSecretIssuedAt: issuedAt },
+    });
+    return rotated;
+  });
   if (!door) return refuse(404, DOOR_NOT_FOUND);
   await notifyAccessChange({ doorIds: [id] });
   return { ok: true, credential: { username: door.code, password } };

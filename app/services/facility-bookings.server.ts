@@ -6,13 +6,16 @@
 // every booking change is announced to the access service.
 import { notifyAccessChange } from "~/access/notify.server";
 import * as bookingModel from "~/models/facility-booking.server";
-import type { BookingWithFacility, Facility } from "~/models/facility-booking.server";
+import type { AdminBookingFilters, BookingWithFacility, BookingWithResident, Facility } from "~/models/facility-booking.server";
+import { listSalaHoldsBetween } from "~/models/reservation.server";
 import type { User } from "~/models/user.server";
 import { FACILITY_TYPES } from "~/db/schema-enums";
 import { FACILITY_TYPE_LABELS, MAX_BOOKING_DAYS_AHEAD, type BookingInput, type BookingStatus, type FacilityType } from "~/schemas/facility-booking";
-import { addDays, formatTimeRange, madridInstant, todayInMadrid } from "~/utils/dates";
+import { addDays, formatIsoDay, formatTime, formatTimeRange, madridDayOf, madridInstant, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
+import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 import { notifyUser } from "./notifications.server";
 
 export const BOOKING_NOT_FOUND = "Reserva no encontrada";
@@ -116,11 +119,29 @@ export async function createResidentBooking(
   const endsAt = new Date(startsAt.getTime() + input.duration * HOUR_MS);
 
   const maxActive = activeBookingLimits()[facility.type];
-  const inserted = await bookingModel.insertBooking(
-    { userId: user.id, facilityId: facility.id, startsAt, endsAt, durationHours: input.duration, notes: input.notes || null },
-    { facilityType: facility.type, maxActive, now },
-  );
+  const inserted = await audited(async (audit) => {
+    const stored = await bookingModel.insertBooking(
+      { userId: user.id, facilityId: facility.id, startsAt, endsAt, durationHours: input.duration, notes: input.notes || null },
+      { facilityType: facility.type, maxActive, now },
+    );
+    if (stored.ok) {
+      audit({
+        action: "booking.create",
+        entityType: "booking",
+        entityId: stored.booking.id,
+        summary: `reservó ${facility.name} (${formatTimeRange(startsAt, endsAt)})`,
+        after: { facility: facility.name, startsAt, endsAt, status: stored.booking.status, notes: stored.booking.notes },
+      });
+    }
+    return stored;
+  });
   if (!inserted.ok && inserted.reason === "limit") return tooManyActiveBookings(facility.type, maxActive);
+  if (!inserted.ok && inserted.reason === "guest-sala") {
+    // One calendar with guests' meeting rooms: a guest holds this sala all day.
+    const [hold] = await listSalaHoldsBetween(facility.id, startsAt, endsAt);
+    const day = madridDayOf(Math.max(startsAt.getTime(), hold?.heldFrom?.getTime() ?? 0));
+    return refuse(409, `${facility.name} está reservada todo el día por un huésped el ${formatIsoDay(day)}. Elige otro día u otra sala.`);
+  }
   if (!inserted.ok) {
     const taken = await bookingModel.findOverlappingBooking(facility.id, startsAt, endsAt);
     const slot = taken ? ` de ${formatTimeRange(taken.startsAt, taken.endsAt)}` : "";
@@ -142,7 +163,7 @@ function notCancellable(booking: BookingWithFacility, now: Date) {
 
 /** SPEC §4: the resident cancels their booking unless it is cancelled already (or over). */
 export async function cancelResidentBooking(user: Pick<User, "id">, bookingId: string, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
-  const cancelled = await bookingModel.cancelBooking(bookingId, { userId: user.id, now });
+  const cancelled = await cancelAudited(bookingId, user.id, now, "canceló su reserva de");
   const booking = await bookingModel.getBookingOfUser(user.id, bookingId);
   if (!booking) return refuse(404, BOOKING_NOT_FOUND);
   if (!cancelled) return notCancellable(booking, now);
@@ -152,7 +173,7 @@ export async function cancelResidentBooking(user: Pick<User, "id">, bookingId: s
 
 /** An admin cancels a resident's booking; the resident is notified. */
 export async function cancelBookingByAdmin(bookingId: string, _admin: Pick<User, "id">, now = new Date()): Promise<Result<{ booking: BookingJson }>> {
-  const cancelled = await bookingModel.cancelBooking(bookingId, { userId: null, now });
+  const cancelled = await cancelAudited(bookingId, null, now, "canceló la reserva de");
   const booking = await bookingModel.getBookingById(bookingId);
   if (!booking) return refuse(404, BOOKING_NOT_FOUND);
   if (!cancelled) return notCancellable(booking, now);
@@ -163,4 +184,97 @@ export async function cancelBookingByAdmin(bookingId: string, _admin: Pick<User,
   });
   await announceFacility(booking.facilityId);
   return { ok: true, booking: toBookingJson(booking, now) };
+}
+
+/** Cancels the booking (of `userId` only, unless null) with its event; false when it was not cancellable. */
+function cancelAudited(bookingId: string, userId: string | null, now: Date, verb: string) {
+  return audited(async (audit) => {
+    const before = await bookingModel.getBookingById(bookingId);
+    if (!before || !(await bookingModel.cancelBooking(bookingId, { userId, now }))) return false;
+    audit({
+      action: "booking.cancel",
+      entityType: "booking",
+      entityId: bookingId,
+      summary: `${verb} ${before.facilityName} (${formatTimeRange(before.startsAt, before.endsAt)})`,
+      before: { status: before.status },
+      after: { status: "cancelled" },
+    });
+    return true;
+  });
+}
+
+// --- The admin's list of residents' bookings, and a day's free slots ---
+
+/** A resident's booking as the admin sees it: the booking and who made it. */
+export function toAdminBookingJson(booking: BookingWithResident, now = new Date()) {
+  const name = [booking.firstName, booking.lastName].filter(Boolean).join(" ");
+  return {
+    ...toBookingJson(booking, now),
+    resident: { _id: booking.userId, username: booking.username, name: name || booking.username, unitNumber: booking.unitNumber },
+  };
+}
+export type AdminBookingJson = ReturnType<typeof toAdminBookingJson>;
+
+export type BookingFilters = { facilityId?: string; resident?: string; date?: string };
+
+function modelFilters({ facilityId, resident, date }: BookingFilters): AdminBookingFilters {
+  return { facilityId, resident, ...(date ? { from: startOfMadridDay(date), to: startOfMadridDay(addDays(date, 1)) } : {}) };
+}
+
+/** One page of residents' bookings (latest start first), filtered by facility, resident (name, username or email) and day. */
+export async function listBookingsPage(filters: BookingFilters, paging: { page: number; limit: number; clamp?: boolean }, now = new Date()) {
+  const criteria = modelFilters(filters);
+  const total = await bookingModel.countBookingsForAdmin(criteria);
+  const window = pageWindow(total, paging);
+  const rows = total > 0 ? await bookingModel.listBookingsForAdmin(criteria, window) : [];
+  return { bookings: rows.map((row) => toAdminBookingJson(row, now)), total, page: window.page, pages: window.pages, limit: window.limit };
+}
+
+export async function getAdminBooking(id: string, now = new Date()): Promise<Result<{ booking: AdminBookingJson }>> {
+  const [booking] = await bookingModel.listBookingsForAdmin({ id }, { limit: 1, offset: 0 });
+  return booking ? { ok: true, booking: toAdminBookingJson(booking, now) } : refuse(404, BOOKING_NOT_FOUND);
+}
+
+/** A slot of a day on the building's clock; the end of the day is "24:00". */
+export type DaySlot = { startTime: string; endTime: string };
+
+/** A facility's day: its free slots from now on, and what is taken ("guest": a guest holds the sala all day). */
+export type DaySlots = { facilityId: string; facilityName: string; date: string; free: DaySlot[]; busy: Array<DaySlot & { kind: "booking" | "guest" }> };
+
+/**
+ * What is free and taken of a facility on a day (the portal's booking form
+ * shows it before the resident submits): its confirmed bookings, a guest's
+ * hold of a sala (the whole day), and the free slots between them from now on.
+ */
+export async function listDaySlots(facilityId: string, date: string, now = new Date()): Promise<Result<{ slots: DaySlots }>> {
+  const facility = await bookingModel.getFacility(facilityId);
+  if (!facility) return refuse(404, "La instalación no existe");
+  const [from, to] = [startOfMadridDay(date), startOfMadridDay(addDays(date, 1))];
+  const [bookings, holds] = await Promise.all([
+    bookingModel.listConfirmedBookingsBetween({ facilityId, from, to }),
+    facility.type === "meeting-room" ? listSalaHoldsBetween(facilityId, from, to) : Promise.resolve([]),
+  ]);
+  const clock = (instant: number) => (instant >= to.getTime() ? "24:00" : formatTime(Math.max(instant, from.getTime())));
+  const taken = [
+    ...holds.map((hold) => ({ from: hold.heldFrom!.getTime(), to: hold.heldTo!.getTime(), kind: "guest" as const })),
+    ...bookings.map((booking) => ({ from: booking.startsAt.getTime(), to: booking.endsAt.getTime(), kind: "booking" as const })),
+  ].sort((a, b) => a.from - b.from);
+  const free: DaySlot[] = [];
+  // Free time starts at the next whole minute from now on (a start must be in the future).
+  let cursor = Math.max(from.getTime(), Math.ceil((now.getTime() + 1) / 60_000) * 60_000);
+  for (const slot of taken) {
+    if (slot.from > cursor) free.push({ startTime: clock(cursor), endTime: clock(Math.min(slot.from, to.getTime())) });
+    cursor = Math.max(cursor, slot.to);
+  }
+  if (cursor < to.getTime()) free.push({ startTime: clock(cursor), endTime: "24:00" });
+  return {
+    ok: true,
+    slots: {
+      facilityId,
+      facilityName: facility.name,
+      date,
+      free,
+      busy: taken.map((slot) => ({ startTime: clock(slot.from), endTime: clock(slot.to), kind: slot.kind })),
+    },
+  };
 }

@@ -17,6 +17,8 @@ import {
 } from "~/schemas/incident";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { formatDate } from "~/utils/dates";
+import { audited, changedFields, SYSTEM_ACTOR } from "./audit.server";
 import { notifyUser } from "./notifications.server";
 
 export type { IncidentWithReporter };
@@ -131,7 +133,17 @@ export async function createIncident(
 ): Promise<Result<{ incident: IncidentWithReporter }>> {
   const door = await doorModel.findDoorByCodeOrId(input.doorId);
   if (!door) return refuse(404, INCIDENT_DOOR_NOT_FOUND, { field: "doorId" });
-  const created = await incidentModel.createDoorIncident({ ...input, door, reportedBy: admin });
+  const created = await audited(async (audit) => {
+    const incident = await incidentModel.createDoorIncident({ ...input, door, reportedBy: admin });
+    audit({
+      action: "incident.create",
+      entityType: "incident",
+      entityId: incident.id,
+      summary: `creó la incidencia «${incident.title}» en ${door.name}`,
+      after: incidentFieldsOf(incident),
+    });
+    return incident;
+  });
   return { ok: true, incident: { ...created, reporter: null, doorCode: door.code } };
 }
 
@@ -145,14 +157,36 @@ async function tellReporter(before: IncidentWithReporter, status: IncidentWithRe
   });
 }
 
-/** Changes the given fields; the reporter hears of a new status. */
+/** The fields of an incident an event keeps. */
+const AUDITED_INCIDENT_FIELDS = ["title", "type", "category", "status", "urgency", "description", "location", "doorName"] as const;
+
+export function incidentFieldsOf(incident: incidentModel.Incident) {
+  return Object.fromEntries(AUDITED_INCIDENT_FIELDS.map((key) => [key, incident[key]]));
+}
+
+/** Changes the given fields; the reporter hears of a new status. Values equal to the stored ones change nothing. */
 async function changeIncident(id: string, fields: incidentModel.IncidentFields): Promise<Result<{ incident: IncidentWithReporter }>> {
-  const before = await incidentModel.getIncidentById(id);
-  if (!before) return refuse(404, INCIDENT_NOT_FOUND);
-  const updated = await incidentModel.updateIncident(id, fields);
-  if (!updated) return refuse(404, INCIDENT_NOT_FOUND);
-  await tellReporter(before, updated.status);
-  return { ok: true, incident: { ...updated, reporter: before.reporter, doorCode: before.doorCode } };
+  return audited(async (audit): Promise<Result<{ incident: IncidentWithReporter }>> => {
+    const before = await incidentModel.getIncidentById(id);
+    if (!before) return refuse(404, INCIDENT_NOT_FOUND);
+    const diff = changedFields(before, { ...before, ...fields }, AUDITED_INCIDENT_FIELDS);
+    if (diff.changed.length === 0) return { ok: true, incident: before };
+    const updated = await incidentModel.updateIncident(id, fields);
+    if (!updated) return refuse(404, INCIDENT_NOT_FOUND);
+    await tellReporter(before, updated.status);
+    const statusOnly = diff.changed.length === 1 && diff.changed[0] === "status";
+    audit({
+      action: statusOnly ? "incident.status" : "incident.update",
+      entityType: "incident",
+      entityId: id,
+      summary: statusOnly
+        ? `cambió el estado de la incidencia «${updated.title}» a ${INCIDENT_STATUS_LABELS[updated.status].toLowerCase()}`
+        : `editó la incidencia «${updated.title}»`,
+      before: diff.before,
+      after: diff.after,
+    });
+    return { ok: true, incident: { ...updated, reporter: before.reporter, doorCode: before.doorCode } };
+  });
 }
 
 /** SPEC §5 edit: title, type, status, urgency and description (empty clears it). */
@@ -175,8 +209,40 @@ export async function changeIncidentStatus(
 
 /** Deletes the incident and its photo files. */
 export async function deleteIncident(id: string): Promise<Result<{ incident: { id: string; title: string } }>> {
-  const deleted = await incidentModel.deleteIncident(id);
+  const deleted = await audited(async (audit) => {
+    const before = await incidentModel.getIncidentById(id);
+    const gone = before ? await incidentModel.deleteIncident(id) : null;
+    if (!before || !gone) return null;
+    audit({
+      action: "incident.delete",
+      entityType: "incident",
+      entityId: id,
+      summary: `eliminó la incidencia «${gone.title}»`,
+      before: { ...incidentFieldsOf(before), reportedBy: before.reportedBy, photos: (gone.photos ?? []).length },
+    });
+    return gone;
+  });
   if (!deleted) return refuse(404, INCIDENT_NOT_FOUND);
   await deletePhotoFiles(deleted.photos ?? []);
   return { ok: true, incident: { id: deleted.id, title: deleted.title } };
+}
+
+/** Privacy retention (RETENTION_MONTHS): closed public fault reports last changed before `before`, with one event (`sistema`). */
+export async function purgeOldPublicIncidents(before: Date) {
+  return audited(
+    async (audit) => {
+      const deleted = await incidentModel.purgeClosedPublicIncidents(before);
+      if (deleted > 0) {
+        audit({
+          action: "incident.purge",
+          entityType: "incident",
+          entityId: null,
+          summary: `eliminó ${deleted === 1 ? "1 avería pública cerrada anterior" : `${deleted} averías públicas cerradas anteriores`} al ${formatDate(before)} (retención)`,
+          before: { deleted, before },
+        });
+      }
+      return deleted;
+    },
+    { actor: SYSTEM_ACTOR, ip: null },
+  );
 }

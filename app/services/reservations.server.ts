@@ -4,13 +4,18 @@
 // and the admin's notes. What a guest does with their own reservation is in
 // visitor.server.ts.
 import { reservationCancelledByHouseMail, reservationConfirmedByHouseMail } from "~/mail/visitor-mail.server";
+import { getFacility } from "~/models/facility-booking.server";
 import * as reservationModel from "~/models/reservation.server";
-import type { AnonymousReservation } from "~/models/reservation.server";
+import type { AnonymousReservation, Stay, StayRefusal } from "~/models/reservation.server";
+import { getRoom } from "~/models/room.server";
+import { ROOM_TYPE_WORDS } from "~/schemas/room";
 import { stayDays, type AdminReservationStatus, type ReservationFilters } from "~/schemas/reservation";
 import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
 import { pageWindow } from "~/utils/paging";
-import { refuse, type Result } from "~/utils/refusal.server";
+import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
+import { fullRefusal, salaHold } from "./availability.server";
 import { toGuestView } from "./visitor.server";
 
 export const RESERVATION_NOT_FOUND = "Reserva no encontrada";
@@ -18,6 +23,9 @@ export const RESERVATION_REFUSALS = {
   notConfirmable: "Solo se puede confirmar una reserva pendiente",
   notCancellable: "Solo se puede cancelar una reserva pendiente o confirmada",
   stayOver: "La estancia de esta reserva ya ha terminado",
+  notMovable: "Solo se puede cambiar la habitación de una reserva confirmada cuya estancia no ha terminado",
+  roomNotFound: "Habitación no encontrada",
+  salaNotFound: "Sala no encontrada",
 } as const;
 
 /** SPEC §4: a pending or confirmed reservation whose exit day has passed shows as completed. */
@@ -26,8 +34,8 @@ export function shownStatus(reservation: Pick<AnonymousReservation, "status" | "
   return open && reservation.endDate < today ? "completed" : reservation.status;
 }
 
-/** SPEC §3 stored reservation as the admin sees it: the status shown today, the stay's days, when it was cancelled. */
-export function toAdminReservationJson(reservation: AnonymousReservation, today = todayInMadrid()) {
+/** SPEC §3 stored reservation as the admin sees it: the status shown today, the stay's days, when it was cancelled, its room. */
+export function toAdminReservationJson(reservation: Stay, today = todayInMadrid()) {
   return {
     ...toGuestView(reservation),
     status: shownStatus(reservation, today),
@@ -40,7 +48,7 @@ export type AdminReservationJson = ReturnType<typeof toAdminReservationJson>;
 /** One page (newest booking first) with the stats of every reservation. */
 export async function listReservationsPage(filters: ReservationFilters, paging: { page: number; limit: number; clamp?: boolean }, now = new Date()) {
   const today = todayInMadrid(now);
-  const counts = await reservationModel.countReservationsByShownStatus(today);
+  const counts = await reservationModel.countReservationsByShownStatus(today, filters.search);
   const total = filters.status ? counts[filters.status] : counts.total;
   const window = pageWindow(total, paging);
   const rows = total > 0 ? await reservationModel.listReservations(filters, today, window) : [];
@@ -59,32 +67,164 @@ export async function getAdminReservation(id: string, now = new Date()): Promise
   return reservation ? { ok: true, reservation: toAdminReservationJson(reservation, todayInMadrid(now)) } : refuse(404, RESERVATION_NOT_FOUND);
 }
 
+/** Why a stay cannot have the room (or sala) it asked for, or cannot be confirmed: the 409 that names it. */
+async function placeRefusal(stay: Stay, reason: StayRefusal | "no-free-room", placeId: string | undefined): Promise<Refusal> {
+  if (reason === "no-free-room" || reason === "rooms-full" || reason === "salas-full" || !placeId) return fullRefusal(stay);
+  if (stay.reservationType === "sala") {
+    const sala = await getFacility(placeId);
+    return refuse(409, `${sala?.name ?? "La sala"} no está libre en esas fechas`);
+  }
+  const room = await getRoom(placeId);
+  return refuse(409, `La habitación ${room?.name ?? placeId} no está libre en esas fechas`);
+}
+
+/** The room (or sala) the admin chose is one the stay could have: it exists, is of its type and in service. */
+async function checkChosenPlace(stay: Stay, placeId: string): Promise<Refusal | null> {
+  if (stay.reservationType === "sala") {
+    const sala = await getFacility(placeId);
+    return sala?.type === "meeting-room" ? null : refuse(404, RESERVATION_REFUSALS.salaNotFound, { field: "roomId" });
+  }
+  const room = await getRoom(placeId);
+  if (!room) return refuse(404, RESERVATION_REFUSALS.roomNotFound, { field: "roomId" });
+  if (room.roomType !== stay.roomType) {
+    return refuse(409, `La habitación ${room.name} no es ${stay.roomType ? ROOM_TYPE_WORDS[stay.roomType].one : "de ese tipo"}`, { field: "roomId" });
+  }
+  if (room.status !== "available") return refuse(409, `La habitación ${room.name} está fuera de servicio`, { field: "roomId" });
+  return null;
+}
+
+/** Why a stay the admin acted on is not (or no longer) in a state for it. */
+async function stateRefusal(id: string, today: string, notAllowed: string): Promise<Refusal> {
+  const current = await reservationModel.getReservationById(id);
+  if (!current) return refuse(404, RESERVATION_NOT_FOUND);
+  if (shownStatus(current, today) === "completed") return refuse(409, RESERVATION_REFUSALS.stayOver);
+  return refuse(409, notAllowed);
+}
+
 /**
  * SPEC §4: the admin confirms a pending reservation or cancels a pending or
  * confirmed one, while the stay is not over; the guest gets a mail either
- * way. The allowed statuses are checked by the write itself, so a guest's
- * cancellation a moment earlier wins over a confirmation.
+ * way. A confirmation gives the stay a room of its type (`roomId`, or the
+ * free one that fits best) or keeps the sala it holds (`roomId`: another);
+ * the database never gives one room to two stays on one night. The allowed
+ * statuses are checked by the write itself, so a guest's cancellation a
+ * moment earlier wins over a confirmation.
  */
 export async function changeReservationStatus(
   id: string,
   status: AdminReservationStatus,
   now = new Date(),
+  { roomId }: { roomId?: string } = {},
 ): Promise<Result<{ reservation: AdminReservationJson; emailSent: boolean }>> {
   const today = todayInMadrid(now);
-  const changed = await reservationModel.setReservationStatusByAdmin(id, status, today, now);
-  if (!changed) {
-    const current = await reservationModel.getReservationById(id);
-    if (!current) return refuse(404, RESERVATION_NOT_FOUND);
-    if (shownStatus(current, today) === "completed") return refuse(409, RESERVATION_REFUSALS.stayOver);
-    return refuse(409, status === "confirmed" ? RESERVATION_REFUSALS.notConfirmable : RESERVATION_REFUSALS.notCancellable);
+  let changed: Stay | null;
+  if (status === "confirmed") {
+    const stay = await reservationModel.getReservationById(id);
+    if (!stay) return refuse(404, RESERVATION_NOT_FOUND);
+    if (roomId) {
+      const unfit = await checkChosenPlace(stay, roomId);
+      if (unfit) return unfit;
+    }
+    const hold = stay.reservationType === "sala" ? salaHold(stay.startDate, stay.endDate) : null;
+    const confirmed = await audited(async (audit) => {
+      const result = await reservationModel.confirmReservation(stay, { roomId, hold, today, now });
+      if (result.ok) {
+        audit({
+          action: "reservation.confirm",
+          entityType: "reservation",
+          entityId: id,
+          summary: `confirmó la reserva ${result.reservation.reservationCode} de ${result.reservation.guestName}`,
+          before: { status: stay.status, roomId: stay.roomId },
+          after: { status: result.reservation.status, roomId: result.reservation.roomId },
+        });
+      }
+      return result;
+    });
+    if (!confirmed.ok) {
+      if (confirmed.reason === "not-confirmable") return stateRefusal(id, today, RESERVATION_REFUSALS.notConfirmable);
+      return placeRefusal(stay, confirmed.reason, roomId);
+    }
+    changed = confirmed.reservation;
+  } else {
+    changed = await audited(async (audit) => {
+      const before = await reservationModel.getReservationById(id);
+      const cancelled = before ? await reservationModel.cancelReservationByAdmin(id, today, now) : null;
+      if (!before || !cancelled) return null;
+      audit({
+        action: "reservation.cancel",
+        entityType: "reservation",
+        entityId: id,
+        summary: `canceló la reserva ${cancelled.reservationCode} de ${cancelled.guestName}`,
+        before: { status: before.status },
+        after: { status: cancelled.status },
+      });
+      return cancelled;
+    });
+    if (!changed) return stateRefusal(id, today, RESERVATION_REFUSALS.notCancellable);
   }
   const mail = status === "confirmed" ? reservationConfirmedByHouseMail(changed) : reservationCancelledByHouseMail(changed);
   const emailSent = await trySendMail(mail);
   return { ok: true, reservation: toAdminReservationJson(changed, today), emailSent };
 }
 
+/**
+ * Moves a confirmed stay that is not over to another free room of its type
+ * (or another free sala); refused naming the room when it is taken.
+ */
+export async function moveReservationRoom(id: string, roomId: string, now = new Date()): Promise<Result<{ reservation: AdminReservationJson }>> {
+  const today = todayInMadrid(now);
+  const stay = await reservationModel.getReservationById(id);
+  if (!stay) return refuse(404, RESERVATION_NOT_FOUND);
+  const unfit = await checkChosenPlace(stay, roomId);
+  if (unfit) return unfit;
+  const moved = await audited(async (audit) => {
+    const result = await reservationModel.moveReservation(stay, roomId, today, now);
+    if (result.ok) {
+      audit({
+        action: "reservation.room",
+        entityType: "reservation",
+        entityId: id,
+        summary: `cambió la habitación de la reserva ${result.reservation.reservationCode}`,
+        before: { roomId: stay.roomId },
+        after: { roomId: result.reservation.roomId },
+      });
+    }
+    return result;
+  });
+  if (!moved.ok) {
+    if (moved.reason === "not-movable") return stateRefusal(id, today, RESERVATION_REFUSALS.notMovable);
+    return placeRefusal(stay, moved.reason, roomId);
+  }
+  return { ok: true, reservation: toAdminReservationJson(moved.reservation, today) };
+}
+
+/** The rooms (or salas) a stay could be given now, best fit first, for the admin's choice. */
+export async function listPlacesForStay(reservation: Pick<AdminReservationJson, "_id" | "reservationType" | "roomType" | "startDate" | "endDate">) {
+  if (reservation.reservationType === "sala") {
+    const salas = await reservationModel.listSalasForHold(salaHold(reservation.startDate, reservation.endDate), reservation._id);
+    return salas.filter((sala) => sala.free).map((sala) => ({ _id: sala.id, name: sala.name }));
+  }
+  const rooms = await reservationModel.listFreeRoomsForStay({ id: reservation._id, roomType: reservation.roomType, startDate: reservation.startDate, endDate: reservation.endDate });
+  return rooms.map((room) => ({ _id: room.id, name: room.name }));
+}
+
 /** The admin's notes (the guest sees them when looking the reservation up); empty clears them. */
 export async function saveReservationNotes(id: string, adminNotes: string | null | undefined, now = new Date()): Promise<Result<{ reservation: AdminReservationJson }>> {
-  const saved = await reservationModel.setReservationNotes(id, adminNotes || null, now);
+  const notes = adminNotes || null;
+  const saved = await audited(async (audit) => {
+    const before = await reservationModel.getReservationById(id);
+    if (!before || before.adminNotes === notes) return before;
+    const updated = await reservationModel.setReservationNotes(id, notes, now);
+    if (!updated) return null;
+    audit({
+      action: "reservation.notes",
+      entityType: "reservation",
+      entityId: id,
+      summary: `cambió las notas de la reserva ${updated.reservationCode}`,
+      before: { adminNotes: before.adminNotes },
+      after: { adminNotes: updated.adminNotes },
+    });
+    return updated;
+  });
   return saved ? { ok: true, reservation: toAdminReservationJson(saved, todayInMadrid(now)) } : refuse(404, RESERVATION_NOT_FOUND);
 }

@@ -22,7 +22,13 @@ import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import type { UploadedPhoto } from "~/utils/photo-upload.server";
 import { refuse, type Result } from "~/utils/refusal.server";
-import { INCIDENT_NOT_FOUND, incidentPhotoUrl } from "./incidents.server";
+import { audited, changedFields } from "./audit.server";
+import { INCIDENT_NOT_FOUND, incidentFieldsOf, incidentPhotoUrl } from "./incidents.server";
+
+/** The fields given (an API edit sends only those to change). */
+function definedOnly<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
 
 export const PHOTO_NOT_FOUND = "Foto no encontrada";
 
@@ -107,10 +113,22 @@ export async function reportResidentIncident(
   let created: Awaited<ReturnType<typeof incidentModel.createResidentIncident>>;
   try {
     const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
-    created = await incidentModel.createResidentIncident(
-      { reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber }, ...input, photos: names },
-      { max, since, now },
-    );
+    created = await audited(async (audit) => {
+      const stored = await incidentModel.createResidentIncident(
+        { reporter: { id: user.id, username: user.username, name, unitNumber: user.unitNumber }, ...input, photos: names },
+        { max, since, now },
+      );
+      if (stored.ok) {
+        audit({
+          action: "incident.create",
+          entityType: "incident",
+          entityId: stored.incident.id,
+          summary: `informó de la incidencia «${stored.incident.title}»`,
+          after: { ...incidentFieldsOf(stored.incident), photos: names.length },
+        });
+      }
+      return stored;
+    });
   } catch (error) {
     await deletePhotoFiles(names);
     throw error;
@@ -136,19 +154,48 @@ export async function editResidentIncident(
   id: string,
   input: ResidentIncidentUpdate,
 ): Promise<Result<{ incident: ResidentIncidentJson }>> {
-  const updated = await incidentModel.updateOpenIncidentOfReporter(user.id, id, {
+  const fields = {
     title: input.title,
     category: input.category,
     location: input.location,
     description: input.description,
     urgency: input.priority,
+  };
+  const updated = await audited(async (audit) => {
+    const before = await incidentModel.getIncidentOfReporter(user.id, id);
+    if (!before || before.status !== "open") return null;
+    const diff = changedFields(before, { ...before, ...definedOnly(fields) }, ["title", "category", "location", "description", "urgency"] as const);
+    if (diff.changed.length === 0) return before;
+    const changed = await incidentModel.updateOpenIncidentOfReporter(user.id, id, fields);
+    if (!changed) return null;
+    audit({
+      action: "incident.update",
+      entityType: "incident",
+      entityId: id,
+      summary: `editó su incidencia «${changed.title}»`,
+      before: diff.before,
+      after: diff.after,
+    });
+    return changed;
   });
   if (!updated) return notChangeable(user, id, "editar");
   return { ok: true, incident: toResidentIncidentJson(updated) };
 }
 
 export async function cancelResidentIncident(user: Pick<User, "id">, id: string): Promise<Result<{ incident: ResidentIncidentJson }>> {
-  const cancelled = await incidentModel.cancelOpenIncidentOfReporter(user.id, id);
+  const cancelled = await audited(async (audit) => {
+    const changed = await incidentModel.cancelOpenIncidentOfReporter(user.id, id);
+    if (!changed) return null;
+    audit({
+      action: "incident.cancel",
+      entityType: "incident",
+      entityId: id,
+      summary: `canceló su incidencia «${changed.title}»`,
+      before: { status: "open" },
+      after: { status: changed.status },
+    });
+    return changed;
+  });
   if (!cancelled) return notChangeable(user, id, "cancelar");
   return { ok: true, incident: toResidentIncidentJson(cancelled) };
 }

@@ -15,14 +15,17 @@ import { listBookingDoorIdsForUsers } from "~/models/facility-booking.server";
 import { deleteSessionsOfUser } from "~/models/session.server";
 import * as userModel from "~/models/user.server";
 import type { User } from "~/models/user.server";
-import type { CardAssignmentInput, NewUserInput, UserCardUpdateInput, UserInput, UserStatus } from "~/schemas/user";
+import { CARD_TYPE_LABELS } from "~/schemas/card";
+import { USER_ROLE_LABELS, USER_STATUS_LABELS, type CardAssignmentInput, type NewUserInput, type UserCardUpdateInput, type UserInput, type UserStatus } from "~/schemas/user";
 import { canonicalCardId } from "~/utils/card-number";
+import { hashPassword } from "~/utils/crypto.server";
 import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { existingGroupIds } from "~/models/access-group.server";
 import { defaultGroupIds, GROUP_REFUSALS, groupIdsOfUsers, setGroupsOfUser } from "./access-groups.server";
+import { audited, changedFields, type AuditFields } from "./audit.server";
 import { toCardJson, type CardJson } from "./cards.server";
 import { notifyUser } from "./notifications.server";
 
@@ -163,6 +166,13 @@ function clashOf(error: unknown, input: Pick<UserInput, "username" | "email">): 
   throw error;
 }
 
+/** The fields of a user an event keeps (never the password hash). */
+const AUDITED_USER_FIELDS = ["username", "email", "firstName", "lastName", "department", "phone", "role", "status", "notes", "unitNumber"] as const;
+
+function userFieldsOf(user: User): AuditFields {
+  return Object.fromEntries(AUDITED_USER_FIELDS.map((key) => [key, user[key]]));
+}
+
 /**
  * A new user; their access groups are the ones given, or for a resident
  * without any given (the API) the default group of the settings.
@@ -173,9 +183,20 @@ export async function createUser(input: NewUserInput): Promise<Result<{ user: Us
   if (clash) return clash;
   const groupIds = input.accessGroups ?? (input.role === "user" ? await defaultGroupIds() : []);
   if ((await existingGroupIds(groupIds)).length !== new Set(groupIds).size) return GROUP_REFUSALS.unknown_member_group;
+  const passwordHash = await hashPassword(input.password);
   let user: User;
   try {
-    user = await userModel.createUser({ ...profileOf(input), password: input.password });
+    user = await audited(async (audit) => {
+      const created = await userModel.createUser({ ...profileOf(input), passwordHash });
+      audit({
+        action: "user.create",
+        entityType: "user",
+        entityId: created.id,
+        summary: `creó el usuario ${created.username} (${USER_ROLE_LABELS[created.role].toLowerCase()})`,
+        after: userFieldsOf(created),
+      });
+      return created;
+    });
   } catch (error) {
     return clashOf(error, input);
   }
@@ -188,35 +209,62 @@ export async function createUser(input: NewUserInput): Promise<Result<{ user: Us
  * The admin's edit of a user (screen and API). A missing password or status
  * keeps the current one; a new one ends the user's sessions and API tokens
  * (an admin changing their own keeps the browser they are using). An admin
- * stays active, and cannot take their own admin role.
+ * stays active, and cannot take their own admin role. Values equal to the
+ * stored ones change nothing.
  */
 export async function updateUser(id: string, edit: UserInput, actor: Actor): Promise<Result<{ user: UserJson }>> {
-  const existing = await userModel.getUserById(id);
-  if (!existing) return USER_REFUSALS.not_found;
-  const input = { ...edit, status: edit.status ?? existing.status };
-  if (actor.id === id && input.role !== "admin") return USER_REFUSALS.own_role;
-  if (actor.id === id && input.status !== existing.status) return USER_REFUSALS.own_status;
-  // Whatever the form sends, an admin is not inactivated (not even while being made a resident).
-  if ((existing.role === "admin" || input.role === "admin") && input.status !== "active") return USER_REFUSALS.admin_not_active;
-  const clash = await findNameClash(input, id);
-  if (clash) return clash;
-  if (input.accessGroups && (await existingGroupIds(input.accessGroups)).length !== new Set(input.accessGroups).size) {
+  if (edit.accessGroups && (await existingGroupIds(edit.accessGroups)).length !== new Set(edit.accessGroups).size) {
     return GROUP_REFUSALS.unknown_member_group;
   }
-  let updated: User | null;
+  // Hashed before the write transaction: it takes a while.
+  const passwordHash = edit.password === undefined ? undefined : await hashPassword(edit.password);
+  let outcome: Result<{ statusChanged: boolean }>;
   try {
-    updated = await userModel.updateUser(id, { ...profileOf(input), password: input.password });
+    outcome = await audited(async (audit): Promise<Result<{ statusChanged: boolean }>> => {
+      const existing = await userModel.getUserById(id);
+      if (!existing) return USER_REFUSALS.not_found;
+      const input = { ...edit, status: edit.status ?? existing.status };
+      if (actor.id === id && input.role !== "admin") return USER_REFUSALS.own_role;
+      if (actor.id === id && input.status !== existing.status) return USER_REFUSALS.own_status;
+      // Whatever the form sends, an admin is not inactivated (not even while being made a resident).
+      if ((existing.role === "admin" || input.role === "admin") && input.status !== "active") return USER_REFUSALS.admin_not_active;
+      const clash = await findNameClash(input, id);
+      if (clash) return clash;
+      const profile = profileOf(input);
+      const diff = changedFields(userFieldsOf(existing), profile, AUDITED_USER_FIELDS);
+      if (diff.changed.length === 0 && passwordHash === undefined) return { ok: true, statusChanged: false };
+      const updated = await userModel.updateUser(id, { ...profile, passwordHash });
+      if (!updated) return USER_REFUSALS.not_found;
+      if (updated.status !== "active" || passwordHash !== undefined) {
+        await endSessionsOfUser(id, { keepSessionId: actor.id === id ? actor.sessionId : null });
+      }
+      const changed = passwordHash === undefined ? diff.changed : [...diff.changed, "password"];
+      const only = changed.length === 1 ? changed[0] : null;
+      const passwordField = passwordHash === undefined ? {} : { password: "nueva" };
+      audit({
+        action: only === "status" ? "user.status" : only === "role" ? "user.role" : only === "password" ? "user.password_reset" : "user.update",
+        entityType: "user",
+        entityId: id,
+        summary:
+          only === "status"
+            ? `cambió el estado del usuario ${updated.username} a ${USER_STATUS_LABELS[updated.status].toLowerCase()}`
+            : only === "role"
+              ? `cambió el rol del usuario ${updated.username} a ${USER_ROLE_LABELS[updated.role].toLowerCase()}`
+              : only === "password"
+                ? `restableció la contraseña del usuario ${updated.username}`
+                : `editó el usuario ${updated.username}`,
+        before: { ...diff.before, ...passwordField },
+        after: { ...diff.after, ...passwordField },
+      });
+      return { ok: true, statusChanged: updated.status !== existing.status };
+    });
   } catch (error) {
-    return clashOf(error, input);
+    return clashOf(error, edit);
   }
-  if (!updated) return USER_REFUSALS.not_found;
-  const statusChanged = updated.status !== existing.status;
-  if (updated.status !== "active" || input.password !== undefined) {
-    await endSessionsOfUser(id, { keepSessionId: actor.id === id ? actor.sessionId : null });
-  }
-  if (statusChanged) await notifyAccessChange({ userIds: [id] });
-  if (input.accessGroups) {
-    const joined = await setGroupsOfUser(id, input.accessGroups);
+  if (!outcome.ok) return outcome;
+  if (outcome.statusChanged) await notifyAccessChange({ userIds: [id] });
+  if (edit.accessGroups) {
+    const joined = await setGroupsOfUser(id, edit.accessGroups);
     if (!joined.ok) return joined;
   }
   return getUserJson(id);
@@ -229,16 +277,27 @@ export async function updateUser(id: string, edit: UserInput, actor: Actor): Pro
  * of it; back to active, their cards work again.
  */
 export async function changeUserStatus(id: string, status: UserStatus, actor: Actor): Promise<Result<{ user: User; changed: boolean }>> {
-  const existing = await userModel.getUserById(id);
-  if (!existing) return USER_REFUSALS.not_found;
-  if (actor.id === id) return USER_REFUSALS.own_status;
-  if (existing.role === "admin" && status !== "active") return USER_REFUSALS.inactivate_admin;
-  if (existing.status === status) return { ok: true, user: existing, changed: false };
-  const user = await userModel.updateUserStatus(id, status);
-  if (!user) return USER_REFUSALS.not_found;
-  if (status !== "active") await endSessionsOfUser(id);
-  await notifyAccessChange({ userIds: [id] });
-  return { ok: true, user, changed: true };
+  const result = await audited(async (audit): Promise<Result<{ user: User; changed: boolean }>> => {
+    const existing = await userModel.getUserById(id);
+    if (!existing) return USER_REFUSALS.not_found;
+    if (actor.id === id) return USER_REFUSALS.own_status;
+    if (existing.role === "admin" && status !== "active") return USER_REFUSALS.inactivate_admin;
+    if (existing.status === status) return { ok: true, user: existing, changed: false };
+    const user = await userModel.updateUserStatus(id, status);
+    if (!user) return USER_REFUSALS.not_found;
+    if (status !== "active") await endSessionsOfUser(id);
+    audit({
+      action: "user.status",
+      entityType: "user",
+      entityId: id,
+      summary: `cambió el estado del usuario ${user.username} a ${USER_STATUS_LABELS[status].toLowerCase()}`,
+      before: { status: existing.status },
+      after: { status },
+    });
+    return { ok: true, user, changed: true };
+  });
+  if (result.ok && result.changed) await notifyAccessChange({ userIds: [id] });
+  return result;
 }
 
 /** What deleting the user takes with it, for the confirmation. */
@@ -253,16 +312,28 @@ export async function describeUserDeletion(id: string) {
  * and incidents keep their username; their browser sessions go with the row.
  */
 export async function deleteUser(id: string, actor: Actor): Promise<Result<{ user: UserJson; releasedCards: string[] }>> {
-  const existing = await userModel.getUserById(id);
-  if (!existing) return USER_REFUSALS.not_found;
-  if (actor.id === id) return USER_REFUSALS.delete_self;
-  if (existing.role === "admin") return USER_REFUSALS.delete_admin;
-  // Their bookings go with them: the doors those opened must hear of it too.
-  const bookingDoorIds = await listBookingDoorIdsForUsers([id]);
-  // So do their access groups' doors.
+  // Their access groups' doors carried their cards too.
   const groupIds = (await groupIdsOfUsers([id])).get(id) ?? [];
-  const deleted = await userModel.deleteUserReleasingCards(id);
-  if (!deleted) return USER_REFUSALS.not_found;
+  const result = await audited(async (audit) => {
+    const existing = await userModel.getUserById(id);
+    if (!existing) return USER_REFUSALS.not_found;
+    if (actor.id === id) return USER_REFUSALS.delete_self;
+    if (existing.role === "admin") return USER_REFUSALS.delete_admin;
+    // Their bookings go with them: the doors those opened must hear of it too.
+    const bookingDoorIds = await listBookingDoorIdsForUsers([id]);
+    const deleted = await userModel.deleteUserReleasingCards(id);
+    if (!deleted) return USER_REFUSALS.not_found;
+    audit({
+      action: "user.delete",
+      entityType: "user",
+      entityId: id,
+      summary: `eliminó el usuario ${existing.username}`,
+      before: { ...userFieldsOf(existing), cards: deleted.releasedCards.map((card) => card.cardNumber) },
+    });
+    return { ok: true as const, deleted, bookingDoorIds };
+  });
+  if (!result.ok) return result;
+  const { deleted, bookingDoorIds } = result;
   if (deleted.releasedCards.length > 0 || bookingDoorIds.length > 0 || groupIds.length > 0) {
     await notifyAccessChange({ cardIds: deleted.releasedCards.map((card) => card.id), doorIds: bookingDoorIds, groupIds });
   }
@@ -314,32 +385,65 @@ export async function assignCard(
 ): Promise<Result<{ card: CardJson; reassigned: boolean; previousUser: PreviousHolder | null }> | ReassignQuestion> {
   const cardNumber = canonicalCardId(input.cardNumber);
   if (!cardNumber) return USER_REFUSALS.card_number;
-  const user = await userModel.getUserById(userId);
-  if (!user) return USER_REFUSALS.not_found;
-  const existing = await cardModel.getCardByNumberWithHolder(cardNumber);
-  if (existing?.status === "suspended") return USER_REFUSALS.card_suspended;
-  const holder = existing?.holder;
-  if (confirmedFrom !== undefined && holder && holder.id !== userId && holder.id !== confirmedFrom) {
-    const name = displayName(holder);
-    return {
-      ...refuse(409, `La tarjeta ${cardNumber} está asignada a ${name}. Si la asignas, se le quitará a ese usuario.`, { field: "cardNumber" }),
-      status: 409,
-      holder: { id: holder.id, name },
-    };
-  }
-  const assigned = await cardModel.assignCardToUser(userId, {
-    cardNumber,
-    alias: input.alias ?? null,
-    description: input.description ?? null,
-    cardType: input.cardType,
-    expiresAt: expiryOf(input.expiresAt),
+  const result = await audited(async (audit) => {
+    const user = await userModel.getUserById(userId);
+    if (!user) return USER_REFUSALS.not_found;
+    const existing = await cardModel.getCardByNumberWithHolder(cardNumber);
+    if (existing?.status === "suspended") return USER_REFUSALS.card_suspended;
+    const holder = existing?.holder;
+    if (confirmedFrom !== undefined && holder && holder.id !== userId && holder.id !== confirmedFrom) {
+      const name = displayName(holder);
+      const question: ReassignQuestion = {
+        ...refuse(409, `La tarjeta ${cardNumber} está asignada a ${name}. Si la asignas, se le quitará a ese usuario.`, { field: "cardNumber" }),
+        status: 409,
+        holder: { id: holder.id, name },
+      };
+      return question;
+    }
+    const assigned = await cardModel.assignCardToUser(userId, {
+      cardNumber,
+      alias: input.alias ?? null,
+      description: input.description ?? null,
+      cardType: input.cardType,
+      expiresAt: expiryOf(input.expiresAt),
+    });
+    const label = assigned.card.alias ? `«${assigned.card.alias}» (${cardNumber})` : cardNumber;
+    await notifyUser(userId, { type: "card", title: "Tarjeta asignada", message: `Se te ha asignado la tarjeta ${label}.` });
+    if (assigned.previousUser) {
+      await notifyUser(assigned.previousUser.id, { type: "card", title: "Tarjeta retirada", message: `La tarjeta ${cardNumber} ya no está asignada a tu cuenta.` });
+    }
+    const reassigned = assigned.previousUser && assigned.previousUser.id !== userId ? assigned.previousUser : null;
+    audit({
+      action: reassigned ? "card.reassign" : "card.assign",
+      entityType: "card",
+      entityId: assigned.card.id,
+      summary: reassigned
+        ? `reasignó la tarjeta ${cardNumber} de ${reassigned.username} a ${user.username}`
+        : `asignó la tarjeta ${cardNumber} a ${user.username}`,
+      before: existing
+        ? {
+            holder: existing.holder?.username ?? null,
+            alias: existing.alias,
+            description: existing.description,
+            type: existing.cardType,
+            status: existing.status,
+            expiresAt: existing.expiresAt,
+          }
+        : null,
+      after: {
+        holder: user.username,
+        alias: assigned.card.alias,
+        description: assigned.card.description,
+        type: assigned.card.cardType,
+        status: assigned.card.status,
+        expiresAt: assigned.card.expiresAt,
+      },
+    });
+    return { ok: true as const, assigned };
   });
+  if (!result.ok) return result;
+  const { assigned } = result;
   await notifyAccessChange({ cardIds: [assigned.card.id] });
-  const label = assigned.card.alias ? `«${assigned.card.alias}» (${cardNumber})` : cardNumber;
-  await notifyUser(userId, { type: "card", title: "Tarjeta asignada", message: `Se te ha asignado la tarjeta ${label}.` });
-  if (assigned.previousUser) {
-    await notifyUser(assigned.previousUser.id, { type: "card", title: "Tarjeta retirada", message: `La tarjeta ${cardNumber} ya no está asignada a tu cuenta.` });
-  }
   const card = await cardModel.getCardById(assigned.card.id);
   if (!card) return USER_REFUSALS.card_not_found;
   return { ok: true, card: toCardJson(card), reassigned: assigned.reassigned, previousUser: assigned.previousUser };
@@ -347,13 +451,32 @@ export async function assignCard(
 
 /** Alias, description, type and expiry of one of the user's cards. */
 export async function editUserCard(userId: string, cardId: string, input: UserCardUpdateInput): Promise<Result<{ card: CardJson }>> {
-  const updated = await cardModel.updateCardOfUser(userId, cardId, {
+  const fields = {
     alias: input.alias ?? null,
     description: input.description ?? null,
     cardType: input.cardType,
     expiresAt: expiryOf(input.expiresAt),
+  };
+  const result = await audited(async (audit): Promise<Result> => {
+    const before = await cardModel.getCardById(cardId);
+    if (!before || before.userId !== userId) return (await userModel.getUserById(userId)) ? USER_REFUSALS.card_not_found : USER_REFUSALS.not_found;
+    const diff = changedFields(before, { ...before, ...fields }, ["alias", "description", "cardType", "expiresAt"] as const);
+    if (diff.changed.length === 0) return { ok: true };
+    const updated = await cardModel.updateCardOfUser(userId, cardId, fields);
+    if (!updated) return USER_REFUSALS.card_not_found;
+    audit({
+      action: diff.changed.length === 1 && diff.changed[0] === "alias" ? "card.alias" : "card.update",
+      entityType: "card",
+      entityId: cardId,
+      summary: `editó la tarjeta ${before.cardNumber} de ${before.holder?.username ?? userId}${
+        fields.cardType && diff.changed.includes("cardType") ? ` (${CARD_TYPE_LABELS[fields.cardType].toLowerCase()})` : ""
+      }`,
+      before: diff.before,
+      after: diff.after,
+    });
+    return { ok: true };
   });
-  if (!updated) return (await userModel.getUserById(userId)) ? USER_REFUSALS.card_not_found : USER_REFUSALS.not_found;
+  if (!result.ok) return result;
   await notifyAccessChange({ cardIds: [cardId] });
   const card = await cardModel.getCardById(cardId);
   if (!card) return USER_REFUSALS.card_not_found;
@@ -362,10 +485,23 @@ export async function editUserCard(userId: string, cardId: string, input: UserCa
 
 /** Takes the card from the user: unassigned and inactive, refused at every door until given again. */
 export async function unassignUserCard(userId: string, cardId: string): Promise<Result<{ cardNumber: string }>> {
-  const card = await cardModel.unassignCardOfUser(userId, cardId);
-  if (!card) return (await userModel.getUserById(userId)) ? USER_REFUSALS.card_not_found : USER_REFUSALS.not_found;
+  const result = await audited(async (audit): Promise<Result<{ cardNumber: string }>> => {
+    const before = await cardModel.getCardById(cardId);
+    const card = await cardModel.unassignCardOfUser(userId, cardId);
+    if (!card) return (await userModel.getUserById(userId)) ? USER_REFUSALS.card_not_found : USER_REFUSALS.not_found;
+    await notifyUser(userId, { type: "card", title: "Tarjeta retirada", message: `La tarjeta ${card.cardNumber} ya no está asignada a tu cuenta.` });
+    const holder = before?.holder?.username ?? userId;
+    audit({
+      action: "card.unassign",
+      entityType: "card",
+      entityId: cardId,
+      summary: `desasignó la tarjeta ${card.cardNumber} de ${holder}`,
+      before: { holder, status: before?.status ?? null },
+      after: { holder: null, status: card.status },
+    });
+    return { ok: true, cardNumber: card.cardNumber };
+  });
   // The user's access groups' doors carried the card too.
-  await notifyAccessChange({ cardIds: [cardId], userIds: [userId] });
-  await notifyUser(userId, { type: "card", title: "Tarjeta retirada", message: `La tarjeta ${card.cardNumber} ya no está asignada a tu cuenta.` });
-  return { ok: true, cardNumber: card.cardNumber };
+  if (result.ok) await notifyAccessChange({ cardIds: [cardId], userIds: [userId] });
+  return result;
 }

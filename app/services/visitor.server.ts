@@ -4,12 +4,7 @@
 import { answerCaptcha, createCaptcha } from "./captcha-challenge.server";
 import { createConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
-import {
-  cancelReservationByGuest,
-  createReservation,
-  getReservationByCode,
-  type AnonymousReservation,
-} from "~/models/reservation.server";
+import { cancelReservationByGuest, createReservation, getReservationByCode, type Stay } from "~/models/reservation.server";
 import { newConsultationStaffMail, newIncidentStaffMail, newReservationStaffMail } from "~/mail/staff-mail.server";
 import { enquiryReceivedMail, reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
 import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
@@ -19,6 +14,8 @@ import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { anonymousActor, audited, guestActor } from "./audit.server";
+import { fullRefusal, salaHold } from "./availability.server";
 
 export const MESSAGES = {
   reservationNotFound: "Reserva no encontrada",
@@ -29,13 +26,43 @@ export const MESSAGES = {
   wrongCaptcha: "La respuesta anti-spam no es correcta o ha caducado. Responde a la nueva pregunta.",
 } as const;
 
+/**
+ * A guest's booking. The database refuses it (409, naming why) when the
+ * rooms of its type are all taken on one of its nights, or no sala is free on
+ * every one of its days; a meeting room is held from the booking on.
+ */
 export async function placeReservation(
   input: ReservationInput,
   { ip }: { ip: string },
-): Promise<Result<{ reservation: AnonymousReservation; emailSent: boolean }>> {
+): Promise<Result<{ reservation: Stay; emailSent: boolean }>> {
   const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
-  const reservation = await createReservation({ ...input, ipAddress: ip });
+  const hold = input.reservationType === "sala" ? salaHold(input.startDate, input.endDate) : null;
+  const created = await audited(async (audit) => {
+    const stored = await createReservation({ ...input, ipAddress: ip }, hold);
+    if (stored.ok) {
+      const { reservation: stay } = stored;
+      audit({
+        actor: guestActor(stay.reservationCode),
+        action: "reservation.create",
+        entityType: "reservation",
+        entityId: stay.id,
+        summary: `solicitó la reserva ${stay.reservationCode} (${stay.startDate} a ${stay.endDate})`,
+        after: {
+          reservationCode: stay.reservationCode,
+          guestName: stay.guestName,
+          reservationType: stay.reservationType,
+          roomType: stay.roomType,
+          startDate: stay.startDate,
+          endDate: stay.endDate,
+          status: stay.status,
+        },
+      });
+    }
+    return stored;
+  });
+  if (!created.ok) return fullRefusal(input);
+  const { reservation } = created;
   const [emailSent] = await Promise.all([
     trySendMail(reservationConfirmationMail(reservation)),
     trySendStaffNotice(newReservationStaffMail(reservation)),
@@ -47,7 +74,7 @@ export async function findGuestReservation(
   code: string,
   email: string,
   { ip }: { ip: string },
-): Promise<Result<{ reservation: AnonymousReservation }>> {
+): Promise<Result<{ reservation: Stay }>> {
   const refused = await checkRateLimit("reservationLookup", [ip]);
   if (refused) return refused;
   const reservation = await getReservationByCode(code.trim().toUpperCase().slice(0, 8));
@@ -60,14 +87,35 @@ export async function cancelGuestReservation(
   code: string,
   email: string,
   context: { ip: string },
-): Promise<Result<{ reservation: AnonymousReservation }>> {
+): Promise<Result<{ reservation: Stay }>> {
   const found = await findGuestReservation(code, email, context);
   if (!found.ok) return found;
-  const cancelled = await cancelReservationByGuest(found.reservation.id);
+  const { reservation } = found;
+  const cancelled = await audited(async (audit) => {
+    const updated = await cancelReservationByGuest(reservation.id);
+    if (!updated) return null;
+    audit({
+      actor: guestActor(updated.reservationCode),
+      action: "reservation.cancel",
+      entityType: "reservation",
+      entityId: updated.id,
+      summary: `canceló su reserva ${updated.reservationCode}`,
+      before: { status: reservation.status },
+      after: { status: updated.status },
+    });
+    return updated;
+  });
   if (!cancelled) return refuse(409, MESSAGES.notCancellable);
   await trySendMail(reservationCancelledMail(cancelled));
   return { ok: true, reservation: cancelled };
 }
+
+/**
+ * Privacy: a visitor's enquiry or fault report is recorded without their
+ * address or contact details, which go with the consultation after
+ * RETENTION_MONTHS (the audit trail is kept longer).
+ */
+const PRIVATE_EVENT = { ip: null };
 
 export type Enquiry =
   | { kind: "consulta"; input: EnquiryInput }
@@ -97,15 +145,29 @@ export async function submitEnquiry(enquiry: Enquiry, { ip }: { ip: string }): P
   if (!(await answerCaptcha(input.captchaId, input.captchaAnswer))) return refuse(400, MESSAGES.wrongCaptcha);
   await countRateLimitHit(rule, [ip]);
   const mensaje = enquiry.kind === "visita" ? composeVisitMessage(enquiry.input) : enquiry.input.mensaje;
-  const created = await createConsultation({
-    kind: enquiry.kind,
-    nombre: input.nombre,
-    email: input.email,
-    telefono: input.telefono,
-    mensaje,
-    ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
-    ipAddress: ip,
-  });
+  const created = await audited(async (audit) => {
+    const stored = await createConsultation({
+      kind: enquiry.kind,
+      nombre: input.nombre,
+      email: input.email,
+      telefono: input.telefono,
+      mensaje,
+      ...(enquiry.kind === "visita" ? { visitDate: enquiry.input.fecha, visitTime: enquiry.input.hora } : {}),
+      ipAddress: ip,
+    });
+    if (stored.ok) {
+      const { consultation } = stored;
+      audit({
+        actor: anonymousActor("visitante"),
+        action: "consultation.create",
+        entityType: "consultation",
+        entityId: consultation.id,
+        summary: `envió ${enquiry.kind === "visita" ? "una solicitud de visita" : "una consulta"} de ${consultation.nombre}`,
+        after: { kind: consultation.kind, visitDate: consultation.visitDate, visitTime: consultation.visitTime },
+      });
+    }
+    return stored;
+  }, PRIVATE_EVENT);
   if (!created.ok) return refuse(409, enquiry.kind === "visita" ? MESSAGES.duplicateVisit : MESSAGES.duplicateEnquiry);
   await Promise.all([
     trySendStaffNotice(newConsultationStaffMail(created.consultation, enquiry.kind === "visita" ? { comments: enquiry.input.comentarios } : {})),
@@ -123,7 +185,18 @@ export async function reportPublicIncident(input: PublicIncidentInput, { ip }: {
   const refused = await checkRateLimit("faultReport", [ip]);
   if (refused) return refused;
   const { website: _honeypot, ...fields } = input;
-  const incident = await createPublicIncident(fields);
+  const incident = await audited(async (audit) => {
+    const created = await createPublicIncident(fields);
+    audit({
+      actor: anonymousActor("visitante"),
+      action: "incident.create",
+      entityType: "incident",
+      entityId: created.id,
+      summary: `informó de la avería «${created.title}»`,
+      after: { title: created.title, type: created.type, category: created.category, urgency: created.urgency, location: created.location, floor: created.floor },
+    });
+    return created;
+  }, PRIVATE_EVENT);
   await trySendStaffNotice(newIncidentStaffMail(incident));
   return { ok: true, stored: true };
 }
@@ -140,8 +213,15 @@ export async function newCaptchaForApi({ ip }: { ip: string }): Promise<Result<R
   return { ok: true, ...createCaptcha() };
 }
 
-/** What a guest may see of their reservation (no IP address, no internal id). */
-export function toGuestView(reservation: AnonymousReservation) {
+/** The room (or, for a meeting room, the sala) a reservation has, as the API names it. */
+export function placeOf(reservation: Stay) {
+  if (reservation.roomId) return { _id: reservation.roomId, name: reservation.roomName ?? "" };
+  if (reservation.salaId) return { _id: reservation.salaId, name: reservation.salaName ?? "" };
+  return null;
+}
+
+/** What a guest may see of their reservation (no IP address). */
+export function toGuestView(reservation: Stay) {
   return {
     _id: reservation.id,
     reservationCode: reservation.reservationCode,
@@ -159,6 +239,7 @@ export function toGuestView(reservation: AnonymousReservation) {
     createdAt: reservation.createdAt.toISOString(),
     confirmedAt: reservation.confirmedAt?.toISOString() ?? null,
     updatedAt: reservation.updatedAt.toISOString(),
+    room: placeOf(reservation),
   };
 }
 

@@ -6,11 +6,13 @@
 // with requireSameOrigin.
 import { redirect } from "@remix-run/node";
 import { getUserByApiToken } from "~/models/api-token.server";
-import { deleteSession, getUserOfSession, insertSession } from "~/models/session.server";
+import { getUserOfSession, insertSession } from "~/models/session.server";
 import type { User } from "~/models/user.server";
-import { cookieSecurity } from "./client-ip.server";
+import { cookieSecurity, getClientIp } from "./client-ip.server";
+import { sameSecret } from "./crypto.server";
 import { getEnv } from "./env.server";
-import { throwRefusal } from "./refusal.server";
+import { currentRequestContext } from "./http-server-patch.server";
+import { refusalResponse, throwRefusal } from "./refusal.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
 import { infoToast, successToast } from "./toast";
@@ -52,12 +54,27 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 }
 
 /**
+ * Notes who is asking on the request's context, for the audit trail
+ * (app/services/audit.server.ts): the client's address, and the user once a
+ * guard has found them.
+ */
+function noteRequester(request: Request, user?: Pick<User, "id" | "username" | "role">) {
+  const context = currentRequestContext();
+  if (!context) return;
+  context.requester = {
+    ip: getClientIp(request),
+    user: user ? { id: user.id, username: user.username, role: user.role } : context.requester?.user,
+  };
+}
+
+/**
  * The guard of public mutations (sign-in, sign-out, theme, public forms), and
  * part of every page guard: a cross-site browser request is refused (403).
  * A page's cross-site request is refused before Remix sees it
  * (http-server-patch.server.ts); this guard also covers the JSON API.
  */
 export function requireSameOrigin(request: Request) {
+  noteRequester(request);
   if (request.method === "GET" || request.method === "HEAD") return;
   const ownHosts = [new URL(request.url).host, new URL(getEnv().PUBLIC_URL).host];
   if (isCrossSite(request.headers.get("origin"), request.headers.get("sec-fetch-site"), ownHosts)) {
@@ -65,26 +82,31 @@ export function requireSameOrigin(request: Request) {
   }
 }
 
-/** A new server-side session for the user, as the Set-Cookie header that carries it. */
-export async function sessionCookieFor(user: Pick<User, "id">) {
-  const sessionId = await insertSession(user.id, new Date(Date.now() + SESSION_MAX_AGE_S * 1000));
+/** The Set-Cookie header that carries a session (opened by the sign-in service). */
+export async function sessionCookieWith(sessionId: string) {
   const session = await getSessionStorage().getSession();
   session.set("sessionId", sessionId);
   return getSessionStorage().commitSession(session, cookieSecurity());
 }
 
-/** Signs the user in: a new session and a welcome toast, then on to `redirectTo`. */
-export async function createUserSession(user: User, redirectTo: string) {
+/** A new server-side session for the user, as its Set-Cookie header (tests and scripts; sign-ins go through services/sign-in). */
+export async function sessionCookieFor(user: Pick<User, "id">) {
+  return sessionCookieWith(await insertSession(user.id, new Date(Date.now() + SESSION_MAX_AGE_S * 1000)));
+}
+
+/** Signs the user in: the cookie of the session opened for them and a welcome toast, then on to `redirectTo`. */
+export async function createUserSession({ user, sessionId }: { user: User; sessionId: string }, redirectTo: string) {
   return redirectWithToast(redirectTo, successToast(`Bienvenido, ${user.username}`), {
-    headers: { "Set-Cookie": await sessionCookieFor(user) },
+    headers: { "Set-Cookie": await sessionCookieWith(sessionId) },
   });
 }
 
-/** Signs out: the session row is deleted, so the old cookie opens nothing any more. */
+/**
+ * Signs out in the browser: the cookie goes (the caller has ended its session
+ * row with services/sign-in's signOut, so the old cookie opens nothing any more).
+ */
 export async function endUserSession(request: Request, redirectTo: string) {
   const session = await getSession(request);
-  const sessionId = session.get("sessionId");
-  if (sessionId) await deleteSession(sessionId);
   return redirectWithToast(redirectTo, infoToast("Sesión cerrada"), {
     headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },
   });
@@ -117,6 +139,7 @@ export async function requireUser(request: Request): Promise<User> {
   requireSameOrigin(request);
   const user = await getOptionalUser(request);
   if (!user) throw loginRedirect(request);
+  noteRequester(request, user);
   return user;
 }
 
@@ -136,12 +159,14 @@ export async function requireApiUser(request: Request): Promise<User> {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const user = match ? await getUserByApiToken(match[1]!) : null;
     if (!user) throwRefusal({ status: 401, message: "Token inválido o expirado" });
+    noteRequester(request, user);
     return user;
   }
   const sessionId = (await getSession(request)).get("sessionId");
   const user = sessionId ? await getUserOfSession(sessionId) : null;
   if (!user || user.status !== "active") throwRefusal({ status: 401, message: "No autenticado" });
   requireSameOrigin(request);
+  noteRequester(request, user);
   return user;
 }
 
@@ -149,4 +174,19 @@ export async function requireApiAdmin(request: Request): Promise<User> {
   const user = await requireApiUser(request);
   if (user.role !== "admin") throwRefusal({ status: 403, message: "Acceso denegado" });
   return user;
+}
+
+/**
+ * GET /metrics: a scraper with METRICS_TOKEN as its bearer token. While the
+ * token is unset the endpoint does not exist (404); a missing or wrong token
+ * is a 401.
+ */
+export function requireMetricsToken(request: Request) {
+  const expected = getEnv().METRICS_TOKEN;
+  if (!expected) throwRefusal({ status: 404, message: "Recurso no encontrado" });
+  const sent = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (sent && sameSecret(sent, expected)) return;
+  const refusal = refusalResponse({ status: 401, message: "Token inválido" });
+  refusal.headers.set("WWW-Authenticate", 'Bearer realm="metrics"');
+  throw refusal;
 }

@@ -6,34 +6,43 @@ import { startAccessProcess, type AccessProcessHandle } from "~/access/process.s
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
 import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
-import { purgeConsultationsBefore } from "~/models/consultation.server";
-import { purgeClosedPublicIncidents } from "~/models/incident.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
+import { audited, purgeAuditTrail, SYSTEM_ACTOR } from "~/services/audit.server";
+import { purgeOldConsultations } from "~/services/consultations.server";
+import { purgeOldPublicIncidents } from "~/services/incidents.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
-import { randomToken } from "./crypto.server";
+import { hashPassword, randomToken } from "./crypto.server";
 import { monthsBefore } from "./dates";
 import { claimDataDir } from "./data-dir-claim.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
 import { patchHttpServer } from "./http-server-patch.server";
+import { addMetricsSource, startProcessMetrics } from "./metrics.server";
 import { useSpanishValidationMessages } from "./validation-locale.server";
 
 export async function ensureAdmin() {
   if ((await countAdmins()) > 0) return;
   const env = getEnv();
   const password = env.ADMIN_PASSWORD ?? randomToken(12);
-  await createUser({
-    username: env.ADMIN_USERNAME,
-    email: env.ADMIN_EMAIL,
-    password,
-    role: "admin",
-    firstName: "Administración",
-  });
+  const passwordHash = await hashPassword(password);
+  await audited(
+    async (audit) => {
+      const admin = await createUser({ username: env.ADMIN_USERNAME, email: env.ADMIN_EMAIL, passwordHash, role: "admin", firstName: "Administración" });
+      audit({
+        action: "user.create",
+        entityType: "user",
+        entityId: admin.id,
+        summary: `creó el primer administrador ${admin.username}`,
+        after: { username: admin.username, email: admin.email, role: admin.role, status: admin.status },
+      });
+    },
+    { actor: SYSTEM_ACTOR, ip: null },
+  );
   if (env.ADMIN_PASSWORD) {
     console.info(`[boot] admin user "${env.ADMIN_USERNAME}" created with ADMIN_PASSWORD`);
   } else {
@@ -73,7 +82,7 @@ export async function runPeriodicJobs(now = new Date()) {
 export async function purgeRetainedData(now = new Date()) {
   const before = monthsBefore(now, getEnv().RETENTION_MONTHS);
   try {
-    const [consultations, incidents] = await Promise.all([purgeConsultationsBefore(before), purgeClosedPublicIncidents(before)]);
+    const [consultations, incidents] = await Promise.all([purgeOldConsultations(before), purgeOldPublicIncidents(before)]);
     if (consultations || incidents) {
       console.info(`[boot] retention: deleted ${consultations} consultations and ${incidents} closed fault reports from before ${before.toISOString()}`);
     }
@@ -81,6 +90,16 @@ export async function purgeRetainedData(now = new Date()) {
   } catch (error) {
     console.error("[boot] retention purge failed", error);
     return null;
+  }
+}
+
+/** The audit trail's retention (AUDIT_RETENTION_MONTHS, docs/audit.md); runs at start and then daily. */
+export async function purgeOldAuditEvents(now = new Date()) {
+  try {
+    const { deleted } = await purgeAuditTrail(now);
+    if (deleted) console.info(`[boot] audit retention: purged ${deleted} events`);
+  } catch (error) {
+    console.error("[boot] audit retention purge failed", error);
   }
 }
 
@@ -101,6 +120,7 @@ const DAY_MS = 24 * 3600_000;
 export async function boot() {
   const env = getEnv();
   useSpanishValidationMessages();
+  startProcessMetrics("web");
   patchHttpServer();
   getSessionSecret();
   // `npm run restore` refuses while a process has claimed the data directory.
@@ -117,12 +137,16 @@ export async function boot() {
   }, DAY_MS).unref();
   // One backup a day at BACKUP_HOUR, Europe/Madrid (app/services/backups.server.ts).
   scheduleDailyBackups();
+  void purgeOldAuditEvents();
+  setInterval(() => void purgeOldAuditEvents(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);
   // The broker and the door decisions run in a child process of this one
   // (app/access/process.server.ts) unless ACCESS_SERVICE=off (then
   // `npm run start:access` runs them elsewhere).
   const access = env.ACCESS_SERVICE === "on" ? await startAccessProcess() : null;
   if (access) console.info(`[boot] access service running in its own process (pid ${access.pid()})`);
+  // GET /metrics carries the child's series too, read over its channel on each scrape.
+  if (access) addMetricsSource("access", access.metrics);
   // The services' change notifications go to that child over its channel, or,
   // when the access service runs elsewhere, over the external broker
   // (app/access/notify.server.ts).

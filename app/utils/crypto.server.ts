@@ -51,6 +51,12 @@ export function sha256(value: string): string {
   return crypto.createHash("sha256").update(value).digest("hex");
 }
 
+/** Whether a secret someone sent is the configured one, in a time that does not tell how much of it matched. */
+export function sameSecret(sent: string, expected: string): boolean {
+  const digest = (value: string) => crypto.createHash("sha256").update(value).digest();
+  return crypto.timingSafeEqual(digest(sent), digest(expected));
+}
+
 export function randomToken(bytes = 32): string {
   return crypto.randomBytes(bytes).toString("base64url");
 }

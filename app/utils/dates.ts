@@ -178,3 +178,16 @@ export function notificationAge(createdAt: Date | string | number, now: Date | s
   }
   return formatDate(createdAt);
 }
+
+const weekdayFormat = new Intl.DateTimeFormat("es-ES", { timeZone: "UTC", weekday: "short" });
+
+/** A calendar day's short weekday and date, "lun 14/12" (the occupancy grid's columns). */
+export function formatIsoDayShort(day: string) {
+  const [, month, date] = day.split("-");
+  return `${weekdayFormat.format(new Date(`${day}T12:00:00Z`)).replace(".", "")} ${date}/${month}`;
+}
+
+/** Whole days from one calendar day to another ("2026-12-24" to "2026-12-27": 3). */
+export function daysBetween(from: string, to: string) {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

@@ -14,6 +14,7 @@ describe("parseEnv", () => {
     expect(env.BACKUP_DIR).toBeUndefined();
     expect(env.BACKUP_HOUR).toBe("03:30");
     expect(env.BACKUP_KEEP).toBe(14);
+    expect(env.AUDIT_RETENTION_MONTHS).toBe(24);
     expect(env.ADMIN_EMAIL).toBe("admin@lacasona-coliving.es");
     expect(env.MAX_ACTIVE_BOOKINGS).toBe(3);
     expect(env.MAX_ACTIVE_BOOKINGS_BY_TYPE).toBeUndefined();
@@ -29,6 +30,13 @@ describe("parseEnv", () => {
       BACKUP_KEEP: 30,
       BACKUP_DIR: "/mnt/nas/casona",
     });
+  });
+
+  it("takes a METRICS_TOKEN only long enough and in a bearer token's characters", () => {
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ METRICS_TOKEN: "0123456789abcdef0123456789abcdef" }).METRICS_TOKEN).toBe("0123456789abcdef0123456789abcdef");
+    expect(() => parseEnv({ METRICS_TOKEN: "short-token" })).toThrow(/METRICS_TOKEN/);
+    expect(() => parseEnv({ METRICS_TOKEN: "a token with spaces in it" })).toThrow(/METRICS_TOKEN/);
   });
 
   it("takes the first admin's email only if the app's own email rule accepts it", () => {
@@ -54,6 +62,9 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET/);
     expect(() => parseEnv({ RETENTION_MONTHS: "0" })).toThrow(/RETENTION_MONTHS/);
     expect(parseEnv({ RETENTION_MONTHS: "24" }).RETENTION_MONTHS).toBe(24);
+    expect(() => parseEnv({ AUDIT_RETENTION_MONTHS: "0" })).toThrow(/AUDIT_RETENTION_MONTHS/);
+    expect(() => parseEnv({ AUDIT_RETENTION_MONTHS: "dos" })).toThrow(/AUDIT_RETENTION_MONTHS/);
+    expect(parseEnv({ AUDIT_RETENTION_MONTHS: "36" }).AUDIT_RETENTION_MONTHS).toBe(36);
   });
 
   it("keeps the database in DATA_DIR unless DATABASE_URL says otherwise", () => {

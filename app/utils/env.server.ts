@@ -77,6 +77,12 @@ const envSchema = z.object({
   // Privacy: consultations (with their IP address) and closed public fault
   // reports older than this many months are deleted daily.
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  // GET /metrics (docs/metrics.md) answers only a scraper that sends this as
+  // its bearer token; unset, /metrics does not exist (404).
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/-]{16,256}=*$/, "must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ + / - (e.g. openssl rand -hex 32)")
+    .optional(),
   // Backups (README, "Copias de seguridad"): where the archives go (unset:
   // <DATA_DIR>/backups), the daily time in Europe/Madrid, how many are kept.
   BACKUP_DIR: optional,
@@ -85,6 +91,8 @@ const envSchema = z.object({
     .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time of day as HH:MM (00:00-23:59)")
     .default("03:30"),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+  // The audit trail's events older than this many months are purged daily (docs/audit.md).
+  AUDIT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(240).default(24),
   // Per resident: bookings not over yet of each facility type (a booking of a
   // door-linked facility opens that door), overridable per type; and incidents
   // reported per day.

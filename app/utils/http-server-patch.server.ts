@@ -20,10 +20,12 @@
 // - a response sent before its request's body has all come in closes the
 //   connection once the client has had time to read it (closeAfterAnswer);
 // - private screens and answers (NO_STORE_PATHS) are sent with
-//   `Cache-Control: no-store`.
+//   `Cache-Control: no-store`;
+// - it times every request for GET /metrics (http-metrics.server.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import http from "node:http";
+import { timeRequest } from "./http-metrics.server";
 import { BODY_TOO_LARGE, bodyLimitFor } from "./request-body.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import type { Toast } from "./toast";
@@ -43,6 +45,8 @@ export type RequestContext = {
   forwardedProto: string | null;
   /** The HTTP response being written (absent when code runs outside the server). */
   response?: ServerResponse;
+  /** Who is asking, for the audit trail: the client's address and the signed-in user, noted by the guards (auth.server.ts). */
+  requester?: { ip: string; user?: { id: string; username: string; role: string } };
 };
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -193,6 +197,7 @@ export function patchHttpServer() {
     req.headers[PEER_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
     const url = req.url ?? "/";
     const path = url.split("?")[0]!;
+    timeRequest(req, res, path);
     if (/[?&]_data(=|&|$)/.test(url)) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end("Solicitud no válida");
       return true;

@@ -25,6 +25,8 @@ export const RATE_LIMITS = {
   visitForm: { limit: 10, windowMs: 10 * MINUTE },
   faultReport: { limit: 10, windowMs: 10 * MINUTE },
   reservationLookup: { limit: 20, windowMs: 15 * MINUTE },
+  /** Availability questions (GET /api/availability, /reservar as the guest chooses), per address. */
+  availability: { limit: 120, windowMs: 10 * MINUTE },
   /** New anti-spam questions asked for through the JSON API, per address. */
   captchaCreation: { limit: 60, windowMs: 10 * MINUTE },
   /** Wrong current passwords when changing one's own (per user). */

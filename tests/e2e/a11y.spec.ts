@@ -5,12 +5,12 @@ import { expect, seriousA11yViolations, test } from "./fixtures";
 
 const { serializeTheme } = await import("~/utils/theme.server");
 const { THEMES } = await import("~/utils/theme");
-const { createTestDoor } = await import("../setup/fixtures");
-const { createReservation } = await import("~/models/reservation.server");
-const { addDays, todayInMadrid } = await import("~/utils/dates");
+const { createTestDoor, createTestReservation } = await import("../setup/fixtures");
 
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
-const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias"];
+const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias", "/admin/auditoria"];
+// The inventory's screens (issue 28), in the default theme.
+const INVENTORY_PAGES = ["/admin/habitaciones", "/admin/habitaciones?modal=new", "/admin/ocupacion", "/admin/instalaciones"];
 
 async function violationsOn(page: Page, path: string) {
   await page.goto(path);
@@ -27,7 +27,7 @@ test("no serious accessibility violations on /portal", async ({ page, asResident
   expect(await violationsOn(page, "/portal")).toEqual([]);
 });
 
-for (const path of ADMIN_PAGES) {
+for (const path of [...ADMIN_PAGES, ...INVENTORY_PAGES]) {
   test(`no serious accessibility violations on ${path}`, async ({ page, asAdmin }) => {
     expect(await violationsOn(page, path)).toEqual([]);
   });
@@ -41,18 +41,7 @@ for (const theme of THEMES) {
     await context.addCookies([{ name: "theme", value: cookie.slice("theme=".length), url: E2E.baseURL }]);
     // Pages as people see them: doors with their danger buttons, a confirmation, a lookup's result.
     const door = await createTestDoor();
-    const reservation = await createReservation({
-      guestName: "Tema",
-      guestEmail: "tema@example.com",
-      guestPhone: "600 123 456",
-      reservationType: "sala",
-      roomType: null,
-      startDate: addDays(todayInMadrid(), 2),
-      endDate: addDays(todayInMadrid(), 3),
-      contactPreference: "email",
-      specialRequests: null,
-      ipAddress: null,
-    });
+    const reservation = await createTestReservation({ guestName: "Tema", guestEmail: "tema@example.com", guestPhone: "600 123 456", reservationType: "sala", roomType: null });
     const found = [];
     for (const path of [...PUBLIC_PAGES, ...ADMIN_PAGES, `/admin?modal=delete&door=${door.id}`]) found.push(...(await violationsOn(page, path)));
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);

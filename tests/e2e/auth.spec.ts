@@ -61,6 +61,8 @@ test.describe("sign-in", () => {
   });
 
   test("too many attempts from one address are refused with 429", async ({ page }) => {
+    // Many form round trips in one test: on a busy machine they outlast the default timeout.
+    test.slow();
     await page.goto("/login");
     for (let attempt = 0; attempt < 11; attempt++) {
       await page.getByLabel("Usuario").fill(`nadie-${attempt}`);

@@ -10,7 +10,7 @@ import { expect, test } from "./fixtures";
 const { sessionCookieFor } = await import("~/utils/auth.server");
 
 const PUBLIC_PAGES = ["/", "/privacidad", "/reservar", "/consulta", "/visita", "/incidencias", "/reserva-consulta", "/login"];
-const ADMIN_PAGES = ["/admin", "/admin/cards", "/admin/logs", "/admin/users", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias"];
+const ADMIN_PAGES = ["/admin", "/admin/cards", "/admin/logs", "/admin/users", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias", "/admin/habitaciones", "/admin/ocupacion", "/admin/instalaciones", "/admin/auditoria"];
 
 async function expectWithinBudget(paths: string[], cookie?: string) {
   const sizes = await pageJsSizes(E2E.baseURL, paths, cookie);

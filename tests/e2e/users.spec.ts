@@ -263,6 +263,8 @@ test.describe("status and delete", () => {
 
 test.describe("cards", () => {
   test("assigns, reassigns (warned first), edits and unassigns a card", async ({ page, asAdmin, javaScriptEnabled }) => {
+    // Many form round trips in one test: on a busy machine they outlast the default timeout.
+    test.slow();
     const t = tag();
     const ana = await person(`${t}-ana`, { firstName: "Ana", lastName: "Fernández" });
     const pablo = await person(`${t}-pablo`, { firstName: "Pablo", lastName: "Menéndez" });

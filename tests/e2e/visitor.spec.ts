@@ -151,6 +151,8 @@ test.describe("enquiry", () => {
   });
 
   test("too many submissions from one address answer 429; a wrong answer does not count", async ({ page }) => {
+    // Many form round trips in one test: on a busy machine they outlast the default timeout.
+    test.slow();
     const email = `bot-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const send = async (message: string, answer?: string) => {
       await page.goto("/consulta");
@@ -254,7 +256,7 @@ test("a fault report with missing fields is refused", async ({ page }) => {
 
 test.describe("reservation lookup", () => {
   async function seedReservation() {
-    return createReservation({
+    const created = await createReservation({
       guestName: "Jorge Prieto",
       guestEmail: `jorge-${Date.now()}@example.com`,
       guestPhone: "633 123 456",
@@ -266,6 +268,8 @@ test.describe("reservation lookup", () => {
       specialRequests: "Vistas al mar",
       ipAddress: null,
     });
+    if (!created.ok) throw new Error(`seedReservation: ${created.reason}`);
+    return created.reservation;
   }
 
   test("looks up by code and email, then cancels after confirming", async ({ page }) => {

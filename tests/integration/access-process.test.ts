@@ -23,6 +23,7 @@ import { startAccessProcess, WEB_PRIORITY_OFFSET, type AccessProcessHandle, type
 import { accessLogs, cards } from "~/db/schema";
 import { setDoorMessages } from "~/services/doors.server";
 import { getDb } from "~/utils/db.server";
+import { addMetricsSource, scrapeMetrics } from "~/utils/metrics.server";
 import { FakeBridge } from "../setup/access";
 import { createTestCard, createTestDoorWithBridge } from "../setup/fixtures";
 
@@ -65,6 +66,24 @@ describe("the access service in its own process", () => {
       await setDoorMessages(front.door.id, { useCustomMessages: false, customStatus: undefined, customMessage: undefined });
       await bridge.end();
     }
+  });
+
+  it("sends its metrics over the channel: a scrape in this process holds the service's series, its decisions among them", async () => {
+    const bridge = await FakeBridge.connect(url, "proc-front", front.password);
+    try {
+      expect((await bridge.swipe("0F000001")).granted).toBe(true);
+    } finally {
+      await bridge.end();
+    }
+    const snapshot = await access.metrics();
+    const decisions = snapshot.find((metric) => metric.name === "door_decisions_total");
+    expect(decisions?.values).toContainEqual(expect.objectContaining({ labels: { result: "granted", reason: "granted", process: "access" } }));
+    // As boot does: each scrape of this process reads the child's series.
+    addMetricsSource("access", access.metrics);
+    const { body } = await scrapeMetrics();
+    expect(body).toMatch(/^door_decision_duration_seconds_count\{process="access"\} [1-9]/m);
+    expect(body).toMatch(/^door_decisions_total\{result="granted",reason="granted",process="access"\} [1-9]/m);
+    expect(body).toContain('metrics_source_up{source="access"} 1');
   });
 
   it("gives way to the doors: once the service runs, the web side's thread has a lower CPU priority than the service", () => {
@@ -190,7 +209,9 @@ describe("the access service in its own process", () => {
   it("stops by itself when the web process goes away (its channel closes)", async () => {
     const child = fork(entry, [], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const ready = new Promise<ChildMessage>((resolve) => child.once("message", (message: ChildMessage) => resolve(message)));
+    const ready = new Promise<Extract<ChildMessage, { type: "ready" }>>((resolve) =>
+      child.once("message", (message: Extract<ChildMessage, { type: "ready" }>) => resolve(message)),
+    );
     child.send({ type: "start", options: { host: "127.0.0.1", port: 0 } });
     const { mqttPort } = await ready;
     expect(mqttPort).toBeGreaterThan(0);

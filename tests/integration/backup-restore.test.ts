@@ -314,7 +314,9 @@ describe("a backup under load", () => {
     const bridge = await FakeBridge.connect(`mqtt://127.0.0.1:${access.port}`, code, password);
 
     type Ack = { id: string; at: number };
-    const acked = { swipes: [] as Ack[], bookings: [] as Ack[], photos: [] as Array<Ack & { incident: string }> };
+    type Resident = Awaited<ReturnType<typeof createTestResident>>;
+    // A resident per booking and per incident: each stays inside the per-resident quotas.
+    const acked = { swipes: [] as Ack[], bookings: [] as Array<Ack & { resident: Resident }>, photos: [] as Array<Ack & { incident: string; resident: Resident }> };
     let stop = false;
     const firstSlot = minutesFromNow(120);
     const burst = [
@@ -331,17 +333,19 @@ describe("a backup under load", () => {
         // a file database synchronously, so a bare loop would never let the timers run).
         for (let i = 0; !stop && i < 1000; i += 1) {
           await new Promise((resolve) => setTimeout(resolve, 2));
-          const booked = await createResidentBooking(resident, bookingRequest(facility.id, "meeting-room", new Date(firstSlot.getTime() + i * 3_600_000), 1));
-          if (booked.ok) acked.bookings.push({ id: booked.booking._id, at: Date.now() });
+          const booker = await createTestResident();
+          const booked = await createResidentBooking(booker, bookingRequest(facility.id, "meeting-room", new Date(firstSlot.getTime() + i * 3_600_000), 1));
+          if (booked.ok) acked.bookings.push({ id: booked.booking._id, at: Date.now(), resident: booker });
         }
       })(),
       (async () => {
         for (let i = 0; !stop && i < 30; i += 1) {
-          const reported = await reportResidentIncident(resident, { title: `Grifo ${i}`, category: "plumbing", location: "Baño", description: "Gotea", priority: "medium" }, [
+          const reporter = await createTestResident();
+          const reported = await reportResidentIncident(reporter, { title: `Grifo ${i}`, category: "plumbing", location: "Baño", description: "Gotea", priority: "medium" }, [
             { filename: "grifo.png", bytes: TINY_PNG },
           ]);
           if (!reported.ok) throw new Error(reported.message);
-          acked.photos.push({ id: reported.incident.photos[0]!.split("/").pop()!, incident: reported.incident._id, at: Date.now() });
+          acked.photos.push({ id: reported.incident.photos[0]!.split("/").pop()!, incident: reported.incident._id, at: Date.now(), resident: reporter });
         }
       })(),
     ];
@@ -376,13 +380,14 @@ describe("a backup under load", () => {
       const storedSwipes = await getDb().select({ id: accessLogs.id }).from(accessLogs).where(inArray(accessLogs.id, swipeIds));
       expect(storedSwipes.map((row) => row.id).sort()).toEqual(swipeIds.sort());
 
-      const residentToken = (await issueApiToken(resident.id)).token;
-      const bookings = await callApi(bookingsApi.loader, "/api/user-portal/bookings", { token: residentToken });
-      expect(bookings.status).toBe(200);
-      const bookingIds = new Set((bookings.body.data as Array<{ _id: string }>).map((booking) => booking._id));
-      for (const booking of before.bookings) expect(bookingIds.has(booking.id), booking.id).toBe(true);
+      for (const booking of before.bookings) {
+        const bookings = await callApi(bookingsApi.loader, "/api/user-portal/bookings", { token: (await issueApiToken(booking.resident.id)).token });
+        expect(bookings.status).toBe(200);
+        expect((bookings.body.data as Array<{ _id: string }>).map((row) => row._id), booking.id).toContain(booking.id);
+      }
 
       for (const photo of before.photos) {
+        const residentToken = (await issueApiToken(photo.resident.id)).token;
         const served = await callRoute(
           photoApi.loader,
           jsonRequest(`/api/user-portal/incidents/${photo.incident}/photos/${photo.id}`, { headers: { Authorization: `Bearer ${residentToken}` } }),
@@ -394,7 +399,7 @@ describe("a backup under load", () => {
 
       const admin = await createTestUser({ role: "admin" });
       const cardJson = await callApi(cardApi.loader, `/api/cards/${card.id}`, { token: (await issueApiToken(admin.id)).token, params: { id: card.id } });
-      expect(cardJson).toMatchObject({ status: 200, body: { data: { card: { _id: card.id, cardNumber, status: "active", permissions: [{ doorId: door.id, granted: true }] } } } });
+      expect(cardJson).toMatchObject({ status: 200, body: { data: { card: { _id: card.id, cardNumber, status: "active", permissions: [{ doorId: door.code, granted: true }] } } } });
 
       // The door opens for the card on the restored data: the access service starts on it, the bridge's credential still holds.
       const restoredAccess = new RestartableAccessService();

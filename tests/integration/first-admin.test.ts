@@ -6,6 +6,7 @@ import { ProfileSchema } from "~/schemas/profile";
 import { updateProfile } from "~/services/profile.server";
 import { ensureAdmin } from "~/utils/boot.server";
 import { resetEnvForTests } from "~/utils/env.server";
+import { auditEventsOf } from "../setup/audit";
 
 afterEach(() => {
   delete process.env.ADMIN_USERNAME;
@@ -22,6 +23,8 @@ describe("the first admin", () => {
     await ensureAdmin();
     const admin = await getUserByUsername("gerencia");
     expect(admin).toMatchObject({ role: "admin", email: "gerencia@casona.example" });
+    // Recorded in the audit trail, as the system.
+    expect(await auditEventsOf(admin!.id)).toMatchObject([{ action: "user.create", actorRole: "sistema", summary: "sistema creó el primer administrador gerencia" }]);
     const profile = ProfileSchema.safeParse({ firstName: admin!.firstName, email: admin!.email });
     expect(profile.success).toBe(true);
     if (!profile.success) return;

@@ -14,14 +14,17 @@ import { RESERVATION_CODE_ALPHABET } from "~/schemas/reservation";
 import { callRoute, jsonRequest } from "../setup/route";
 
 const today = todayInMadrid();
+// Each booking starts a day after the previous one (three nights each), so no
+// night needs more than three of the house's four double rooms.
+let bookings = 0;
 const booking = (overrides: Record<string, unknown> = {}) => ({
   guestName: "Lucía Fernández",
   guestEmail: "Lucia@Example.com",
   guestPhone: "+34 600 111 222",
   reservationType: "habitacion",
   roomType: "doble",
-  startDate: addDays(today, 2),
-  endDate: addDays(today, 5),
+  startDate: addDays(today, 2 + bookings),
+  endDate: addDays(today, 5 + bookings++),
   contactPreference: "phone",
   specialRequests: "Llegaré tarde",
   ...overrides,

@@ -104,8 +104,9 @@ describe("the client address behind a proxy", () => {
           guestEmail: "ana@example.com",
           guestPhone: "600 123 456",
           reservationType: "sala",
-          startDate: addDays(today, 3),
-          endDate: addDays(today, 4),
+          // A day of its own for each booking: the house has three salas.
+          startDate: addDays(today, 3 + attempt),
+          endDate: addDays(today, 4 + attempt),
         },
       });
       statuses.push((await callRoute(reservationsRoute.action, request)).status);

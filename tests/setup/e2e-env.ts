@@ -30,5 +30,7 @@ export const E2E = {
     ACCESS_SERVICE: "on",
     MQTT_HOST: "127.0.0.1",
     MQTT_PORT: String(mqttPort),
+    // GET /metrics answers this bearer token (tests/e2e/metrics.spec.ts).
+    METRICS_TOKEN: "e2e-metrics-token-0123456789",
   } as Record<string, string>,
 };

@@ -17,6 +17,7 @@ import { issueApiToken } from "~/models/api-token.server";
 import { createUser } from "~/models/user.server";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
+import { salaHold } from "~/services/availability.server";
 import { setCardPermission } from "~/services/cards.server";
 import { createDoor, provisionDoor } from "~/services/doors.server";
 import type { BookingInput } from "~/schemas/facility-booking";
@@ -235,23 +236,36 @@ export async function createTestResidentIncident(
   return row!;
 }
 
-/** A guest's reservation (pending unless changed); dates default to a stay starting in 10 days. */
+/**
+ * A guest's reservation, pending, as the booking stores it (the inventory's
+ * rules hold: a full room type throws). Its dates default to a stay of its
+ * own: 3 nights starting 60 to 719 days ahead, so tests sharing the house's
+ * rooms rarely meet (pass dates where a test needs them).
+ */
 export async function createTestReservation(fields: Partial<ReservationInput> & { ipAddress?: string | null } = {}) {
-  const start = addDays(todayInMadrid(), 10);
-  const end = addDays(todayInMadrid(), 13);
+  const start = addDays(todayInMadrid(), 60 + Math.floor(Math.random() * 660));
+  const end = addDays(start, 3);
   const name = `huesped-${unique()}`;
-  return createReservation({
-    guestName: fields.guestName ?? `Huésped ${name}`,
-    guestEmail: fields.guestEmail ?? `${name}@example.com`,
-    guestPhone: fields.guestPhone ?? "+34 600 111 222",
-    reservationType: fields.reservationType ?? "habitacion",
-    roomType: fields.roomType === undefined ? "doble" : fields.roomType,
-    startDate: fields.startDate ?? start,
-    endDate: fields.endDate ?? end,
-    contactPreference: fields.contactPreference ?? "email",
-    specialRequests: fields.specialRequests ?? null,
-    ipAddress: fields.ipAddress ?? "192.0.2.20",
-  });
+  const reservationType = fields.reservationType ?? "habitacion";
+  const startDate = fields.startDate ?? start;
+  const endDate = fields.endDate ?? end;
+  const created = await createReservation(
+    {
+      guestName: fields.guestName ?? `Huésped ${name}`,
+      guestEmail: fields.guestEmail ?? `${name}@example.com`,
+      guestPhone: fields.guestPhone ?? "+34 600 111 222",
+      reservationType,
+      roomType: fields.roomType === undefined ? "doble" : fields.roomType,
+      startDate,
+      endDate,
+      contactPreference: fields.contactPreference ?? "email",
+      specialRequests: fields.specialRequests ?? null,
+      ipAddress: fields.ipAddress ?? "192.0.2.20",
+    },
+    reservationType === "sala" ? salaHold(startDate, endDate) : null,
+  );
+  if (!created.ok) throw new Error(`createTestReservation: refused (${created.reason}) for ${startDate}–${endDate}`);
+  return created.reservation;
 }
 
 /** An enquiry (or, with kind "visita", a visit request) as the public forms store it. */

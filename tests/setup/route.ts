@@ -1,13 +1,16 @@
 // Calls a route module's loader or action the way Remix does, with a real
-// Request, and always hands back the Response (returned or thrown).
-import { PEER_IP_HEADER } from "~/utils/http-server-patch.server";
+// Request, inside a request context as the server gives every request (the
+// guards note the caller on it for the audit trail), and always hands back
+// the Response (returned or thrown).
+import { PEER_IP_HEADER, withRequestContext } from "~/utils/http-server-patch.server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RouteFunction = (args: any) => unknown;
 
 export async function callRoute(fn: RouteFunction, request: Request, params: Record<string, string> = {}) {
   try {
-    const result = await fn({ request, params, context: {} });
+    const context = { rendersDocument: false, toasts: [], forwardedProto: null };
+    const result = await withRequestContext(context, () => fn({ request, params, context: {} }));
     if (result instanceof Response) return result;
     if (isDataWithInit(result)) return Response.json(result.data, result.init ?? undefined);
     return Response.json(result);

@@ -30,6 +30,15 @@ function typeText(reservation: AdminReservationJson) {
   return reservation.roomType ? `${type} · ${ROOM_TYPE_LABELS[reservation.roomType]}` : type;
 }
 
+/** "Habitación 201" or the sala's name; null while it has none. */
+function placeText(reservation: AdminReservationJson) {
+  if (!reservation.room) return null;
+  return reservation.reservationType === "sala" ? reservation.room.name : `Habitación ${reservation.room.name}`;
+}
+
+/** A room (or sala) the stay could be given, for the admin's choice. */
+export type PlaceOption = { _id: string; name: string };
+
 /** The confirm button (no confirmation step: confirming only tells the guest good news). */
 export function ConfirmReservationForm({ reservation }: { reservation: AdminReservationJson }) {
   return (
@@ -56,7 +65,17 @@ export function ReservationRow({ reservation, linkTo }: { reservation: AdminRese
           <EmailText email={reservation.guestEmail} />
         </a>
       </td>
-      <td data-label="Tipo">{typeText(reservation)}</td>
+      <td data-label="Tipo">
+        {typeText(reservation)}
+        {placeText(reservation) ? (
+          <>
+            <br />
+            <span className="muted" data-testid="reservation-room">
+              {placeText(reservation)}
+            </span>
+          </>
+        ) : null}
+      </td>
       <td data-label="Fechas" className="nowrap">
         Entrada: {formatIsoDay(reservation.startDate)}
         <br />
@@ -93,17 +112,22 @@ export function ReservationRow({ reservation, linkTo }: { reservation: AdminRese
 
 export function ReservationDetailModal({
   reservation,
+  places,
   closeTo,
   cancelTo,
   notesResult,
   statusResult,
+  moveResult,
 }: {
   reservation: AdminReservationJson;
+  places: PlaceOption[];
   closeTo: string;
   cancelTo: string;
   notesResult?: SubmissionResult<string[]>;
   statusResult?: SubmissionResult<string[]>;
+  moveResult?: SubmissionResult<string[]>;
 }) {
+  const sala = reservation.reservationType === "sala";
   return (
     <RouteModal title={`Reserva ${reservation.reservationCode}`} closeTo={closeTo}>
       <FormAlert title="Error al actualizar el estado" errors={statusResult?.error?.[""]} />
@@ -134,6 +158,8 @@ export function ReservationDetailModal({
             {RESERVATION_TYPE_LABELS[reservation.reservationType]}
             {reservation.roomType ? ` (${ROOM_TYPE_LABELS[reservation.roomType]})` : null}
           </dd>
+          <dt>{sala ? "Sala" : "Habitación"}</dt>
+          <dd data-testid="reservation-room">{reservation.room?.name ?? <span className="muted">{sala ? "Sin sala" : "Se asigna al confirmar"}</span>}</dd>
           <dt>Entrada</dt>
           <dd>{formatIsoDay(reservation.startDate)}</dd>
           <dt>Salida</dt>
@@ -176,8 +202,9 @@ export function ReservationDetailModal({
           <dd>{formatDateTime(reservation.updatedAt)}</dd>
         </dl>
       </section>
+      {reservation.status === "confirmed" ? <MoveRoomForm reservation={reservation} places={places} lastResult={moveResult} /> : null}
       <div className="modal-actions">
-        {canAdminSet("confirmed", reservation.status) ? <ConfirmReservationForm reservation={reservation} /> : null}
+        {canAdminSet("confirmed", reservation.status) ? <ConfirmWithRoomForm reservation={reservation} places={places} /> : null}
         {canAdminSet("cancelled", reservation.status) ? (
           <Link to={cancelTo} className="button button-danger button-small" preventScrollReset>
             Cancelar reserva
@@ -185,6 +212,66 @@ export function ReservationDetailModal({
         ) : null}
       </div>
     </RouteModal>
+  );
+}
+
+/** Confirming from the details: the room (or sala) to give it, or the free one that fits best. */
+function ConfirmWithRoomForm({ reservation, places }: { reservation: AdminReservationJson; places: PlaceOption[] }) {
+  const sala = reservation.reservationType === "sala";
+  const id = `confirm-room-${reservation._id}`;
+  return (
+    <Form method="post" className="inline-form confirm-room" preventScrollReset>
+      <input type="hidden" name="id" value={reservation._id} />
+      <input type="hidden" name="status" value="confirmed" />
+      <div className="field">
+        <label htmlFor={id}>{sala ? "Sala" : "Habitación"}</label>
+        <select id={id} name="roomId" defaultValue={sala ? (reservation.room?._id ?? "") : ""}>
+          <option value="">{sala ? "La que tiene (o la primera libre)" : "La libre que mejor encaja"}</option>
+          {places.map((place) => (
+            <option key={place._id} value={place._id}>
+              {place.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" name="intent" value="set-status" className="button button-small" aria-label={`Confirmar reserva ${reservation.reservationCode}`}>
+        Confirmar
+      </button>
+    </Form>
+  );
+}
+
+/** A confirmed stay moves to another free room of its type (or another sala). */
+function MoveRoomForm({ reservation, places, lastResult }: { reservation: AdminReservationJson; places: PlaceOption[]; lastResult?: SubmissionResult<string[]> }) {
+  const sala = reservation.reservationType === "sala";
+  const id = `move-room-${reservation._id}`;
+  const others = places.filter((place) => place._id !== reservation.room?._id);
+  return (
+    <section className="details-section" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{sala ? "Cambiar de sala" : "Cambiar de habitación"}</h3>
+      <FormAlert title="No se pudo cambiar la habitación" errors={lastResult?.error ? Object.values(lastResult.error).flatMap((list) => list ?? []) : null} />
+      {others.length === 0 ? (
+        <p className="muted">{sala ? "No hay otra sala libre esos días." : "No hay otra habitación de su tipo libre esas noches."}</p>
+      ) : (
+        <Form method="post" className="inline-form confirm-room" preventScrollReset>
+          <input type="hidden" name="id" value={reservation._id} />
+          <div className="field">
+            <label htmlFor={id}>{sala ? "Nueva sala" : "Nueva habitación"}</label>
+            <select id={id} name="roomId" required defaultValue="">
+              <option value="" disabled>
+                Elige una
+              </option>
+              {others.map((place) => (
+                <option key={place._id} value={place._id}>
+                  {place.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <SubmitButton intent="move-room" label="Cambiar" busyLabel="Cambiando..." className="button button-secondary button-small" />
+        </Form>
+      )}
+    </section>
   );
 }
 

@@ -1,9 +1,11 @@
 // The portal's booking modals (URL state): a new booking and the
 // confirmation of a cancellation. Plain forms that work without JavaScript;
-// with it, the facility list follows the chosen type.
+// with it, the facility list follows the chosen type. The chosen facility's
+// free slots that day show before booking: with JavaScript as facility and
+// day are chosen, without it after 'Ver horarios libres' (a GET of the form).
 import { getFormProps, getSelectProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { RouteModal } from "~/components/admin/route-modal";
 import { ErrorList, FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { FACILITY_TYPES } from "~/db/schema-enums";
@@ -14,33 +16,72 @@ import {
   FACILITY_TYPE_LABELS,
   type FacilityType,
 } from "~/schemas/facility-booking";
-import type { BookingJson, FacilityJson } from "~/services/facility-bookings.server";
-import { formatTimeRange } from "~/utils/dates";
+import type { BookingDraft } from "~/schemas/calendar";
+import type { BookingJson, DaySlot, DaySlots, FacilityJson } from "~/services/facility-bookings.server";
+import { formatIsoDay, formatTimeRange } from "~/utils/dates";
 import { useHydrated } from "~/utils/use-hydrated";
 
 const CLOSE_TO = "/portal";
 
+type SlotsState = { status: "idle" } | { status: "loading" } | { status: "ready"; slots: DaySlots } | { status: "error"; message: string };
+
 export function NewBookingModal({
   facilities,
   dates,
+  draft,
   limits,
   lastResult,
 }: {
   facilities: FacilityJson[];
   dates: { min: string; max: string };
+  draft: { draft: BookingDraft; slots: DaySlots | null };
   /** The most bookings not over yet a resident may have, per facility type. */
   limits: Record<FacilityType, number>;
   lastResult?: SubmissionResult<string[]>;
 }) {
+  const hydrated = useHydrated();
   const [form, fields] = useSchemaForm(BookingSchema, {
     id: "new-booking",
     lastResult,
-    defaultValue: { duration: "1" },
+    defaultValue: { duration: "1", ...draft.draft },
   });
+  const [choice, setChoice] = useState({ facilityId: draft.draft.facilityId ?? "", date: draft.draft.date ?? "" });
+  const [slots, setSlots] = useState<SlotsState>(draft.slots ? { status: "ready", slots: draft.slots } : { status: "idle" });
+  // With JavaScript: the day's slots of the chosen facility, asked again as either changes.
+  useEffect(() => {
+    if (!hydrated) return;
+    if (!choice.facilityId || !choice.date) {
+      setSlots({ status: "idle" });
+      return;
+    }
+    const controller = new AbortController();
+    setSlots({ status: "loading" });
+    fetch(`/api/user-portal/facilities/${encodeURIComponent(choice.facilityId)}/slots?date=${encodeURIComponent(choice.date)}`, { signal: controller.signal })
+      .then((response) => response.json())
+      .then((body: { success: boolean; data?: DaySlots; error?: { message: string } }) =>
+        setSlots(body.success && body.data ? { status: "ready", slots: body.data } : { status: "error", message: body.error?.message ?? "No se pudieron cargar los horarios" }),
+      )
+      .catch(() => {
+        if (!controller.signal.aborted) setSlots({ status: "error", message: "No se pudieron cargar los horarios" });
+      });
+    return () => controller.abort();
+  }, [hydrated, choice.facilityId, choice.date]);
   return (
     <RouteModal title="Nueva Reserva" closeTo={CLOSE_TO}>
-      <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="form"
+        preventScrollReset
+        onChange={(event) => {
+          const elements = event.currentTarget.elements;
+          const value = (name: string) => (elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? "";
+          setChoice({ facilityId: value(fields.facilityId.name), date: value(fields.date.name) });
+        }}
+      >
         <FormAlert id={form.errorId} title="No se pudo crear la reserva" errors={form.errors} />
+        {/* 'Ver horarios libres' (a GET) comes back to this modal. */}
+        <input type="hidden" name="modal" value="reservar" />
         <FacilityFields typeField={fields.facilityType} facilityField={fields.facilityId} facilities={facilities} />
         <p className="muted" data-testid="booking-limit">
           {bookingLimitText(limits)}
@@ -49,6 +90,14 @@ export function NewBookingModal({
           <InputField label="Fecha" meta={fields.date} type="date" min={dates.min} max={dates.max} />
           <InputField label="Hora de inicio" meta={fields.startTime} type="time" step={300} />
         </div>
+        <SlotsPanel state={slots} />
+        {hydrated ? null : (
+          <div>
+            <button type="submit" formMethod="get" formAction="/portal" formNoValidate className="button button-secondary">
+              Ver horarios libres
+            </button>
+          </div>
+        )}
         <SelectField
           label="Duración"
           meta={fields.duration}
@@ -130,6 +179,33 @@ function FacilityFields({
         )}
         <ErrorList id={facilityField.errorId} errors={facilityField.errors} />
       </div>
+    </div>
+  );
+}
+
+/** The chosen facility's free and taken slots that day, announced as they change. */
+function SlotsPanel({ state }: { state: SlotsState }) {
+  const range = (slot: DaySlot) => `${slot.startTime}–${slot.endTime}`;
+  return (
+    <div className="day-slots" aria-live="polite" data-testid="day-slots">
+      {state.status === "loading" ? <p className="muted">Buscando horarios libres...</p> : null}
+      {state.status === "error" ? <p className="field-error">{state.message}</p> : null}
+      {state.status === "ready" ? (
+        <>
+          <p>
+            <strong>
+              Horarios libres de {state.slots.facilityName} el {formatIsoDay(state.slots.date)}:
+            </strong>{" "}
+            {state.slots.free.length > 0 ? state.slots.free.map(range).join(", ") : "ninguno"}
+          </p>
+          {state.slots.busy.length > 0 ? (
+            <p className="muted">
+              Ocupado: {state.slots.busy.map((slot) => (slot.kind === "guest" ? `${range(slot)} (reservada por un huésped)` : range(slot))).join(", ")}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      {state.status === "idle" ? <p className="muted">Elige la instalación y el día para ver sus horarios libres.</p> : null}
     </div>
   );
 }
