@@ -11,6 +11,7 @@ import { getSetting, setSetting } from "~/models/setting.server";
 import type { AccessGroupInput, AccessGroupUpdateInput } from "~/schemas/access-group";
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { audited } from "./audit.server";
 
 export const GROUP_NOT_FOUND = "Grupo de acceso no encontrado";
 
@@ -61,7 +62,11 @@ export async function createAccessGroup(input: AccessGroupInput): Promise<Result
   if (!doors.ok) return doors;
   let id: string;
   try {
-    id = await groupModel.insertAccessGroup(input.name, doors.doors);
+    id = await audited(async (audit) => {
+      const created = await groupModel.insertAccessGroup(input.name, doors.doors);
+      audit({ action: "access_group.create", entityType: "access_group", entityId: created, summary: `creó el grupo de acceso ${input.name}`, after: { name: input.name, doors: input.doors } });
+      return created;
+    });
   } catch (error) {
     if (isUniqueViolation(error, "access_groups_name_unique")) return nameTaken(input.name);
     throw error;
@@ -81,7 +86,19 @@ export async function updateAccessGroup(id: string, input: AccessGroupUpdateInpu
   }
   let found: boolean;
   try {
-    found = await groupModel.updateAccessGroup(id, { name: input.name, doors });
+    found = await audited(async (audit) => {
+      const before = await groupModel.getAccessGroup(id);
+      if (!before || !(await groupModel.updateAccessGroup(id, { name: input.name, doors }))) return false;
+      audit({
+        action: "access_group.update",
+        entityType: "access_group",
+        entityId: id,
+        summary: `editó el grupo de acceso ${input.name ?? before.name}`,
+        before: { name: before.name, doors: before.doors.map((door) => ({ doorId: door.doorCode, schedule: door.schedule })) },
+        after: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.doors ? { doors: input.doors } : {}) },
+      });
+      return true;
+    });
   } catch (error) {
     if (input.name !== undefined && isUniqueViolation(error, "access_groups_name_unique")) return nameTaken(input.name);
     throw error;
@@ -95,8 +112,13 @@ export async function updateAccessGroup(id: string, input: AccessGroupUpdateInpu
 export async function deleteAccessGroup(id: string): Promise<Result<{ group: AccessGroupJson }>> {
   const group = await groupModel.getAccessGroup(id);
   if (!group) return GROUP_REFUSALS.not_found;
-  if (!(await groupModel.deleteAccessGroup(id))) return GROUP_REFUSALS.not_found;
-  if ((await getSetting("defaultAccessGroupId")) === id) await setSetting("defaultAccessGroupId", null);
+  const deleted = await audited(async (audit) => {
+    if (!(await groupModel.deleteAccessGroup(id))) return false;
+    if ((await getSetting("defaultAccessGroupId")) === id) await setSetting("defaultAccessGroupId", null);
+    audit({ action: "access_group.delete", entityType: "access_group", entityId: id, summary: `eliminó el grupo de acceso ${group.name}`, before: { name: group.name, members: group.memberCount } });
+    return true;
+  });
+  if (!deleted) return GROUP_REFUSALS.not_found;
   await notifyAccessChange({ groupIds: [id] });
   return { ok: true, group: toAccessGroupJson(group) };
 }
@@ -115,7 +137,10 @@ export async function setGroupsOfUser(userId: string, groupIds: string[]): Promi
   if (existing.length !== wanted.length) return GROUP_REFUSALS.unknown_member_group;
   const before = (await groupModel.listGroupIdsOfUsers([userId])).get(userId) ?? [];
   if (before.length === wanted.length && before.every((id) => wanted.includes(id))) return { ok: true };
-  await groupModel.setGroupsOfUser(userId, wanted);
+  await audited(async (audit) => {
+    await groupModel.setGroupsOfUser(userId, wanted);
+    audit({ action: "user.access_groups", entityType: "user", entityId: userId, summary: "cambió los grupos de acceso de un usuario", before: { accessGroups: before }, after: { accessGroups: wanted } });
+  });
   await notifyAccessChange({ groupIds: [...new Set([...before, ...wanted])] });
   return { ok: true };
 }
@@ -123,7 +148,10 @@ export async function setGroupsOfUser(userId: string, groupIds: string[]): Promi
 /** Adds the user to one group (the assign-card modal's offer). */
 export async function addUserToGroup(userId: string, groupId: string): Promise<Result> {
   if ((await groupModel.existingGroupIds([groupId])).length === 0) return GROUP_REFUSALS.unknown_member_group;
-  await groupModel.addUserToGroup(userId, groupId);
+  await audited(async (audit) => {
+    await groupModel.addUserToGroup(userId, groupId);
+    audit({ action: "user.access_groups", entityType: "user", entityId: userId, summary: "añadió un usuario a un grupo de acceso", after: { joined: groupId } });
+  });
   await notifyAccessChange({ groupIds: [groupId] });
   return { ok: true };
 }
@@ -150,7 +178,11 @@ export async function updateAccessSettings(input: { defaultAccessGroupId?: strin
   if (input.defaultAccessGroupId !== undefined) {
     const id = input.defaultAccessGroupId || null;
     if (id && (await groupModel.existingGroupIds([id])).length === 0) return refuse(400, GROUP_NOT_FOUND, { field: "defaultAccessGroupId" });
-    await setSetting("defaultAccessGroupId", id);
+    await audited(async (audit) => {
+      const before = await getSetting("defaultAccessGroupId");
+      await setSetting("defaultAccessGroupId", id);
+      audit({ action: "building.default_group", entityType: "building", entityId: null, summary: "cambió el grupo de acceso por defecto", before: { defaultAccessGroupId: before }, after: { defaultAccessGroupId: id } });
+    });
   }
   return { ok: true, settings: await getAccessSettings() };
 }
