@@ -23,7 +23,7 @@ import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
-import { existingGroupIds } from "~/models/access-group.server";
+import { existingGroupIds, setGroupsOfUser as setGroupsOfUserRow } from "~/models/access-group.server";
 import { defaultGroupIds, GROUP_REFUSALS, groupIdsOfUsers, setGroupsOfUser } from "./access-groups.server";
 import { audited, changedFields, type AuditFields } from "./audit.server";
 import { toCardJson, type CardJson } from "./cards.server";
@@ -188,20 +188,21 @@ export async function createUser(input: NewUserInput): Promise<Result<{ user: Us
   try {
     user = await audited(async (audit) => {
       const created = await userModel.createUser({ ...profileOf(input), passwordHash });
+      // Their groups join in the same write and the same event.
+      if (groupIds.length > 0) await setGroupsOfUserRow(created.id, groupIds);
       audit({
         action: "user.create",
         entityType: "user",
         entityId: created.id,
         summary: `creó el usuario ${created.username} (${USER_ROLE_LABELS[created.role].toLowerCase()})`,
-        after: userFieldsOf(created),
+        after: { ...userFieldsOf(created), ...(groupIds.length > 0 ? { accessGroups: groupIds } : {}) },
       });
       return created;
     });
   } catch (error) {
     return clashOf(error, input);
   }
-  const joined = await setGroupsOfUser(user.id, groupIds);
-  if (!joined.ok) return joined;
+  if (groupIds.length > 0) await notifyAccessChange({ groupIds });
   return getUserJson(user.id);
 }
 
