@@ -341,6 +341,50 @@ export const accessLogs = sqliteTable(
   ],
 );
 
+// The access log's figures, kept by triggers on access_logs (migration 0015:
+// every insert, delete and update of a row, in the writer's own transaction,
+// whoever writes: the recorder, the cleanup, the purge, a door's deletion),
+// so the dashboard and the log screen read counters instead of counting rows
+// (app/models/access-log-query.server.ts). `doorKey` is the row's door_id, or
+// '' for a row without a door row.
+
+/** Rows per hour (epoch ms / 3,600,000), door and result. */
+export const accessLogHours = sqliteTable(
+  "access_log_hours",
+  {
+    hour: integer("hour").notNull(),
+    doorKey: text("door_key").notNull(),
+    granted: integer("granted").notNull(),
+    attempts: integer("attempts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.doorKey, t.granted] }), index("access_log_hours_door_idx").on(t.doorKey, t.hour)],
+);
+
+/** Rows per card number, door and result, with the newest row's timestamp: unique cards since any instant. */
+export const accessLogCardDoors = sqliteTable(
+  "access_log_card_doors",
+  {
+    doorKey: text("door_key").notNull(),
+    cardNumber: text("card_number").notNull(),
+    granted: integer("granted").notNull(),
+    attempts: integer("attempts").notNull(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.doorKey, t.cardNumber, t.granted] })],
+);
+
+/** Rows per card number and result, whatever the door, with the newest row's timestamp. */
+export const accessLogCards = sqliteTable(
+  "access_log_cards",
+  {
+    cardNumber: text("card_number").notNull(),
+    granted: integer("granted").notNull(),
+    attempts: integer("attempts").notNull(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cardNumber, t.granted] })],
+);
+
 // One store for door incidents, residents' incidents and public fault reports
 // (docs/decisions/0002-one-incident-store.md).
 export const incidents = sqliteTable(

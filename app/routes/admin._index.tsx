@@ -11,11 +11,15 @@ import { requireAdmin } from "~/utils/auth.server";
 import { dashboardAction, loadDashboard } from "./admin._index.server";
 import { keepActionCacheControl } from "~/utils/headers";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Dashboard");
 
 // A new bridge secret is shown in the action's answer only: it says no-store.
 export const headers = keepActionCacheControl;
+
+// Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
+export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

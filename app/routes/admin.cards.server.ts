@@ -19,6 +19,7 @@ import { pageWindow, requestedPage } from "~/utils/paging";
 import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { infoToast, successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
+import { renderedNow } from "~/utils/dates";
 
 export const CARDS_PAGE_SIZE = 50;
 export const CARD_MODALS = ["detail", "delete", "approve"] as const;
@@ -41,7 +42,7 @@ export async function loadCardsPage(request: Request) {
     pages,
     modal: { name: modalName, cardId, detail: detail?.ok ? detail : null },
     // One "now" for the expiry badges of the server and the browser render.
-    now: new Date().toISOString(),
+    now: renderedNow(),
   };
 }
 

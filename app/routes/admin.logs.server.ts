@@ -47,7 +47,7 @@ function toLogLine(line: MergedAccessLog<AccessLogRecord>, approvable: Set<strin
 export async function loadLogsPage(request: Request) {
   const url = new URL(request.url);
   const filters = filtersFromQuery(LogFiltersSchema, url.searchParams);
-  const [{ stats, rows, page, pages }, doors] = await Promise.all([
+  const [{ stats, rows, page, pages, pagesMoreThan }, doors] = await Promise.all([
     getAccessLogPage(filters, { page: requestedPage(url.searchParams), limit: LOG_PAGE_SIZE, clamp: true }),
     listDoorOptions(),
   ]);
@@ -58,6 +58,7 @@ export async function loadLogsPage(request: Request) {
     stats,
     page,
     pages,
+    pagesMoreThan,
     rowCount: rows.length,
     lines: mergeAccessLogRows(rows).map((line) => toLogLine(line, approvable)),
     exportQuery: logFiltersQuery(filters),

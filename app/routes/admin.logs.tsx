@@ -9,9 +9,15 @@ import { FormAlert } from "~/components/forms";
 import { requireAdmin } from "~/utils/auth.server";
 import type { FormActionData } from "~/utils/form-reply.server";
 import { loadLogsPage, logsAction } from "./admin.logs.server";
+import type { StatFigure } from "~/services/access-log-review.server";
+import { LOG_PAGE_SIZE } from "~/schemas/access-log";
 import { pageMeta } from "~/utils/meta";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Registros de Acceso");
+
+// Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
+export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -24,7 +30,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function LogsPage() {
-  const { filters, doors, stats, page, pages, lines, rowCount, exportQuery } = useLoaderData<typeof loader>();
+  const { filters, doors, stats, page, pages, pagesMoreThan, lines, rowCount, exportQuery } = useLoaderData<typeof loader>();
+  // A search's figures past the count's bound read "más de N" (docs/api.md).
+  const figure = (name: StatFigure) => (stats.moreThan?.includes(name) ? `más de ${stats[name].toLocaleString("es-ES")}` : stats[name]);
   const actionData = useActionData<typeof action>() as FormActionData | undefined;
   const filtered = filters.search !== "" || filters.doorId !== "" || filters.status !== "all";
   return (
@@ -35,10 +43,10 @@ export default function LogsPage() {
       <StatTiles
         label="Estadísticas de los registros filtrados"
         tiles={[
-          { label: "Total", value: stats.total },
-          { label: "Concedidos", value: stats.granted, tone: "success" },
-          { label: "Denegados", value: stats.denied, tone: "error" },
-          { label: "Tarjetas únicas", value: stats.uniqueCards },
+          { label: "Total", value: figure("total") },
+          { label: "Concedidos", value: figure("granted"), tone: "success" },
+          { label: "Denegados", value: figure("denied"), tone: "error" },
+          { label: "Tarjetas únicas", value: figure("uniqueCards") },
         ]}
       />
       {lines.length === 0 ? (
@@ -54,7 +62,7 @@ export default function LogsPage() {
           <LogTable lines={lines} />
         </>
       )}
-      <Pagination page={page} pages={pages} />
+      <Pagination page={page} pages={pages} pagesMoreThan={pagesMoreThan} full={rowCount === LOG_PAGE_SIZE} />
     </>
   );
 }

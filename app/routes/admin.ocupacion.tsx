@@ -7,8 +7,12 @@ import { formatIsoDay, addDays } from "~/utils/dates";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { loadOccupancyPage } from "./admin.ocupacion.server";
+import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Ocupación");
+
+// Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
+export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -20,9 +24,11 @@ export default function OccupancyPage() {
   const { search } = useLocation();
   const here = (changes: Record<string, string | null>) => withSearchParams("/admin/ocupacion", search, changes);
   const closeTo = here({ modal: null, reservation: null, booking: null });
+  // Hundreds of links: the query is built once, each link only appends its id.
+  const join = closeTo.includes("?") ? "&" : "?";
   const links = {
-    stay: (id: string) => here({ modal: "stay", reservation: id, booking: null }),
-    booking: (id: string) => here({ modal: "booking", booking: id, reservation: null }),
+    stay: (id: string) => `${closeTo}${join}modal=stay&reservation=${encodeURIComponent(id)}`,
+    booking: (id: string) => `${closeTo}${join}modal=booking&booking=${encodeURIComponent(id)}`,
   };
   const last = addDays(occupancy.to, -1);
   return (

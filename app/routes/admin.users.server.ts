@@ -20,7 +20,7 @@ import * as users from "~/services/users.server";
 import type { User } from "~/services/users.server";
 import { filtersFromQuery } from "~/utils/api.server";
 import { getSessionId } from "~/utils/auth.server";
-import { todayInMadrid } from "~/utils/dates";
+import { todayInMadrid, renderedNow } from "~/utils/dates";
 import { readForm, refusedForm, type FormActionData, type RefusedSubmission } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
@@ -81,7 +81,7 @@ export async function loadUsersPage(request: Request, admin: User) {
     currentUserId: admin.id,
     // One "today" and "now" for the forms' limits and the expiry badges, on the server and in the browser.
     today: todayInMadrid(),
-    now: new Date().toISOString(),
+    now: renderedNow(),
   };
 }
 

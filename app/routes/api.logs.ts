@@ -17,6 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page,
     limit,
     pages: result.pages,
+    // Only when a search matched more rows than the count's bound: `total` and `pages` are then lower bounds.
+    ...(result.pagesMoreThan ? { pagesMoreThan: true } : {}),
   });
 }
 

@@ -30,7 +30,7 @@ import {
 import type { User } from "~/services/users.server";
 import { filtersFromQuery } from "~/utils/api.server";
 import { getSessionId } from "~/utils/auth.server";
-import { addDays, todayInMadrid } from "~/utils/dates";
+import { addDays, todayInMadrid, renderedNow } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf } from "~/utils/page-url";
 import { isMultipart, readPhotoForm } from "~/utils/photo-upload.server";
@@ -93,7 +93,7 @@ export async function loadPortal(request: Request, user: User) {
   ]);
   return {
     profile: toProfileJson(user),
-    now: now.toISOString(),
+    now: renderedNow(now),
     bookingDates: { min: today, max: addDays(today, MAX_BOOKING_DAYS_AHEAD) },
     bookingLimits: activeBookingLimits(),
     facilities,

@@ -9,6 +9,11 @@ export const LOG_API_MAX_LIMIT = 200;
 /** SPEC §9: rows of the same card, door and result within this window show as one. */
 export const LOG_MERGE_WINDOW_MS = 5 * 60_000;
 export const LOG_SEARCH_MAX_LENGTH = 64;
+/**
+ * A search's stats and pages are counted up to this many rows; past it they
+ * say "más de …" (docs/api.md). Filters without a search are always exact.
+ */
+export const LOG_COUNT_BOUND = 10_000;
 
 export const LOG_STATUSES = ["all", "granted", "denied"] as const;
 export type LogStatus = (typeof LOG_STATUSES)[number];

@@ -10,9 +10,10 @@ import {
   getAccessLogStats,
   listAccessLogs,
   type AccessLogRecord,
+  type StatFigure,
 } from "~/models/access-log-query.server";
 
-export type { AccessLogRecord };
+export type { AccessLogRecord, StatFigure };
 import { listCardStatusesAndGrants, type Card } from "~/models/card.server";
 import { LOG_MERGE_WINDOW_MS, LogFiltersSchema, type LogFilters } from "~/schemas/access-log";
 import { canonicalCardId } from "~/utils/card-number";
@@ -68,7 +69,9 @@ export function logFiltersQuery(filters: LogFilters) {
 /**
  * One page of the filtered rows with the stats of the whole filtered set.
  * With `clamp` (the screen), a page past the last one gives the last; the
- * API answers it empty. `page` says which page was read.
+ * API answers it empty. `page` says which page was read. When a search
+ * matches more rows than the count's bound, `pagesMoreThan` says `pages` is
+ * a lower bound (and no page is clamped).
  */
 export async function getAccessLogPage(
   filters: LogFilters,
@@ -77,9 +80,12 @@ export async function getAccessLogPage(
 ) {
   const criteria = await withDoorRowId(filters);
   const stats = await getAccessLogStats(criteria, now);
-  const window = pageWindow(stats.total, { page, limit, clamp });
-  const rows = await listAccessLogs(criteria, window, now);
-  return { stats, rows, page: window.page, pages: window.pages, limit };
+  const pagesMoreThan = stats.moreThan?.includes("total") ?? false;
+  const window = pagesMoreThan
+    ? { page, pages: Math.ceil(stats.total / limit), limit, offset: (page - 1) * limit }
+    : pageWindow(stats.total, { page, limit, clamp });
+  const rows = await listAccessLogs(criteria, window, now, pagesMoreThan ? { manyMatches: true } : { total: stats.total });
+  return { stats, rows, page: window.page, pages: window.pages, pagesMoreThan, limit };
 }
 
 export const LOG_REFUSALS = {

@@ -11,7 +11,7 @@ import type { User } from "~/models/user.server";
 import { cookieSecurity, getClientIp } from "./client-ip.server";
 import { sameSecret } from "./crypto.server";
 import { getEnv } from "./env.server";
-import { currentRequestContext } from "./http-server-patch.server";
+import { currentRequestContext, memoInRequest } from "./http-server-patch.server";
 import { refusalResponse, throwRefusal } from "./refusal.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";
@@ -122,7 +122,8 @@ export async function getOptionalUser(request: Request): Promise<User | null> {
   const session = await getSession(request);
   const sessionId = session.get("sessionId");
   if (!sessionId) return null;
-  const user = await getUserOfSession(sessionId);
+  // The root loader, a layout's guard and the page's each ask: one read per page load.
+  const user = await memoInRequest(`session-user:${sessionId}`, () => getUserOfSession(sessionId));
   if (user && user.status === "active") return user;
   throw redirect("/login", {
     headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },

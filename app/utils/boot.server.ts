@@ -4,6 +4,7 @@ import path from "node:path";
 import { closeAccessNotifier, mqttAccessNotifier, noAccessNotifier, useAccessNotifier } from "~/access/notify.server";
 import { startAccessProcess, type AccessProcessHandle } from "~/access/process.server";
 import { purgeExpiredApiTokens } from "~/models/api-token.server";
+import { purgeAccessLogsBefore } from "~/models/access-log-query.server";
 import { purgeBuildingReadingsOlderThan } from "~/models/building-reading.server";
 import { purgeExpiredCaptchas } from "~/models/captcha.server";
 import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
@@ -77,16 +78,22 @@ export async function runPeriodicJobs(now = new Date()) {
 /**
  * Privacy (the /privacidad page says so): consultations with their IP
  * address, and closed public fault reports, once older than
- * RETENTION_MONTHS. Idempotent; runs at start and then daily.
+ * RETENTION_MONTHS; and, when ACCESS_LOG_RETENTION_MONTHS is set, the access
+ * log's older rows. Idempotent; runs at start and then daily.
  */
 export async function purgeRetainedData(now = new Date()) {
   const before = monthsBefore(now, getEnv().RETENTION_MONTHS);
+  const logMonths = getEnv().ACCESS_LOG_RETENTION_MONTHS;
   try {
     const [consultations, incidents] = await Promise.all([purgeOldConsultations(before), purgeOldPublicIncidents(before)]);
     if (consultations || incidents) {
       console.info(`[boot] retention: deleted ${consultations} consultations and ${incidents} closed fault reports from before ${before.toISOString()}`);
     }
-    return { consultations, incidents };
+    if (logMonths === undefined) return { consultations, incidents };
+    const logsBefore = monthsBefore(now, logMonths);
+    const accessLogs = await purgeAccessLogsBefore(logsBefore);
+    if (accessLogs) console.info(`[boot] retention: deleted ${accessLogs} access log rows from before ${logsBefore.toISOString()}`);
+    return { consultations, incidents, accessLogs };
   } catch (error) {
     console.error("[boot] retention purge failed", error);
     return null;

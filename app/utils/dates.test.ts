@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endOfMadridDay, formatTimeRange, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, startOfMadridDay } from "./dates";
+import { endOfMadridDay, formatTimeRange, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, renderedNow, startOfMadridDay } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -65,5 +65,13 @@ describe("dates", () => {
     expect(monthsBefore(new Date("2026-03-31T08:30:00Z"), 1).toISOString()).toBe("2026-02-28T08:30:00.000Z");
     expect(monthsBefore(new Date("2028-03-31T00:00:00Z"), 1).toISOString()).toBe("2028-02-29T00:00:00.000Z");
     expect(monthsBefore(new Date("2026-01-15T00:00:00Z"), 3).toISOString()).toBe("2025-10-15T00:00:00.000Z");
+  });
+});
+
+describe("renderedNow", () => {
+  it("is the start of the minute, the same all minute long", () => {
+    expect(renderedNow(new Date("2026-11-26T08:15:00.000Z"))).toBe("2026-11-26T08:15:00.000Z");
+    expect(renderedNow(new Date("2026-11-26T08:15:59.999Z"))).toBe("2026-11-26T08:15:00.000Z");
+    expect(renderedNow(new Date("2026-11-26T08:16:00.001Z"))).toBe("2026-11-26T08:16:00.000Z");
   });
 });

@@ -179,6 +179,15 @@ export function notificationAge(createdAt: Date | string | number, now: Date | s
   return formatDate(createdAt);
 }
 
+/**
+ * The instant a page's badges and ages are rendered from ("Expira en 3 días",
+ * "Hace 1 hora"), to the minute (ISO): the same all minute long, so loader
+ * data holding it stays equal and the page's render can be reused (ADR 0008).
+ */
+export function renderedNow(now: Date = new Date()) {
+  return new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+}
+
 const weekdayFormat = new Intl.DateTimeFormat("es-ES", { timeZone: "UTC", weekday: "short" });
 
 /** A calendar day's short weekday and date, "lun 14/12" (the occupancy grid's columns). */

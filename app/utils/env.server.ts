@@ -77,6 +77,9 @@ const envSchema = z.object({
   // Privacy: consultations (with their IP address) and closed public fault
   // reports older than this many months are deleted daily.
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  // The access log's rows older than this many months are deleted daily
+  // (unset: the log is kept whole).
+  ACCESS_LOG_RETENTION_MONTHS: z.coerce.number().int().min(1).max(240).optional(),
   // GET /metrics (docs/metrics.md) answers only a scraper that sends this as
   // its bearer token; unset, /metrics does not exist (404).
   METRICS_TOKEN: z

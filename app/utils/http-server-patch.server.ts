@@ -45,6 +45,13 @@ export type RequestContext = {
   forwardedProto: string | null;
   /** The HTTP response being written (absent when code runs outside the server). */
   response?: ServerResponse;
+  /**
+   * A GET or HEAD: nothing this request runs changes data, so a read made by
+   * several of its loaders (the signed-in user, read by the root loader, the
+   * layout's guard and the page's) may be made once (`memoInRequest`).
+   */
+  readOnly?: boolean;
+  memo?: Map<string, Promise<unknown>>;
   /** Who is asking, for the audit trail: the client's address and the signed-in user, noted by the guards (auth.server.ts). */
   requester?: { ip: string; user?: { id: string; username: string; role: string } };
 };
@@ -54,6 +61,23 @@ const storage = new AsyncLocalStorage<RequestContext>();
 /** The context of the request being handled; undefined outside the HTTP server (tests, scripts). */
 export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
+}
+
+/**
+ * `read()` once per read-only request (a GET or HEAD; see RequestContext) and
+ * key; elsewhere (a form post, whose action may change what is read, or code
+ * outside a request) every time.
+ */
+export function memoInRequest<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const context = storage.getStore();
+  if (!context?.readOnly) return read();
+  context.memo ??= new Map();
+  let value = context.memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = read();
+    context.memo.set(key, value);
+  }
+  return value;
 }
 
 /** Runs `work` as part of a request (the patch does this for every request the server gets). */
@@ -221,6 +245,7 @@ export function patchHttpServer() {
       toasts: [],
       forwardedProto: (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase() ?? null,
       response: res,
+      readOnly: req.method === "GET" || req.method === "HEAD",
     };
     return withRequestContext(context, () => emit.call(this, event, ...args));
   } as typeof proto.emit;

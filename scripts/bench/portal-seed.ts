@@ -17,17 +17,18 @@ import { sessionCookieFor } from "~/utils/auth.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 
-export async function seedPortal({ residents }: { residents: number }) {
+/** `prefix` names this run's residents and doors, so a database can be seeded again. */
+export async function seedPortal({ residents, prefix = "bench" }: { residents: number; prefix?: string }) {
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   const facilities = await listFacilities();
   for (const facility of facilities) {
-    const door = await createDoor({ doorId: `bench-${facility.id}`.slice(0, 32), name: `Puerta ${facility.name}`, location: "Bench", status: "active", facilityId: facility.id });
+    const door = await createDoor({ doorId: `${prefix}-${facility.id}`.slice(0, 32), name: `Puerta ${facility.name}`, location: "Bench", status: "active", facilityId: facility.id });
     if (!door.ok) throw new Error(door.message);
   }
   await insertBuildingReading({ temperature: 21.5, humidity: 47, wifiStatus: "Conectado", recordedAt: new Date() });
   const sessions: { cookie: string; token: string }[] = [];
   for (let i = 0; i < residents; i++) {
-    const username = `bench-resident-${i}`;
+    const username = `${prefix}-resident-${i}`;
     const user = await createUser({ username, email: `${username}@example.com`, password: "bench-password-1", firstName: `Residente ${i}`, unitNumber: `${(i % 9) + 1}${"ABCD"[i % 4]}` });
     // A few of each, late in the 90-day window so the benchmark's own bookings stay free.
     for (let b = 0; b < 3; b++) {

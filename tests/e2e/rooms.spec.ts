@@ -108,6 +108,23 @@ test("the calendar draws each stay on its days, opens its details, and shows car
   await expect(card.getByRole("listitem").nth(5)).toContainText("Libre");
 });
 
+test("the calendar's markup stays light: a free fortnight costs few bytes and elements per row", async ({ page, asAdmin, javaScriptEnabled }) => {
+  // Grid and cards hold every room's 14 days (issue 27's budget for signed-in pages): the
+  // heavier markup this replaced took about 1,650 bytes and 65 elements per free row.
+  await page.goto(`/admin/ocupacion?from=${ownDay(javaScriptEnabled, 100)}`);
+  const { rows, bytes, elements } = await page.evaluate(() => {
+    const views = [document.querySelector('[data-testid="occupancy-grid"]')!, document.querySelector(".occupancy-cards")!];
+    return {
+      rows: views[0]!.querySelectorAll("tbody tr").length,
+      bytes: views.reduce((sum, view) => sum + view.outerHTML.length, 0),
+      elements: views.reduce((sum, view) => sum + view.querySelectorAll("*").length, 0),
+    };
+  });
+  expect(rows).toBeGreaterThanOrEqual(13);
+  expect(bytes / rows).toBeLessThan(1000);
+  expect(elements / rows).toBeLessThan(55);
+});
+
 test("the portal's booking form shows the facility's free slots before booking", async ({ page, context, javaScriptEnabled }) => {
   const { signIn } = await import("./fixtures");
   const resident = await createTestResident();

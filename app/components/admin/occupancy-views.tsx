@@ -1,8 +1,9 @@
 // /admin/ocupacion: the house's calendar as a grid (rooms and salas as rows,
 // 14 days as columns; from 768 px) and as cards (one per room, its days as a
-// list; on a phone), its legend, and the details modals a stay or a booking
+// list; on a phone; the stylesheet shows one of the two), its legend, and the details modals a stay or a booking
 // opens (URL state, so every link works without JavaScript).
-import { Link } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
+import type { MouseEvent } from "react";
 import { RESERVATION_STATUS_LABELS, RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
 import { BOOKING_STATUS_LABELS } from "~/schemas/facility-booking";
 import type { AdminBookingJson } from "~/services/facility-bookings.server";
@@ -13,27 +14,34 @@ import { RouteModal } from "./route-modal";
 
 type Links = { stay: (id: string) => string; booking: (id: string) => string };
 
+// The page draws every room's 14 days twice (grid and phone cards) for up to
+// a hundred rows, so its markup is kept lean: one element per free day, text
+// as single strings (no React text separators), the long accessible label
+// only on the grid's link, and the stays' and bookings' links plain anchors
+// (a Remix <Link> runs several hooks each in the server's render; hundreds of
+// them were a large part of it). Without JavaScript they are ordinary links;
+// with it, one click handler per view opens them without a reload.
+
+function useCalendarNavigation() {
+  const navigate = useNavigate();
+  return (event: MouseEvent<HTMLElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    if (!anchor || !event.currentTarget.contains(anchor)) return;
+    event.preventDefault();
+    navigate(anchor.getAttribute("href")!, { preventScrollReset: true });
+  };
+}
+
 function stayLabel(stay: StaySpan) {
   return `${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}, del ${formatIsoDay(stay.startDate)} al ${formatIsoDay(stay.endDate)}`;
 }
 
-/** A stay's link to its details; in the grid its label is also a tooltip (the text may be cut short). */
-function StayLink({ stay, links, tooltip = false }: { stay: StaySpan; links: Links; tooltip?: boolean }) {
-  const label = stayLabel(stay);
-  return (
-    <Link to={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`} aria-label={label} title={tooltip ? label : undefined} preventScrollReset data-testid="occupancy-stay" data-code={stay.code}>
-      {stay.before ? "← " : ""}
-      {stay.guestName} <span className="occ-code">{stay.code}</span>
-      {stay.after ? " →" : ""}
-    </Link>
-  );
-}
-
 function BookingLink({ booking, links }: { booking: BookingMark; links: Links }) {
   return (
-    <Link to={links.booking(booking.id)} className={`occ-booking occ-${booking.status}`} preventScrollReset data-testid="occupancy-booking">
-      {booking.time} {booking.residentName}
-    </Link>
+    <a href={links.booking(booking.id)} className={`occ-booking occ-${booking.status}`}>
+      {`${booking.time} ${booking.residentName}`}
+    </a>
   );
 }
 
@@ -46,8 +54,8 @@ function RowHeader({ row }: { row: OccupancyRow }) {
   );
 }
 
-/** The row's cells: a stay spans its columns, every other day is a cell of its own (with a sala's bookings of that day). */
-function RowCells({ row, days, links }: { row: OccupancyRow; days: Occupancy["days"]; links: Links }) {
+/** The row's cells: a stay is one cell spanning its columns (its label also a tooltip: the text may be cut short), every other day an empty cell (or a sala's bookings of that day). */
+function rowCells(row: OccupancyRow, days: Occupancy["days"], links: Links) {
   const stays = [...row.stays].sort((a, b) => a.col - b.col);
   const cells = [];
   let next = 0;
@@ -55,9 +63,14 @@ function RowCells({ row, days, links }: { row: OccupancyRow; days: Occupancy["da
     while (next < stays.length && stays[next]!.col < col) next++;
     const stay = stays[next];
     if (stay && stay.col === col && stay.span > 0) {
+      const label = stayLabel(stay);
       cells.push(
-        <td key={col} colSpan={stay.span} className="occ-cell occ-cell-stay">
-          <StayLink stay={stay} links={links} tooltip />
+        <td key={col} colSpan={stay.span}>
+          <a href={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`} aria-label={label} title={label} data-code={stay.code}>
+            {`${stay.before ? "← " : ""}${stay.guestName} `}
+            <span className="occ-code">{stay.code}</span>
+            {stay.after ? " →" : null}
+          </a>
         </td>,
       );
       col += stay.span;
@@ -66,30 +79,25 @@ function RowCells({ row, days, links }: { row: OccupancyRow; days: Occupancy["da
     }
     const bookings = row.bookings.filter((booking) => booking.col === col);
     cells.push(
-      <td key={col} className={`occ-cell${row.outOfService ? " occ-oos" : ""}${days[col]!.today ? " occ-today" : ""}`}>
-        {bookings.length > 0 ? (
-          <ul className="occ-bookings">
-            {bookings.map((booking) => (
-              <li key={booking.id}>
-                <BookingLink booking={booking} links={links} />
-              </li>
-            ))}
-          </ul>
-        ) : null}
+      <td key={col} className={days[col]!.today ? "occ-today" : undefined}>
+        {bookings.length > 0
+          ? bookings.map((booking) => <BookingLink key={booking.id} booking={booking} links={links} />)
+          : null}
       </td>,
     );
     col++;
   }
-  return <>{cells}</>;
+  return cells;
 }
 
 export function OccupancyGrid({ occupancy, links }: { occupancy: Occupancy; links: Links }) {
+  const onClick = useCalendarNavigation();
   return (
     // Wider than most screens: the region scrolls sideways, and the keyboard can scroll it too.
-    <div className="table-wrap occupancy-grid" role="region" aria-label="Ocupación por días" tabIndex={0}>
+    <div className="table-wrap occupancy-grid" role="region" aria-label="Ocupación por días" tabIndex={0} onClick={onClick}>
       <table className="occupancy" data-testid="occupancy-grid">
         <caption className="visually-hidden">
-          Ocupación del {formatIsoDay(occupancy.from)} al {formatIsoDay(occupancy.days[occupancy.days.length - 1]!.date)}
+          {`Ocupación del ${formatIsoDay(occupancy.from)} al ${formatIsoDay(occupancy.days[occupancy.days.length - 1]!.date)}`}
         </caption>
         <thead>
           <tr>
@@ -103,11 +111,11 @@ export function OccupancyGrid({ occupancy, links }: { occupancy: Occupancy; link
         </thead>
         <tbody>
           {occupancy.rows.map((row) => (
-            <tr key={row.key} data-row={row.name} className={`occ-row-${row.kind}`}>
+            <tr key={row.key} data-row={row.name} className={row.outOfService ? "occ-row-oos" : undefined}>
               <th scope="row">
                 <RowHeader row={row} />
               </th>
-              <RowCells row={row} days={occupancy.days} links={links} />
+              {rowCells(row, occupancy.days, links)}
             </tr>
           ))}
         </tbody>
@@ -116,39 +124,49 @@ export function OccupancyGrid({ occupancy, links }: { occupancy: Occupancy; link
   );
 }
 
-/** On a phone: one card per room or sala, its 14 days as a list (a stay's link on its first day). */
+/**
+ * On a phone: one card per room or sala, its 14 days as a list. A stay's link
+ * (its status in words, as the grid's colour says it) is on its first day; the
+ * days after only name the guest.
+ */
 export function OccupancyCards({ occupancy, links }: { occupancy: Occupancy; links: Links }) {
+  const onClick = useCalendarNavigation();
   return (
-    <ul className="occupancy-cards" aria-label="Ocupación por habitación">
-      {occupancy.rows.map((row) => (
-        <li key={row.key} className="card" data-row={row.name}>
-          <h2 className="occ-card-title">
-            <RowHeader row={row} />
-          </h2>
-          <ul className="occ-days">
-            {occupancy.days.map((day, col) => {
-              const stay = row.stays.find((item) => item.col <= col && col < item.col + item.span);
-              const bookings = row.bookings.filter((booking) => booking.col === col);
-              return (
-                <li key={day.date} className={day.today ? "occ-today" : undefined}>
-                  <span className="occ-day">{day.label}</span>{" "}
-                  {stay && stay.col < col ? (
-                    // The stay's link is on its first day in the list; the days after only name it (a page of
-                    // many rooms stays light: the cards repeat no link for every night).
-                    <span className={`occ-stay occ-${stay.status} occ-cont`}>{stay.guestName} (sigue)</span>
-                  ) : stay ? (
-                    <StayLink stay={stay} links={links} />
-                  ) : bookings.length > 0 ? (
-                    bookings.map((booking) => <BookingLink key={booking.id} booking={booking} links={links} />)
-                  ) : (
-                    <span className="muted">{row.outOfService ? "Fuera de servicio" : "Libre"}</span>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </li>
-      ))}
+    <ul className="occupancy-cards" aria-label="Ocupación por habitación" onClick={onClick}>
+      {occupancy.rows.map((row) => {
+        const free = row.outOfService ? " Fuera de servicio" : " Libre";
+        return (
+          <li key={row.key} className="card" data-row={row.name}>
+            <h2 className="occ-card-title">
+              <RowHeader row={row} />
+            </h2>
+            <ol className="occ-days">
+              {occupancy.days.map((day, col) => {
+                const stay = row.stays.find((item) => item.col <= col && col < item.col + item.span);
+                let content;
+                if (stay && stay.col < col) content = <span className={`occ-stay occ-${stay.status}`}>{`${stay.guestName} (sigue)`}</span>;
+                else if (stay)
+                  content = (
+                    <a href={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`}>
+                      {`${stay.before ? "← " : ""}${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}${stay.after ? " →" : ""}`}
+                    </a>
+                  );
+                else {
+                  const bookings = row.bookings.filter((booking) => booking.col === col);
+                  content = bookings.length > 0 ? bookings.map((booking) => <BookingLink key={booking.id} booking={booking} links={links} />) : free;
+                }
+                return (
+                  <li key={col} className={day.today ? "occ-today" : undefined}>
+                    <b>{day.label}</b>
+                    {typeof content === "string" ? null : " "}
+                    {content}
+                  </li>
+                );
+              })}
+            </ol>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -3,8 +3,22 @@ import { Link, useLocation } from "@remix-run/react";
 /**
  * Anterior/Siguiente links that keep the current filters; shown only with
  * more than one page unless `always` (a single page then shows "Página 1 de 1").
+ * With `pagesMoreThan` the count stopped at a bound: "Página X de más de Y",
+ * and Siguiente is offered while the page is full (`full`).
  */
-export function Pagination({ page, pages, always = false }: { page: number; pages: number; always?: boolean }) {
+export function Pagination({
+  page,
+  pages,
+  always = false,
+  pagesMoreThan = false,
+  full = false,
+}: {
+  page: number;
+  pages: number;
+  always?: boolean;
+  pagesMoreThan?: boolean;
+  full?: boolean;
+}) {
   const location = useLocation();
   if (pages <= 1 && !always) return null;
   const hrefFor = (target: number) => {
@@ -24,9 +38,9 @@ export function Pagination({ page, pages, always = false }: { page: number; page
         </span>
       )}
       <span>
-        Página {page} de {pages}
+        {pagesMoreThan ? `Página ${page} de más de ${pages}` : `Página ${page} de ${pages}`}
       </span>
-      {page < pages ? (
+      {page < pages || (pagesMoreThan && full) ? (
         <Link to={hrefFor(page + 1)} className="button button-secondary button-small" preventScrollReset>
           Siguiente
         </Link>

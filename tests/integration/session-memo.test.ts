@@ -1,0 +1,45 @@
+// A page load runs the root loader, the layout's guard and the page's guard,
+// each asking for the signed-in user: within one GET (the request context the
+// server gives each request) the session and its user are read once; a form
+// post, whose action may change them, reads them each time.
+import { afterEach, describe, expect, it } from "vitest";
+import { requireAdmin } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { withRequestContext } from "~/utils/http-server-patch.server";
+import { createTestUser, sessionCookie } from "../setup/fixtures";
+
+const client = getDb().$client;
+const original = client.execute.bind(client);
+afterEach(() => {
+  client.execute = original;
+});
+
+/** The statements `work` runs that read the sessions table. */
+async function sessionReads(work: () => Promise<unknown>) {
+  const statements: string[] = [];
+  client.execute = ((statement: { sql: string }) => {
+    statements.push(statement.sql);
+    return original(statement as never);
+  }) as typeof client.execute;
+  await work();
+  client.execute = original;
+  return statements.filter((sql) => /from "sessions"/i.test(sql)).length;
+}
+
+const context = (readOnly: boolean) => ({ rendersDocument: true, toasts: [], forwardedProto: null, readOnly });
+
+describe("the signed-in user within one request", () => {
+  it("is read once per GET, and on every guard of a form post", async () => {
+    const admin = await createTestUser({ role: "admin" });
+    const cookie = await sessionCookie(admin.id);
+    const request = (method: string) =>
+      new Request("http://localhost/admin", { method, headers: { Cookie: cookie, Origin: "http://localhost" } });
+    const threeGuards = (method: string) => async () => {
+      for (let i = 0; i < 3; i++) expect((await requireAdmin(request(method))).id).toBe(admin.id);
+    };
+    expect(await sessionReads(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
+    expect(await sessionReads(() => withRequestContext(context(false), threeGuards("POST")))).toBe(3);
+    // Each request has its own context: the next GET reads again.
+    expect(await sessionReads(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
+  });
+});
