@@ -7,7 +7,12 @@
 //
 //   node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60]
 //        [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0]
-//        [--data-dirs DIR,DIR]
+//        [--groups 0] [--data-dirs DIR,DIR]
+//
+// --groups N adds N access groups of 10 doors each, with timetables (a third
+// always, a third on every day 00:00-24:00, a third at an hour that is over),
+// and puts each user in 3 of them: the decisions then read the groups'
+// timetables (kept in the service's memory) besides the card permissions.
 //
 // The load is open-loop: swipes leave at the target rate whatever the answers
 // do, so a slow service shows up as latency, not as a lower offered rate.
@@ -62,6 +67,7 @@ const { values: args } = parseArgs({
     cards: { type: "string" },
     warmup: { type: "string", default: "3" },
     "log-rows": { type: "string", default: "0" },
+    groups: { type: "string", default: "0" },
     "data-dirs": { type: "string" },
     // --scenario web / export
     rows: { type: "string" },
@@ -82,7 +88,7 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.info(
     [
-      "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0] [--data-dirs DIR,DIR]",
+      "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0] [--groups 0] [--data-dirs DIR,DIR]",
       "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
       "       node scripts/bench-access.mjs --scenario flood [--readings 1000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--rows 0] [--warmup 3]",
@@ -103,6 +109,7 @@ const DOORS = Number(args.doors ?? 50);
 const CARDS = Number(args.cards ?? 1000);
 const WARMUP_S = Number(args.warmup);
 const LOG_ROWS = Number(args["log-rows"]);
+const GROUPS = Number(args.groups);
 const APP_USERNAME = "coliving.app";
 const MOSQUITTO = "/usr/sbin/mosquitto";
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -179,6 +186,22 @@ async function seed(databaseUrl) {
       statements.push({ sql: "INSERT INTO card_permissions (card_id, door_id) VALUES (?, ?)", args: [cardId, door.rowId] });
     }
     cards.push({ number: cardNumber(i), allowedDoors: new Set(allowed.map((door) => door.code)) });
+    for (let g = 0; g < Math.min(GROUPS, 3); g++) {
+      statements.push({ sql: "INSERT INTO user_access_groups (user_id, group_id) VALUES (?, ?)", args: [userId, `bench-group-${(i * 7 + g * 31) % GROUPS}`] });
+    }
+  }
+  const ALL_DAY = JSON.stringify([{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "24:00" }]);
+  const OVER = JSON.stringify([{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "00:01" }]);
+  for (let g = 0; g < GROUPS; g++) {
+    // Groups first: the memberships above refer to them (statements run in order, so insert them at the front).
+    statements.unshift({ sql: "INSERT INTO access_groups (id, name) VALUES (?, ?)", args: [`bench-group-${g}`, `Grupo ${g}`] });
+    for (let k = 0; k < Math.min(10, DOORS); k++) {
+      const door = doors[(g * 3 + k * 5) % DOORS];
+      statements.push({
+        sql: "INSERT OR IGNORE INTO access_group_doors (group_id, door_id, schedule) VALUES (?, ?, ?)",
+        args: [`bench-group-${g}`, door.rowId, g % 3 === 0 ? "[]" : g % 3 === 1 ? ALL_DAY : OVER],
+      });
+    }
   }
   await client.batch(statements, "write");
   if (LOG_ROWS > 0) await fillLog(client, LOG_ROWS, now);
@@ -279,7 +302,7 @@ async function runOne(broker, entry, dataDir) {
   const service = await startService(entry, env);
   const bridges = await connectBridges(url, doors);
   try {
-    console.info(`\n[bench] ${broker}${dataDirs.length > 1 ? ` on ${dataDir}` : ""}: ${DOORS} doors, ${CARDS} cards, ${RATE} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
+    console.info(`\n[bench] ${broker}${dataDirs.length > 1 ? ` on ${dataDir}` : ""}: ${DOORS} doors, ${CARDS} cards, ${GROUPS} access groups, ${RATE} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
     const warm = await sendSwipes(bridges, cards, { rate: RATE, seconds: WARMUP_S, drainTimeoutMs: DRAIN_TIMEOUT_MS });
     const cpuBefore = cpuSeconds(service.child.pid);
     const benchCpuBefore = process.cpuUsage();

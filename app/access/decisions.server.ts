@@ -16,6 +16,7 @@ import {
   type DecisionMessage,
 } from "~/doors/contract";
 import { UNLOCK_MS } from "~/doors/rules";
+import type { AccessGroupsState } from "./access-groups.server";
 import { countDecision, countQueuedEvent } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 import { decideAccessBatch, swipeAnswers, type SwipeDecision } from "./record-batch.server";
@@ -35,6 +36,8 @@ export class Decisions implements AccessModule {
   constructor(
     private readonly context: AccessContext,
     private readonly recording: Recording,
+    /** The access groups' timetables, kept in memory (access-groups.server.ts). */
+    private readonly groups: AccessGroupsState,
   ) {
     this.subscriptions = [
       { filter: `${context.prefix}/doors/+/swipe`, shared: true },
@@ -140,11 +143,12 @@ export class Decisions implements AccessModule {
       // Whatever arrives in the same turn is answered together.
       await new Promise((resolve) => setImmediate(resolve));
       const fresh = this.undecided.splice(0, MAX_DECIDED_TOGETHER);
-      const now = new Date();
+      const now = this.context.clock();
       try {
         const pending = this.recording.pending();
         const inputs = (items: QueuedInput[]) => items.map((item) => item.input);
-        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now);
+        const groups = await this.groups.current();
+        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now, groups);
         const swipes = fresh.filter((item) => item.input.kind === "swipe");
         swipes.forEach((item, index) => {
           const decision = decisions[index]!;

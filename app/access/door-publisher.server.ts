@@ -8,12 +8,16 @@
 // list versions reach the broker in order.
 import crypto from "node:crypto";
 import type { Door } from "~/db/schema";
-import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listGrantedCardsForDoor } from "~/models/card.server";
+import { listGroupCardsForDoor } from "~/models/access-group.server";
+import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listEmergencyCards, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
 import { accessChangeSchema, changesTopic, doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "~/doors/contract";
 import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
+import { unionOfSchedules, type WeeklySchedule } from "~/doors/schedule";
+import { TIME_ZONE } from "~/utils/dates";
+import { doorIdsOfGroups, type AccessGroupsState } from "./access-groups.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
 export type DoorPublisherOptions = {
@@ -21,6 +25,8 @@ export type DoorPublisherOptions = {
   credentialsDebounceMs: number;
   /** Safety net: expiry sweep and republish of what changed, this often. */
   refreshIntervalMs: number;
+  /** The access groups' timetables the decisions use: reloaded here when groups change. */
+  groups: AccessGroupsState;
 };
 
 /** What was last published for a door (to skip unchanged republishes and clear deleted doors). */
@@ -124,6 +130,13 @@ export class DoorPublisher implements AccessModule {
   }
 
   private async republishChanged(change: AccessChange) {
+    // Groups changed: their timetables are read again, and the doors they had or have get new lists.
+    const groupDoorIds: string[] = [];
+    if (change.groupIds?.length || change.all) {
+      const { before, after } = await this.options.groups.reload();
+      const groupIds = change.groupIds ?? [];
+      groupDoorIds.push(...doorIdsOfGroups(before, groupIds), ...doorIdsOfGroups(after, groupIds));
+    }
     if (change.all) {
       await this.refreshAllDoors(true);
       await this.revalidateDoors([...this.published.values()].map((door) => door.doorCode));
@@ -148,10 +161,11 @@ export class DoorPublisher implements AccessModule {
       ...(await listBookingDoorIdsForCards(change.cardIds ?? [])),
       ...(await listBookingDoorIdsForUsers(change.userIds ?? [])),
     ];
-    this.scheduleCredentials([...rows.map((door) => door.id), ...related]);
+    this.scheduleCredentials([...rows.map((door) => door.id), ...related, ...groupDoorIds]);
   }
 
   private async refreshAllDoors(force: boolean) {
+    await this.options.groups.reload();
     const all = await listDoors();
     const present = new Set(all.map((door) => door.id));
     // Doors deleted since they were last published: their bridges logged in
@@ -207,21 +221,48 @@ export class DoorPublisher implements AccessModule {
   private async publishCredentials(door: Door, force: boolean) {
     await this.followRename(door);
     const now = new Date();
-    // A door in maintenance or emergency grants nobody, offline included.
-    const granted = door.status === "active" ? await listGrantedCardsForDoor(door.id, now) : [];
-    // Cards this door lets in only during their holders' facility bookings, with those windows.
-    const windowed =
-      door.status === "active" && door.facilityId
-        ? await listBookingWindowCardsForDoor(door.id, {
-            from: now.getTime(),
-            to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
-            leadMs: BOOKING_WINDOW_LEAD_MS,
-          })
-        : [];
-    const fingerprint = [
-      ...granted.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}`),
-      ...windowed.map((card) => `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}:${card.windows.map((w) => `${w.from}-${w.to}`).join("+")}`),
-    ].join(",");
+    // A door in maintenance grants nobody, offline included; one in emergency (a lockdown) only emergency cards.
+    const active = door.status === "active";
+    /** By card number: its expiry, its timetables (an empty one: always) and its booking windows. */
+    const entries = new Map<string, { expiresAt: Date | null; schedules: WeeklySchedule[]; windows: { from: number; to: number }[] }>();
+    const entry = (cardNumber: string, expiresAt: Date | null) => {
+      const found = entries.get(cardNumber) ?? { expiresAt, schedules: [], windows: [] };
+      entries.set(cardNumber, found);
+      return found;
+    };
+    if (active) {
+      // Its own permissions (with or without a timetable), its holder's groups, and
+      // its holder's facility bookings when the door leads to a facility.
+      for (const card of await listGrantedCardsForDoor(door.id, now)) entry(card.cardNumber, card.expiresAt).schedules.push(card.schedule ?? []);
+      for (const card of await listGroupCardsForDoor(door.id, now)) entry(card.cardNumber, card.expiresAt).schedules.push(card.schedule);
+      if (door.facilityId) {
+        const windowed = await listBookingWindowCardsForDoor(door.id, {
+          from: now.getTime(),
+          to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
+          leadMs: BOOKING_WINDOW_LEAD_MS,
+        });
+        for (const card of windowed) entry(card.cardNumber, card.expiresAt).windows.push(...card.windows);
+      }
+    } else if (door.status === "emergency") {
+      for (const card of await listEmergencyCards(now)) entry(card.cardNumber, card.expiresAt).schedules.push([]);
+    }
+    const cards = [...entries]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([cardNumber, card]) => {
+        const always = card.schedules.length > 0 && unionOfSchedules(card.schedules).length === 0;
+        return {
+          cardNumber,
+          expiresAt: card.expiresAt,
+          schedule: always || card.schedules.length === 0 ? null : unionOfSchedules(card.schedules),
+          windows: always ? [] : card.windows,
+        };
+      });
+    const fingerprint = cards
+      .map(
+        (card) =>
+          `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}:${card.windows.map((w) => `${w.from}-${w.to}`).join("+")}:${JSON.stringify(card.schedule)}`,
+      )
+      .join(",");
     const previous = this.published.get(door.id);
     if (!force && previous?.doorCode === door.code && previous.credentials === fingerprint) return;
     const salt = crypto.randomBytes(16).toString("hex");
@@ -229,17 +270,15 @@ export class DoorPublisher implements AccessModule {
       version: await nextCredentialsVersion(door.id),
       generatedAt: now.toISOString(),
       salt,
-      cards: [
-        ...granted.map((card) => ({
-          h: sha256(`${salt}${card.cardNumber}`),
-          exp: card.expiresAt?.toISOString() ?? null,
-        })),
-        ...windowed.map((card) => ({
-          h: sha256(`${salt}${card.cardNumber}`),
-          exp: card.expiresAt?.toISOString() ?? null,
-          win: card.windows.map((w): [string, string] => [new Date(w.from).toISOString(), new Date(w.to).toISOString()]),
-        })),
-      ],
+      tz: TIME_ZONE,
+      cards: cards.map((card) => ({
+        h: sha256(`${salt}${card.cardNumber}`),
+        exp: card.expiresAt?.toISOString() ?? null,
+        ...(card.windows.length > 0
+          ? { win: card.windows.map((w): [string, string] => [new Date(w.from).toISOString(), new Date(w.to).toISOString()]) }
+          : {}),
+        ...(card.schedule ? { sch: card.schedule } : {}),
+      })),
     };
     await this.publishRetained(doorTopic(this.context.prefix, door.code, "credentials"), JSON.stringify(message));
     this.remember(door, { credentials: fingerprint });

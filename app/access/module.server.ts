@@ -19,6 +19,8 @@ export type AccessContext = {
   broker: EmbeddedBroker | null;
   /** Counters since start (tests and the benchmark read them through stats()). */
   counters: AccessCounters;
+  /** The clock swipes are decided by (tests move it to check timetables). */
+  clock(): Date;
   /** True once the service is stopping (a failed publish then is not worth a warning). */
   stopping(): boolean;
 };

@@ -26,11 +26,13 @@ import {
   type CardFacts,
   type NewAccessLogRow,
 } from "~/models/access-log.server";
+import { readAccessGroupIndex, type AccessGroupIndex } from "~/models/access-group.server";
 import { insertBuildingReadings, type NewBuildingReading } from "~/models/building-reading.server";
 import { readBookingWindows, readCommittedBookingWindows } from "~/models/facility-booking.server";
 import { createId } from "~/utils/crypto.server";
 import type { AccessReason } from "~/doors/reasons";
 import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "~/doors/rules";
+import { buildingLocalTime, type WeeklySchedule } from "~/doors/schedule";
 
 /** Longest text kept from a card id that could not be read. */
 const RAW_CARD_LENGTH = 64;
@@ -99,6 +101,29 @@ export type AccessBatchResult = {
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
+/**
+ * What lets the card through this door (row id): its own permission (an
+ * explicit denial shuts every other way), and its holder's access groups
+ * with their timetables (the index the access service keeps in memory).
+ */
+export function cardAccessOnDoor(
+  card: Pick<CardFacts, "permissions" | "groupIds">,
+  doorId: string,
+  groups: AccessGroupIndex,
+): { permissionGranted: boolean; schedules: WeeklySchedule[] } {
+  const own = card.permissions.get(doorId);
+  if (own && !own.granted) return { permissionGranted: false, schedules: [] };
+  let permissionGranted = Boolean(own && (own.schedule ?? []).length === 0);
+  const schedules: WeeklySchedule[] = own?.schedule?.length ? [own.schedule] : [];
+  for (const groupId of card.groupIds) {
+    const schedule = groups.get(groupId)?.get(doorId);
+    if (!schedule) continue;
+    if (schedule.length === 0) permissionGranted = true;
+    else schedules.push(schedule);
+  }
+  return { permissionGranted, schedules };
+}
+
 type PlanFacts = Awaited<ReturnType<typeof readAccessFacts>> & { bookingWindows: Awaited<ReturnType<typeof readBookingWindows>> };
 
 /** How a plan reads: inside the batch's write transaction, or what is committed. */
@@ -136,11 +161,12 @@ export async function decideAccessBatch(
   pending: AccessInput[],
   pendingAnswers: SwipeAnswers,
   fresh: AccessInput[],
-  now = new Date(),
+  now: Date,
+  groups: AccessGroupIndex,
 ): Promise<SwipeDecision[]> {
   const items = [...pending, ...fresh];
   const facts = await readPlanFacts(COMMITTED, items, now);
-  const { decisions } = planAccessBatch(facts, items, pendingAnswers, now);
+  const { decisions } = planAccessBatch(facts, items, pendingAnswers, now, groups);
   const freshSwipes = fresh.filter((item) => item.kind === "swipe").length;
   return decisions.slice(decisions.length - freshSwipes);
 }
@@ -149,19 +175,24 @@ export async function decideAccessBatch(
  * Records a batch in one write transaction; swipes without an answer are
  * decided here. `readings`: building sensors' readings stored in the same
  * transaction (they ride along, so they cost no commit of their own).
+ * `groups`: the access groups' index; read in the transaction when absent
+ * (the recorder thread) and a swipe has no answer yet.
  */
 export async function recordAccessBatch(
   items: AccessInput[],
   now = new Date(),
   answers: SwipeAnswers = new Map(),
   readings: NewBuildingReading[] = [],
+  groups?: AccessGroupIndex,
 ): Promise<AccessBatchResult> {
   if (items.length === 0 && readings.length === 0) return { decisions: [], deactivatedCardIds: [] };
   return inAccessTransaction(async (tx) => {
     await insertBuildingReadings(readings, tx);
     if (items.length === 0) return { decisions: [], deactivatedCardIds: [] };
     const facts = await readPlanFacts(inTransaction(tx), items, now);
-    const { decisions, writes } = planAccessBatch(facts, items, answers, now);
+    const unansweredSwipe = items.some((item) => item.kind === "swipe" && !answers.has(doorEventKey(item.doorCode, item.id)));
+    const index = groups ?? (unansweredSwipe ? await readAccessGroupIndex(tx) : new Map());
+    const { decisions, writes } = planAccessBatch(facts, items, answers, now, index);
     await writeAccessBatch(tx, writes, now);
     const unanswered = decisions.filter((decision) => !answers.has(doorEventKey(decision.doorCode, decision.id)));
     return { decisions: unanswered, deactivatedCardIds: writes.expiredCardIds };
@@ -173,8 +204,9 @@ export async function recordAccessBatch(
  * it. A swipe with an entry in `answers` is logged as answered; its effects
  * (a pending card, an expired card set inactive) follow the facts.
  */
-function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeAnswers, now: Date) {
+function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeAnswers, now: Date, groups: AccessGroupIndex) {
   const { doors, cards, recorded, takenRowIds, bookingWindows } = facts;
+  const localTime = buildingLocalTime(now);
   // A new row is keyed by the door's id unless another door's row has it.
   const newRowId = (eventId: string) => {
     const rowId = takenRowIds.has(eventId) ? createId() : eventId;
@@ -203,11 +235,13 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
       id: createId(),
       cardNumber,
       status: "pending",
+      cardType: "primary",
       expiresAt: null,
       isAnonymous,
       userId: null,
       holder: null,
-      grantedDoorIds: new Set(),
+      permissions: new Map(),
+      groupIds: [],
     };
     newCards.push({ id: card.id, cardNumber, isAnonymous });
     cards.set(cardNumber, card);
@@ -238,7 +272,8 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
         door,
         card: known ?? null,
         holder: known?.holder ?? null,
-        permissionGranted: Boolean(door && known?.grantedDoorIds.has(door.id)),
+        ...(door && known ? cardAccessOnDoor(known, door.id, groups) : { permissionGranted: false }),
+        localTime,
         bookingWindows: door && known ? bookingWindows.get(`${known.id}|${door.id}`) : undefined,
         now,
       });

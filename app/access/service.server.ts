@@ -6,6 +6,8 @@
 //   sensor-readings.server.ts  the building sensors' readings
 //   door-publisher.server.ts   each door's retained display and offline list,
 //                              republished on changes and by a periodic sweep
+//   access-groups.server.ts    the access groups' timetables, in memory for
+//                              the decisions, reloaded by the door publisher
 // This file owns what they share: the start-up order (checkpoint thread,
 // embedded broker if any, the modules, the app's MQTT client, the
 // subscriptions the modules ask for), the routing of each message to its
@@ -17,6 +19,7 @@ import { randomToken } from "~/utils/crypto.server";
 import { getEnv } from "~/utils/env.server";
 import { withTimeout } from "~/utils/timeout";
 import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker.server";
+import { AccessGroupsState } from "./access-groups.server";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { Decisions } from "./decisions.server";
 import { DoorPublisher } from "./door-publisher.server";
@@ -49,6 +52,8 @@ export type AccessServiceOptions = {
   refreshIntervalMs?: number;
   /** Offline lists are republished this long after the first of a burst of changes. Default 250 ms. */
   credentialsDebounceMs?: number;
+  /** The clock swipes are decided by (timetables). Default: the system's. */
+  clock?: () => Date;
   /** How long start() waits for the first connection to an external broker. Default 10 s. */
   connectTimeoutMs?: number;
   /** At most one reading per building sensor is stored this often (the latest of each interval). Default 5 s. */
@@ -177,11 +182,14 @@ class AccessService {
       protocolVersion: options.protocolVersion,
       broker: this.broker,
       counters: this.counters,
+      clock: options.clock ?? (() => new Date()),
       stopping: () => this.stopping,
     };
+    const groups = new AccessGroupsState();
     this.publisher = new DoorPublisher(context, {
       credentialsDebounceMs: options.credentialsDebounceMs,
       refreshIntervalMs: options.refreshIntervalMs,
+      groups,
     });
     const publisher = this.publisher;
     const recording = new Recording(context, {
@@ -190,7 +198,7 @@ class AccessService {
       publishDecision: (decision, correlationData, receivedAt) => decisions.publishDecision(decision, correlationData, receivedAt),
       onCardsDeactivated: (cardIds) => publisher.scheduleCredentialsOfCards(cardIds),
     });
-    const decisions = new Decisions(context, recording);
+    const decisions = new Decisions(context, recording, groups);
     const sensorReadings = new SensorReadings(context, {
       intervalMs: options.sensorReadingIntervalMs,
       store: (readings) => recording.addReadings(readings),

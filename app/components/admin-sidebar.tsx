@@ -7,6 +7,7 @@ const LINKS = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/users", label: "Usuarios", end: false },
   { to: "/admin/cards", label: "Gestionar Tarjetas", end: false },
+  { to: "/admin/grupos", label: "Grupos de acceso", end: false },
   { to: "/admin/logs", label: "Registros", end: false },
   { to: "/admin/incidents", label: "Incidencias", end: false },
   { to: "/admin/reservations", label: "Reservas", end: false },

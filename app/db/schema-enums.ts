@@ -28,6 +28,7 @@ export const ACCESS_REASONS = [
   "booking_window",
   "outside_booking_window",
   "user_suspended",
+  "outside_schedule",
 ] as const;
 export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
 export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;
@@ -44,3 +45,8 @@ export const INCIDENT_STATUSES = ["open", "in-progress", "resolved", "closed", "
 export const INCIDENT_URGENCIES = ["low", "medium", "high", "critical"] as const;
 export const FACILITY_TYPES = ["meeting-room", "gym", "pool", "parking", "event-room"] as const;
 export const BOOKING_STATUSES = ["confirmed", "pending", "cancelled", "completed"] as const;
+
+/** One range of a weekly timetable: ISO weekdays (1 = Monday … 7 = Sunday), [from, to) as "HH:MM" in the building's time. */
+export type ScheduleRange = { days: number[]; from: string; to: string };
+/** A weekly timetable; empty: always. */
+export type WeeklySchedule = ScheduleRange[];

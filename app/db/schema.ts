@@ -34,6 +34,7 @@ import {
   INCIDENT_URGENCIES,
   FACILITY_TYPES,
   BOOKING_STATUSES,
+  type WeeklySchedule,
 } from "./schema-enums";
 
 export * from "./schema-enums";
@@ -288,6 +289,8 @@ export const cardPermissions = sqliteTable(
       .notNull()
       .references(() => doors.id, { onDelete: "cascade" }),
     granted: integer("granted", { mode: "boolean" }).notNull().default(true),
+    // A granted permission's weekly timetable (app/doors/schedule.ts); null or empty: always.
+    schedule: text("schedule", { mode: "json" }).$type<WeeklySchedule>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -491,6 +494,55 @@ export const notifications = sqliteTable(
   ],
 );
 
+// Access groups (docs/architecture.md, "Access groups"): a name and doors,
+// each with a weekly timetable; users belong to groups, and a user's active
+// card opens a group's door within its timetable.
+export const accessGroups = sqliteTable(
+  "access_groups",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("access_groups_name_unique").on(sql`lower(${t.name})`)],
+);
+
+export const accessGroupDoors = sqliteTable(
+  "access_group_doors",
+  {
+    groupId: text("group_id")
+      .notNull()
+      .references(() => accessGroups.id, { onDelete: "cascade" }),
+    doorId: text("door_id")
+      .notNull()
+      .references(() => doors.id, { onDelete: "cascade" }),
+    // Empty: always.
+    schedule: text("schedule", { mode: "json" }).$type<WeeklySchedule>().notNull().default(sql`'[]'`),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.doorId] }), index("access_group_doors_door_idx").on(t.doorId)],
+);
+
+export const userAccessGroups = sqliteTable(
+  "user_access_groups",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => accessGroups.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.groupId] }), index("user_access_groups_group_idx").on(t.groupId)],
+);
+
+// Building-wide settings, one JSON value per key (app/models/setting.server.ts).
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value", { mode: "json" }).notNull(),
+  updatedAt: updatedAt(),
+});
+
 export const buildingReadings = sqliteTable(
   "building_readings",
   {
@@ -565,4 +617,5 @@ export type Facility = typeof facilities.$inferSelect;
 export type Room = typeof rooms.$inferSelect;
 export type FacilityBooking = typeof facilityBookings.$inferSelect;
 export type BuildingReading = typeof buildingReadings.$inferSelect;
+export type AccessGroup = typeof accessGroups.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { ACCESS_REASONS, type DOOR_STATUSES } from "~/db/schema";
 import type { AccessReason } from "./reasons";
+import type { ScheduleRange } from "./schedule";
 
 export { canonicalCardId } from "~/utils/card-number";
 
@@ -114,14 +115,18 @@ export type DisplayMessage = {
 
 /**
  * app → bridge, retained: the cards that would be granted on the door now.
- * `win`: booking windows [from, to) as ISO instants; a card with `win` is
- * granted offline only inside one of them.
+ * `win`: booking windows [from, to) as ISO instants; `sch`: weekly
+ * timetables ({days: ISO weekdays, from, to: "HH:MM"} in `tz`). A card with
+ * either is granted offline only inside one of its windows or ranges; with
+ * neither, at any time.
  */
 export type CredentialsMessage = {
   version: number;
   generatedAt: string;
   salt: string;
-  cards: { h: string; exp: string | null; win?: [string, string][] }[];
+  /** The time zone the timetables are in (the building's, IANA). */
+  tz: string;
+  cards: { h: string; exp: string | null; win?: [string, string][]; sch?: ScheduleRange[] }[];
 };
 
 /** Most ids (events and swipes together) in one receipt. */
@@ -226,6 +231,8 @@ export const accessChangeSchema = z.object({
   doorIds: z.array(z.string()).max(10_000).optional(),
   cardIds: z.array(z.string()).max(10_000).optional(),
   userIds: z.array(z.string()).max(10_000).optional(),
+  /** Access groups created, changed, deleted, or joined or left by users: their timetables are read again. */
+  groupIds: z.array(z.string()).max(10_000).optional(),
   all: z.boolean().optional(),
 });
 export type AccessChange = z.infer<typeof accessChangeSchema>;

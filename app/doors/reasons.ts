@@ -22,6 +22,7 @@ export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
   booking_window: "Acceso por reserva de instalación",
   outside_booking_window: "Fuera del horario de la reserva",
   user_suspended: "Usuario suspendido",
+  outside_schedule: "Fuera de horario",
 };
 
 /** Second line of the door's display after a denial: at most 16 characters. */
@@ -42,4 +43,5 @@ export const ACCESS_REASON_DISPLAY: Record<AccessReason, string> = {
   booking_window: "Reserva activa",
   outside_booking_window: "Fuera de reserva",
   user_suspended: "Usuario suspend.",
+  outside_schedule: "Fuera de horario",
 };

@@ -27,6 +27,31 @@ function facts(overrides: Partial<AccessFacts> = {}): AccessFacts {
   };
 }
 
+describe("decideAccess with timetables (access groups, card permissions)", () => {
+  // 2026-03-01 is a Sunday; 10:00 UTC is 11:00 in Madrid.
+  const sunday = { days: [7], from: "06:00", to: "23:00" };
+  const weekdays = { days: [1, 2, 3, 4, 5], from: "08:00", to: "20:00" };
+
+  it("grants inside a timetable, and says outside_schedule when the clock alone refuses", () => {
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[weekdays], [sunday]] })).reason).toBe("granted");
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[weekdays]] }))).toMatchObject({ granted: false, reason: "outside_schedule" });
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[{ days: [7], from: "11:01", to: "12:00" }]] })).reason).toBe("outside_schedule");
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[{ days: [7], from: "10:00", to: "11:00" }]] })).reason).toBe("outside_schedule");
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[{ days: [7], from: "11:00", to: "11:01" }]] })).reason).toBe("granted");
+  });
+
+  it("lets a booking window open outside the timetable; the card's and holder's state still come first", () => {
+    const window = { from: now.getTime() - 1000, to: now.getTime() + 1000 };
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[weekdays]], bookingWindows: [window] })).reason).toBe("booking_window");
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[sunday]], card: { status: "suspended", expiresAt: null } })).reason).toBe(
+      "card_suspended",
+    );
+    expect(decideAccess(facts({ permissionGranted: false, schedules: [[sunday]], door: { ...activeDoor, status: "emergency" } })).reason).toBe(
+      "door_emergency",
+    );
+  });
+});
+
 describe("decideAccess, rule by rule", () => {
   it("grants an active card of an active holder with a granted permission on an active door", () => {
     expect(decideAccess(facts())).toEqual({ granted: true, reason: "granted", createPendingCard: false, deactivateCard: false });

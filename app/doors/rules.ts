@@ -1,8 +1,9 @@
 // The access decision and the texts the door shows, as pure functions of the
 // facts read from the database (docs/mqtt.md, "Decisions"). No I/O here: the
 // database effects are in app/models/access-log.server.ts.
-import type { CARD_STATUSES, DOOR_STATUSES, USER_STATUSES } from "~/db/schema";
+import type { CARD_STATUSES, CARD_TYPES, DOOR_STATUSES, USER_STATUSES } from "~/db/schema";
 import { ACCESS_REASON_DISPLAY, type AccessReason } from "./reasons";
+import { buildingLocalTime, isWithinSchedule, type LocalTime, type WeeklySchedule } from "./schedule";
 
 export type DoorStatus = (typeof DOOR_STATUSES)[number];
 
@@ -16,6 +17,8 @@ export type DoorFacts = {
 export type CardFacts = {
   status: (typeof CARD_STATUSES)[number];
   expiresAt: Date | null;
+  /** An `emergency` card opens a door in emergency (a lockdown) when nothing else about it refuses. */
+  cardType?: (typeof CARD_TYPES)[number];
 };
 
 /** The card's holder; null for a card assigned to nobody. */
@@ -30,8 +33,15 @@ export type AccessFacts = {
   door: DoorFacts | null;
   card: CardFacts | null;
   holder: HolderFacts | null;
-  /** A granted permission of this card for this door exists. */
+  /** A granted permission of this card for this door exists, at any hour. */
   permissionGranted: boolean;
+  /**
+   * Timetables under which the card may use this door otherwise (its holder's
+   * access groups, a card permission with a timetable); each non-empty.
+   */
+  schedules?: WeeklySchedule[];
+  /** The building's weekday and time of `now` (computed from it when absent). */
+  localTime?: LocalTime;
   /**
    * The windows [from, to) (epoch ms) in which the holder's facility
    * bookings open this door; empty or absent when they have none.
@@ -87,7 +97,9 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   if (!facts.validRequest) return deny("invalid_request");
   if (!door) return deny("unknown_door");
   if (door.status === "maintenance") return deny("door_maintenance");
-  if (door.status === "emergency") return deny("door_emergency");
+  // A door in emergency (a lockdown) lets only emergency cards in, past every permission and timetable.
+  const emergencyOnly = door.status === "emergency";
+  if (emergencyOnly && card?.cardType !== "emergency") return deny("door_emergency");
   if (!card) return deny("unknown_card", { createPendingCard: true });
   if (card.status === "pending") return deny("card_pending");
   if (card.status === "inactive") return deny("card_inactive");
@@ -97,15 +109,18 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   }
   if (holder?.status === "suspended") return deny("user_suspended");
   if (holder && holder.status !== "active") return deny("user_inactive");
-  if (!facts.permissionGranted) {
-    // No standing permission: the holder's facility bookings may open the door.
-    const windows = facts.bookingWindows ?? [];
-    if (windows.length === 0) return deny("no_permission");
-    const now = facts.now.getTime();
-    if (windows.some((window) => window.from <= now && now < window.to)) return grant("booking_window");
-    return deny("outside_booking_window");
+  if (emergencyOnly || facts.permissionGranted) return grant("granted");
+  const schedules = facts.schedules ?? [];
+  if (schedules.length > 0) {
+    const local = facts.localTime ?? buildingLocalTime(facts.now);
+    if (schedules.some((schedule) => isWithinSchedule(schedule, local))) return grant("granted");
   }
-  return grant("granted");
+  // Nothing opens it now: the holder's facility bookings may.
+  const windows = facts.bookingWindows ?? [];
+  const now = facts.now.getTime();
+  if (windows.some((window) => window.from <= now && now < window.to)) return grant("booking_window");
+  if (schedules.length > 0) return deny("outside_schedule");
+  return deny(windows.length === 0 ? "no_permission" : "outside_booking_window");
 }
 
 /** Cuts text to `length` characters (code points, so "ñ" counts as one). */

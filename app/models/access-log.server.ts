@@ -9,7 +9,7 @@
 // (docs/decisions/0003-door-access-over-mqtt.md). Reads for the admin are in
 // access-log-query.server.ts.
 import { eq, sql } from "drizzle-orm";
-import { accessLogs, type AccessLog, type ACCESS_REASONS, type Card, type Door, type USER_STATUSES } from "~/db/schema";
+import { accessLogs, type AccessLog, type ACCESS_REASONS, type Card, type Door, type USER_STATUSES, type WeeklySchedule } from "~/db/schema";
 import { getDb, type Database } from "~/utils/db.server";
 import type { AccessLogRecord } from "./access-log-query.server";
 
@@ -38,12 +38,15 @@ export type CardFacts = {
   id: string;
   cardNumber: string;
   status: Card["status"];
+  cardType: Card["cardType"];
   expiresAt: Date | null;
   isAnonymous: boolean;
   userId: string | null;
   holder: { status: (typeof USER_STATUSES)[number]; firstName: string | null; username: string } | null;
-  /** Door row ids this card has a granted permission for. */
-  grantedDoorIds: Set<string>;
+  /** Door row id → this card's own permission there (granted or an explicit denial; a timetable when it has one). */
+  permissions: Map<string, { granted: boolean; schedule: WeeklySchedule | null }>;
+  /** The holder's access groups. */
+  groupIds: string[];
 };
 
 /** What a door has already logged under a swipe or event id; `rowId` is that row's key. */
@@ -75,11 +78,12 @@ export async function readAccessFacts(
         WHERE door_id IN (SELECT value FROM json_each(${json(doorCodes)}))
       ) AS doors,
       (SELECT json_group_array(json_object(
-          'id', c.id, 'cardNumber', c.card_number, 'status', c.status, 'expiresAt', c.expires_at,
+          'id', c.id, 'cardNumber', c.card_number, 'status', c.status, 'cardType', c.card_type, 'expiresAt', c.expires_at,
           'isAnonymous', c.is_anonymous, 'userId', c.user_id,
           'holderStatus', u.status, 'holderFirstName', u.first_name, 'holderUsername', u.username,
-          'grantedDoorIds', json((SELECT json_group_array(p.door_id) FROM card_permissions p
-                                  WHERE p.card_id = c.id AND p.granted = 1))))
+          'permissions', json((SELECT json_group_array(json_array(p.door_id, p.granted, json(p.schedule)))
+                               FROM card_permissions p WHERE p.card_id = c.id)),
+          'groupIds', json((SELECT json_group_array(g.group_id) FROM user_access_groups g WHERE g.user_id = c.user_id))))
         FROM cards c LEFT JOIN users u ON u.id = c.user_id
         WHERE c.card_number IN (SELECT value FROM json_each(${json(cardNumbers)}))
       ) AS cards,
@@ -102,18 +106,21 @@ export async function readAccessFacts(
     id: string;
     cardNumber: string;
     status: Card["status"];
+    cardType: Card["cardType"];
     expiresAt: number | null;
     isAnonymous: number;
     userId: string | null;
     holderStatus: (typeof USER_STATUSES)[number] | null;
     holderFirstName: string | null;
     holderUsername: string | null;
-    grantedDoorIds: string[];
+    permissions: [string, number, WeeklySchedule | null][];
+    groupIds: string[];
   }[]) {
     cards.set(row.cardNumber, {
       id: row.id,
       cardNumber: row.cardNumber,
       status: row.status,
+      cardType: row.cardType,
       expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
       isAnonymous: Boolean(row.isAnonymous),
       userId: row.userId,
@@ -121,7 +128,8 @@ export async function readAccessFacts(
         row.holderStatus && row.holderUsername
           ? { status: row.holderStatus, firstName: row.holderFirstName, username: row.holderUsername }
           : null,
-      grantedDoorIds: new Set(row.grantedDoorIds),
+      permissions: new Map(row.permissions.map(([doorId, granted, schedule]) => [doorId, { granted: Boolean(granted), schedule }])),
+      groupIds: row.groupIds,
     });
   }
 

@@ -2,7 +2,7 @@
 // app/utils/card-number.ts); the admin's rules and the notifications to the
 // doors are in app/services/cards.server.ts.
 import { and, asc, count, desc, eq, gt, inArray, isNull, like, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type User } from "~/db/schema";
+import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type User, type WeeklySchedule } from "~/db/schema";
 import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
 import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
@@ -35,13 +35,19 @@ export async function getCardById(id: string) {
 export type CardWithRelations = NonNullable<Awaited<ReturnType<typeof getCardById>>>;
 
 /** A card's permission on a door: the door's row id and its hardware code. */
-export type CardPermission = { doorId: string; doorCode: string; granted: boolean };
+export type CardPermission = { doorId: string; doorCode: string; granted: boolean; schedule: WeeklySchedule | null };
 
 async function listPermissionsOfCards(cardIds: string[]) {
   const byCard = new Map<string, CardPermission[]>();
   if (cardIds.length === 0) return byCard;
   const rows = await getDb()
-    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId, doorCode: doors.code, granted: cardPermissions.granted })
+    .select({
+      cardId: cardPermissions.cardId,
+      doorId: cardPermissions.doorId,
+      doorCode: doors.code,
+      granted: cardPermissions.granted,
+      schedule: cardPermissions.schedule,
+    })
     .from(cardPermissions)
     .innerJoin(doors, eq(doors.id, cardPermissions.doorId))
     .where(inArray(cardPermissions.cardId, cardIds))
@@ -270,14 +276,14 @@ export async function deleteUnassignedCard(id: string): Promise<DeleteUnassigned
   return still ? "assigned" : "not_found";
 }
 
-/** Grants (or explicitly denies) the card on a door (its row id). */
-export async function upsertCardPermission(cardId: string, doorId: string, granted: boolean) {
+/** Grants (or explicitly denies) the card on a door (its row id); a granted one may have a timetable (null: always). */
+export async function upsertCardPermission(cardId: string, doorId: string, granted: boolean, schedule: WeeklySchedule | null = null) {
   await getDb()
     .insert(cardPermissions)
-    .values({ cardId, doorId, granted })
+    .values({ cardId, doorId, granted, schedule })
     .onConflictDoUpdate({
       target: [cardPermissions.cardId, cardPermissions.doorId],
-      set: { granted, updatedAt: new Date() },
+      set: { granted, schedule, updatedAt: new Date() },
     });
 }
 
@@ -382,35 +388,40 @@ export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.userId!, row.active]));
 }
 
-/** Door row ids on which these cards have a permission (granted or not). */
+/** Door row ids on which these cards have a permission (granted or not), or which their holders' access groups open. */
 export async function listDoorIdsForCards(cardIds: string[]): Promise<string[]> {
   if (cardIds.length === 0) return [];
-  const rows = await getDb()
-    .selectDistinct({ doorId: cardPermissions.doorId })
-    .from(cardPermissions)
-    .where(inArray(cardPermissions.cardId, cardIds));
+  const rows = await getDb().all<{ doorId: string }>(sql`
+    SELECT door_id AS doorId FROM card_permissions WHERE card_id IN (SELECT value FROM json_each(${JSON.stringify(cardIds)}))
+    UNION
+    SELECT gd.door_id FROM cards c
+    JOIN user_access_groups ug ON ug.user_id = c.user_id
+    JOIN access_group_doors gd ON gd.group_id = ug.group_id
+    WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(cardIds)}))`);
   return rows.map((row) => row.doorId);
 }
 
-/** Door row ids on which the cards of these users have a permission. */
+/** Door row ids on which the cards of these users have a permission, or which their access groups open. */
 export async function listDoorIdsForUsers(userIds: string[]): Promise<string[]> {
   if (userIds.length === 0) return [];
-  const rows = await getDb()
-    .selectDistinct({ doorId: cardPermissions.doorId })
-    .from(cardPermissions)
-    .innerJoin(cards, eq(cards.id, cardPermissions.cardId))
-    .where(inArray(cards.userId, userIds));
+  const rows = await getDb().all<{ doorId: string }>(sql`
+    SELECT p.door_id AS doorId FROM card_permissions p JOIN cards c ON c.id = p.card_id
+    WHERE c.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))
+    UNION
+    SELECT gd.door_id FROM user_access_groups ug JOIN access_group_doors gd ON gd.group_id = ug.group_id
+    WHERE ug.user_id IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))`);
   return rows.map((row) => row.doorId);
 }
 
 /**
  * The cards that would be granted on this door now (the door's own status
  * aside): active, not expired, held by an active user or by nobody, with a
- * granted permission. The door's offline list is made from them.
+ * granted permission (and its timetable, null: always). The door's offline
+ * list is made from them, with the cards of its access groups.
  */
 export async function listGrantedCardsForDoor(doorId: string, now = new Date()) {
   return getDb()
-    .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt })
+    .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt, schedule: cardPermissions.schedule })
     .from(cardPermissions)
     .innerJoin(cards, eq(cards.id, cardPermissions.cardId))
     .leftJoin(users, eq(users.id, cards.userId))
@@ -418,6 +429,23 @@ export async function listGrantedCardsForDoor(doorId: string, now = new Date()) 
       and(
         eq(cardPermissions.doorId, doorId),
         eq(cardPermissions.granted, true),
+        eq(cards.status, "active"),
+        or(isNull(cards.expiresAt), gt(cards.expiresAt, now)),
+        or(isNull(users.id), eq(users.status, "active")),
+      ),
+    )
+    .orderBy(asc(cards.cardNumber));
+}
+
+/** Cards of type emergency that would be granted (active, not expired, holder active or none): the lists of doors in emergency. */
+export async function listEmergencyCards(now = new Date()) {
+  return getDb()
+    .select({ cardNumber: cards.cardNumber, expiresAt: cards.expiresAt })
+    .from(cards)
+    .leftJoin(users, eq(users.id, cards.userId))
+    .where(
+      and(
+        eq(cards.cardType, "emergency"),
         eq(cards.status, "active"),
         or(isNull(cards.expiresAt), gt(cards.expiresAt, now)),
         or(isNull(users.id), eq(users.status, "active")),

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/door";
 import * as doors from "~/services/doors.server";
+import * as lockdown from "~/services/lockdown.server";
 import { listFacilityCatalogue } from "~/services/facility-bookings.server";
 import type { User } from "~/services/users.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
@@ -12,13 +13,18 @@ import { throwRefusal } from "~/utils/refusal.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const DOOR_MODALS = ["new", "edit", "messages", "incident", "delete", "credential"] as const;
+export const DOOR_MODALS = ["new", "edit", "messages", "incident", "delete", "credential", "lockdown"] as const;
 export type DoorModal = (typeof DOOR_MODALS)[number];
 
 export async function loadDashboard(request: Request) {
   const url = new URL(request.url);
-  const [{ doors: doorList, stats, hourly }, facilities] = await Promise.all([doors.getDoorsOverview(), listFacilityCatalogue()]);
+  const [{ doors: doorList, stats, hourly }, facilities, lockdownState] = await Promise.all([
+    doors.getDoorsOverview(),
+    listFacilityCatalogue(),
+    lockdown.getLockdown(),
+  ]);
   return {
+    lockdown: lockdownState,
     stats,
     doors: doorList,
     facilities,
@@ -66,6 +72,13 @@ export async function dashboardAction(request: Request, admin: User) {
       const deleted = await doors.deleteDoor(doorId);
       if (!deleted.ok) return refusedForm(deleted, { intent });
       return done("Puerta eliminada");
+    }
+    case "start-lockdown":
+    case "lift-lockdown": {
+      const starting = intent === "start-lockdown";
+      const changed = await lockdown.setLockdown({ active: starting, reason: String(formData.get("reason") ?? "").slice(0, 200) });
+      if (!changed.ok) return refusedForm(changed, { intent, toastTitle: "Error en el bloqueo general" });
+      return done(starting ? "Bloqueo general activado" : "Bloqueo general levantado");
     }
     case "rotate-credential": {
       const rotated = await doors.rotateBridgeCredential(doorId);

@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { RouteModal } from "~/components/admin/route-modal";
 import { ActivityChart } from "~/components/admin/activity-chart";
 import { CredentialModal, DeleteModal, DoorCard, DoorFormModal, IncidentModal, MessagesModal } from "~/components/admin/door-modals";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { resultFor } from "~/components/forms";
+import { FormAlert, resultFor, SubmitButton } from "~/components/forms";
+import { formatDateTime } from "~/utils/dates";
 import { requireAdmin } from "~/utils/auth.server";
 import { dashboardAction, loadDashboard } from "./admin._index.server";
 import { keepActionCacheControl } from "~/utils/headers";
@@ -30,13 +32,28 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { stats, doors, facilities, activity, modal } = useLoaderData<typeof loader>();
+  const { stats, doors, facilities, activity, modal, lockdown } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const door = modal.doorRowId ? (doors.find((d) => d._id === modal.doorRowId) ?? null) : null;
   const credential = actionData && "credential" in actionData ? actionData.credential : null;
   return (
     <>
       <h1>Dashboard</h1>
+      {lockdown.active ? (
+        <div className="alert alert-error" role="alert" data-testid="lockdown-banner">
+          <strong>Bloqueo general activo</strong> desde {formatDateTime(lockdown.since!)}: {lockdown.reason}. Solo abren las tarjetas de
+          emergencia.
+          <Form method="post" className="inline-form" preventScrollReset>
+            <SubmitButton intent="lift-lockdown" label="Levantar bloqueo" busyLabel="Levantando..." className="button button-secondary" />
+          </Form>
+        </div>
+      ) : (
+        <div className="admin-toolbar">
+          <Link to="?modal=lockdown" className="button button-danger" preventScrollReset>
+            Bloqueo general
+          </Link>
+        </div>
+      )}
       <div className="stat-groups">
         <StatTiles
           label="Estadísticas de puertas"
@@ -76,6 +93,23 @@ export default function Dashboard() {
           ))}
         </div>
       </section>
+      {modal.name === "lockdown" && !lockdown.active ? (
+        <RouteModal title="Bloqueo general" closeTo="/admin">
+          <FormAlert title="Error en el bloqueo general" errors={resultFor(actionData, "start-lockdown")?.error?.[""] ?? resultFor(actionData, "start-lockdown")?.error?.reason} />
+          <p tabIndex={-1} data-autofocus>
+            Todas las puertas pasarán a emergencia, mostrarán «CERRADO» y solo abrirán las tarjetas de emergencia. ¿Activar el bloqueo general?
+          </p>
+          <Form method="post" className="form" preventScrollReset>
+            <div className="field">
+              <label htmlFor="lockdown-reason">Motivo</label>
+              <input id="lockdown-reason" name="reason" required maxLength={200} />
+            </div>
+            <div className="modal-actions">
+              <SubmitButton intent="start-lockdown" label="Activar bloqueo general" busyLabel="Activando..." className="button button-danger" />
+            </div>
+          </Form>
+        </RouteModal>
+      ) : null}
       {modal.name === "new" ? <DoorFormModal door={null} facilities={facilities} lastResult={resultFor(actionData, "create-door")} /> : null}
       {door && modal.name === "edit" ? <DoorFormModal door={door} facilities={facilities} lastResult={resultFor(actionData, "update-door")} /> : null}
       {door && modal.name === "messages" ? <MessagesModal door={door} lastResult={resultFor(actionData, "set-messages")} /> : null}

@@ -80,8 +80,8 @@ export async function cardsAction(request: Request) {
     case "grant-permission": {
       const submission = parseWithZod(formData, { schema: CardPermissionSchema });
       if (submission.status !== "success") return refusedForm(submission, { intent });
-      const { doorId, granted } = submission.value;
-      const result = await cards.setCardPermission(cardId, doorId, granted);
+      const { doorId, granted, schedule } = submission.value;
+      const result = await cards.setCardPermission(cardId, doorId, granted, schedule);
       if (!result.ok) return refusedForm(result, { intent, submission, toastTitle: UPDATE_FAILED });
       const doorName = result.door.name;
       return toast(samePage, granted ? successToast("Permiso concedido", doorName) : successToast("Acceso denegado", doorName));

@@ -15,6 +15,7 @@ import {
 } from "~/schemas/user";
 import type { CardOptionGroups } from "~/components/admin/user-modals";
 import type { CardJson } from "~/services/cards.server";
+import * as accessGroups from "~/services/access-groups.server";
 import * as users from "~/services/users.server";
 import type { User } from "~/services/users.server";
 import { filtersFromQuery } from "~/utils/api.server";
@@ -71,6 +72,11 @@ export async function loadUsersPage(request: Request, admin: User) {
       detail: found,
       cardOptions: found && modalName === "assign" ? groupCardOptions(await users.listAssignableCards(found.user._id, ASSIGNABLE_CARDS_LIMIT)) : null,
       deletion: found && modalName === "delete" ? await users.describeUserDeletion(found.user._id) : null,
+      groupDoors: found && modalName === "assign" ? await accessGroups.doorsOpenedByGroupsOf(found.user._id) : [],
+    },
+    groupChoices: {
+      groups: (await accessGroups.listAccessGroups()).map((group) => ({ id: group._id, name: group.name })),
+      defaultGroupId: (await accessGroups.getAccessSettings()).defaultAccessGroupId,
     },
     currentUserId: admin.id,
     // One "today" and "now" for the forms' limits and the expiry badges, on the server and in the browser.
@@ -100,14 +106,19 @@ export async function usersAction(request: Request, admin: User) {
     case "create-user": {
       const submission = parseWithZod(formData, { schema: UserCreateSchema });
       if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al crear"), hideFields: ["password"] });
-      const created = await users.createUser(submission.value);
+      // A form with no group ticked means none (the API's missing field means the default).
+      const created = await users.createUser({ ...submission.value, accessGroups: submission.value.accessGroups ?? [] });
       if (!created.ok) return refusedForm(created, { intent, submission, toastTitle: "Error al crear", hideFields: ["password"] });
       return redirectWithToast(list, successToast("Usuario creado exitosamente", created.user.username));
     }
     case "update-user": {
       const submission = parseWithZod(formData, { schema: UserUpdateSchema });
       if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al actualizar"), hideFields: ["password"] });
-      const updated = await users.updateUser(userId, submission.value, { id: admin.id, sessionId: await getSessionId(request) });
+      const updated = await users.updateUser(
+        userId,
+        { ...submission.value, accessGroups: submission.value.accessGroups ?? [] },
+        { id: admin.id, sessionId: await getSessionId(request) },
+      );
       if (!updated.ok) return refusedForm(updated, { intent, submission, toastTitle: "Error al actualizar", hideFields: ["password"] });
       return redirectWithToast(list, successToast("Usuario actualizado exitosamente", updated.user.username));
     }
@@ -129,7 +140,11 @@ export async function usersAction(request: Request, admin: User) {
     case "assign-card": {
       const submission = parseWithZod(formData, { schema: createCardAssignmentSchema({ today: todayInMadrid() }) });
       if (submission.status !== "success") return refusedForm(submission, { intent, toast: noticeOf(submission, "Error al asignar") });
-      const { reassignFrom, ...assignment } = submission.value;
+      const { reassignFrom, joinGroup, ...assignment } = submission.value;
+      if (joinGroup) {
+        const joined = await accessGroups.addUserToGroup(userId, joinGroup);
+        if (!joined.ok) return refusedForm(joined, { intent, submission, toastTitle: "Error al asignar" });
+      }
       const assigned = await users.assignCard(userId, assignment, { confirmedFrom: reassignFrom ?? "" });
       if (!assigned.ok) {
         if ("holder" in assigned) {

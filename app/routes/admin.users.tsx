@@ -49,7 +49,7 @@ function withParams(search: string, changes: Record<string, string | null>) {
 }
 
 export default function UsersPage() {
-  const { search: query, users, pagination, modal, today, now } = useLoaderData<typeof loader>();
+  const { search: query, users, pagination, modal, today, now, groupChoices } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as AssignActionData | undefined;
   const { search } = useLocation();
   const loading = useListLoading();
@@ -84,10 +84,16 @@ export default function UsersPage() {
       )}
       <Pagination page={pagination.page} pages={pagination.pages} always />
 
-      {modal.name === "new" ? <UserFormModal user={null} closeTo={listUrl} lastResult={resultFor(actionData, "create-user")} /> : null}
+      {modal.name === "new" ? <UserFormModal user={null} closeTo={listUrl} lastResult={resultFor(actionData, "create-user")} groupChoices={groupChoices} /> : null}
       {modal.name && modal.name !== "new" && (!detail || (needsCard && !card)) ? <UserNotFoundModal closeTo={listUrl} /> : null}
       {detail && modal.name === "edit" ? (
-        <UserFormModal key={detail.user._id} user={detail.user} closeTo={listUrl} lastResult={resultFor(actionData, "update-user")} />
+        <UserFormModal
+          key={detail.user._id}
+          user={detail.user}
+          closeTo={listUrl}
+          lastResult={resultFor(actionData, "update-user")}
+          groupChoices={groupChoices}
+        />
       ) : null}
       {detail && modal.name === "detail" ? (
         <UserDetailModal
@@ -112,6 +118,8 @@ export default function UsersPage() {
         <AssignCardModal
           user={detail.user}
           groups={modal.cardOptions}
+          groupDoors={modal.groupDoors}
+          groupChoices={groupChoices}
           today={today}
           closeTo={detailUrl(detail.user._id)}
           lastResult={resultFor(actionData, "assign-card")}

@@ -9,13 +9,13 @@ export async function loader({ request }: ActionFunctionArgs) {
   methodNotAllowed();
 }
 
-// POST /api/cards/{id}/permissions {doorId, granted}: sets the card's permission on the door (its hardware code; a row id for one release).
+// POST /api/cards/{id}/permissions {doorId, granted, schedule?}: sets the card's permission on the door (its hardware code; a row id for one release).
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "POST") methodNotAllowed();
-  const { doorId, granted } = await parseJsonBody(request, CardPermissionSchema);
+  const { doorId, granted, schedule } = await parseJsonBody(request, CardPermissionSchema);
   const cardId = params.id ?? "";
-  const saved = await setCardPermission(cardId, doorId, granted);
+  const saved = await setCardPermission(cardId, doorId, granted, schedule);
   if (!saved.ok) refuseApi(saved);
   const card = await getCardJson(cardId);
   if (!card.ok) refuseApi(card);

@@ -35,6 +35,8 @@ export const AUDIT_ENTITY_LABELS = {
   sensor: "Sensor del edificio",
   session: "Sesión",
   audit: "Auditoría",
+  access_group: "Grupo de acceso",
+  building: "Edificio",
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as [AuditEntityType, ...AuditEntityType[]];
@@ -95,6 +97,13 @@ export const AUDIT_ACTION_LABELS = {
   "session.lockout": "Bloqueo por intentos fallidos",
   "session.sign_out": "Cierre de sesión",
   "audit.purge": "Eventos de auditoría purgados",
+  "access_group.create": "Grupo de acceso creado",
+  "access_group.update": "Grupo de acceso editado",
+  "access_group.delete": "Grupo de acceso eliminado",
+  "user.access_groups": "Grupos de acceso de usuario cambiados",
+  "building.default_group": "Grupo por defecto cambiado",
+  "building.lockdown": "Bloqueo general activado",
+  "building.lockdown_lift": "Bloqueo general levantado",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];

@@ -1,6 +1,7 @@
 // Cards: the list query, the admin's forms and the JSON API bodies, shared by
 // the browser and the server. Browser-safe (no drizzle).
 import * as z from "zod/mini";
+import { scheduleField } from "./access-group";
 import type { CARD_STATUSES, CARD_TYPES } from "~/db/schema-enums";
 import { textRule } from "./fields";
 
@@ -105,6 +106,8 @@ export const CardPermissionSchema = z.object({
     z.transform((value: unknown) => (value === "true" ? true : value === "false" ? false : value)),
     z.boolean({ error: "granted debe ser true o false" }),
   ),
+  /** A granted permission's timetable (ranges, or the form's text); absent or empty: always. */
+  schedule: scheduleField,
 });
 
 /** Approval: optionally grant one door (`doorId`, its hardware code; its row id still accepted for one release). */

@@ -3,6 +3,7 @@
 // Browser-safe.
 import * as z from "zod/mini";
 import { CARD_TYPES, USER_ROLES, USER_STATUSES } from "~/db/schema-enums";
+import { accessGroupIdsField } from "./access-group";
 import { email, isCalendarDay, newPassword, optionalMultilineText, optionalPhone, optionalText, pagingFields, requiredText } from "./fields";
 
 export type UserRole = (typeof USER_ROLES)[number];
@@ -69,6 +70,8 @@ const profileFields = {
   role,
   notes: orNull(optionalMultilineText(1000)),
   unitNumber: orNull(optionalText(20)),
+  /** Access group ids; left out: the API keeps them (a new resident gets the default group). */
+  accessGroups: accessGroupIdsField,
 };
 
 type PasswordCheck = { username: string; email: string; password?: string };
@@ -168,6 +171,8 @@ export function createCardAssignmentSchema({ today }: { today: string }) {
     cardNumber: requiredText(CARD_REQUIRED, 64),
     ...cardDetails(today),
     reassignFrom: optionalText(64),
+    /** The page's offer when the user's groups open no door: the group to add them to first. */
+    joinGroup: optionalText(64),
   });
 }
 
@@ -179,7 +184,7 @@ export function createApiCardAssignmentSchema({ today }: { today: string }) {
       const { cardId, expirationDate, ...rest } = body as Record<string, unknown>;
       return { ...rest, cardNumber: rest.cardNumber ?? cardId, expiresAt: rest.expiresAt !== undefined ? rest.expiresAt : expirationDate };
     }),
-    z.omit(createCardAssignmentSchema({ today }), { reassignFrom: true }),
+    z.omit(createCardAssignmentSchema({ today }), { reassignFrom: true, joinGroup: true }),
   );
 }
 

@@ -6,6 +6,7 @@
 import { notifyAccessChange } from "~/access/notify.server";
 import * as cardModel from "~/models/card.server";
 import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
+import type { WeeklySchedule } from "~/db/schema";
 import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import { CARD_STATUS_LABELS, type SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
@@ -39,7 +40,7 @@ export function toCardJson(card: CardWithRelations) {
       ? { _id: card.holder.id, firstName: card.holder.firstName, lastName: card.holder.lastName, username: card.holder.username }
       : null,
     /** `doorId`: the door's hardware code (`doorId` of /api/doors). */
-    permissions: card.permissions.map(({ doorCode, granted }) => ({ doorId: doorCode, granted })),
+    permissions: card.permissions.map(({ doorCode, granted, schedule }) => ({ doorId: doorCode, granted, schedule: schedule ?? [] })),
     usageStats: {
       lastUsed: card.lastUsedAt?.toISOString() ?? null,
       totalAccessAttempts: card.totalAccessAttempts,
@@ -178,21 +179,22 @@ export async function deleteCard(id: string): Promise<Result<{ cardNumber: strin
  * hardware code (the API's and the page's `doorId`) or its row id
  * (`findDoorByCodeOrId`), here and in the functions below.
  */
-export async function setCardPermission(cardId: string, door: string, granted: boolean): Promise<Result<{ door: Door }>> {
+export async function setCardPermission(cardId: string, door: string, granted: boolean, schedule: WeeklySchedule = []): Promise<Result<{ door: Door }>> {
   const result = await audited(async (audit): Promise<Result<{ door: Door }>> => {
     const card = await cardModel.getCardById(cardId);
     if (!card) return CARD_REFUSALS.not_found;
     const found = await findDoorByCodeOrId(door);
     if (!found) return CARD_REFUSALS.door_not_found;
     const previous = card.permissions.find((permission) => permission.doorId === found.id);
-    await cardModel.upsertCardPermission(cardId, found.id, granted);
+    const timetable = granted && schedule.length > 0 ? schedule : null;
+    await cardModel.upsertCardPermission(cardId, found.id, granted, timetable);
     audit({
       action: granted ? "card.permission_grant" : "card.permission_deny",
       entityType: "card",
       entityId: cardId,
       summary: `${granted ? "concedió" : "denegó"} el acceso de la tarjeta ${card.cardNumber} a ${found.name}`,
       before: { door: found.name, doorId: found.code, granted: previous ? previous.granted : null },
-      after: { door: found.name, doorId: found.code, granted },
+      after: { door: found.name, doorId: found.code, granted, ...(timetable ? { schedule: timetable } : {}) },
     });
     return { ok: true, door: found };
   });

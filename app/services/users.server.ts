@@ -23,6 +23,8 @@ import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { existingGroupIds, setGroupsOfUser as setGroupsOfUserRow } from "~/models/access-group.server";
+import { defaultGroupIds, GROUP_REFUSALS, groupIdsOfUsers, setGroupsOfUser } from "./access-groups.server";
 import { audited, changedFields, type AuditFields } from "./audit.server";
 import { toCardJson, type CardJson } from "./cards.server";
 import { notifyUser } from "./notifications.server";
@@ -50,7 +52,7 @@ export async function endSessionsOfUser(userId: string, { keepSessionId }: { kee
 }
 
 /** SPEC §3 user, as the API and the admin screen see it (fields listed one by one: never the hash). */
-export function toUserJson(user: User & { activeCardCount?: number }) {
+export function toUserJson(user: User & { activeCardCount?: number; accessGroups?: string[] }) {
   return {
     _id: user.id,
     username: user.username,
@@ -64,6 +66,7 @@ export function toUserJson(user: User & { activeCardCount?: number }) {
     notes: user.notes,
     unitNumber: user.unitNumber,
     activeCardCount: user.activeCardCount ?? 0,
+    accessGroups: user.accessGroups ?? [],
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
@@ -105,10 +108,12 @@ export async function listUsers({ search, page, limit }: UserListQuery, { clamp 
   return { users: await withCardCounts(users), pagination: { page: window.page, limit, total, pages: window.pages } };
 }
 
-/** The users as JSON, each with their active card count (one query for all). */
+/** The users as JSON, each with their active card count and access groups (one query each for all). */
 async function withCardCounts(users: User[]) {
-  const counts = await cardModel.countActiveCardsOfUsers(users.map((user) => user.id));
-  return users.map((user) => toUserJson({ ...user, activeCardCount: counts.get(user.id) ?? 0 }));
+  const ids = users.map((user) => user.id);
+  const counts = await cardModel.countActiveCardsOfUsers(ids);
+  const groups = await groupIdsOfUsers(ids);
+  return users.map((user) => toUserJson({ ...user, activeCardCount: counts.get(user.id) ?? 0, accessGroups: groups.get(user.id) ?? [] }));
 }
 
 export async function getUserJson(id: string): Promise<Result<{ user: UserJson }>> {
@@ -124,7 +129,8 @@ export async function getUserDetail(id: string): Promise<Result<{ user: UserJson
   if (!user) return USER_REFUSALS.not_found;
   const cards = (await cardModel.listCardsOfUser(id)).map(toCardJson);
   const activeCardCount = cards.filter((card) => card.status === "active").length;
-  return { ok: true, user: toUserJson({ ...user, activeCardCount }), cards };
+  const accessGroups = (await groupIdsOfUsers([id])).get(id) ?? [];
+  return { ok: true, user: toUserJson({ ...user, activeCardCount, accessGroups }), cards };
 }
 export type UserDetail = Extract<Awaited<ReturnType<typeof getUserDetail>>, { ok: true }>;
 
@@ -167,27 +173,37 @@ function userFieldsOf(user: User): AuditFields {
   return Object.fromEntries(AUDITED_USER_FIELDS.map((key) => [key, user[key]]));
 }
 
+/**
+ * A new user; their access groups are the ones given, or for a resident
+ * without any given (the API) the default group of the settings.
+ */
 export async function createUser(input: NewUserInput): Promise<Result<{ user: UserJson }>> {
   if (input.role === "admin" && input.status !== "active") return USER_REFUSALS.admin_not_active;
   const clash = await findNameClash(input);
   if (clash) return clash;
+  const groupIds = input.accessGroups ?? (input.role === "user" ? await defaultGroupIds() : []);
+  if ((await existingGroupIds(groupIds)).length !== new Set(groupIds).size) return GROUP_REFUSALS.unknown_member_group;
   const passwordHash = await hashPassword(input.password);
+  let user: User;
   try {
-    const user = await audited(async (audit) => {
+    user = await audited(async (audit) => {
       const created = await userModel.createUser({ ...profileOf(input), passwordHash });
+      // Their groups join in the same write and the same event.
+      if (groupIds.length > 0) await setGroupsOfUserRow(created.id, groupIds);
       audit({
         action: "user.create",
         entityType: "user",
         entityId: created.id,
         summary: `creó el usuario ${created.username} (${USER_ROLE_LABELS[created.role].toLowerCase()})`,
-        after: userFieldsOf(created),
+        after: { ...userFieldsOf(created), ...(groupIds.length > 0 ? { accessGroups: groupIds } : {}) },
       });
       return created;
     });
-    return { ok: true, user: toUserJson(user) };
   } catch (error) {
     return clashOf(error, input);
   }
+  if (groupIds.length > 0) await notifyAccessChange({ groupIds });
+  return getUserJson(user.id);
 }
 
 /**
@@ -198,6 +214,9 @@ export async function createUser(input: NewUserInput): Promise<Result<{ user: Us
  * stored ones change nothing.
  */
 export async function updateUser(id: string, edit: UserInput, actor: Actor): Promise<Result<{ user: UserJson }>> {
+  if (edit.accessGroups && (await existingGroupIds(edit.accessGroups)).length !== new Set(edit.accessGroups).size) {
+    return GROUP_REFUSALS.unknown_member_group;
+  }
   // Hashed before the write transaction: it takes a while.
   const passwordHash = edit.password === undefined ? undefined : await hashPassword(edit.password);
   let outcome: Result<{ statusChanged: boolean }>;
@@ -245,6 +264,10 @@ export async function updateUser(id: string, edit: UserInput, actor: Actor): Pro
   }
   if (!outcome.ok) return outcome;
   if (outcome.statusChanged) await notifyAccessChange({ userIds: [id] });
+  if (edit.accessGroups) {
+    const joined = await setGroupsOfUser(id, edit.accessGroups);
+    if (!joined.ok) return joined;
+  }
   return getUserJson(id);
 }
 
@@ -290,6 +313,8 @@ export async function describeUserDeletion(id: string) {
  * and incidents keep their username; their browser sessions go with the row.
  */
 export async function deleteUser(id: string, actor: Actor): Promise<Result<{ user: UserJson; releasedCards: string[] }>> {
+  // Their access groups' doors carried their cards too.
+  const groupIds = (await groupIdsOfUsers([id])).get(id) ?? [];
   const result = await audited(async (audit) => {
     const existing = await userModel.getUserById(id);
     if (!existing) return USER_REFUSALS.not_found;
@@ -310,8 +335,8 @@ export async function deleteUser(id: string, actor: Actor): Promise<Result<{ use
   });
   if (!result.ok) return result;
   const { deleted, bookingDoorIds } = result;
-  if (deleted.releasedCards.length > 0 || bookingDoorIds.length > 0) {
-    await notifyAccessChange({ cardIds: deleted.releasedCards.map((card) => card.id), doorIds: bookingDoorIds });
+  if (deleted.releasedCards.length > 0 || bookingDoorIds.length > 0 || groupIds.length > 0) {
+    await notifyAccessChange({ cardIds: deleted.releasedCards.map((card) => card.id), doorIds: bookingDoorIds, groupIds });
   }
   return { ok: true, user: toUserJson(deleted.user), releasedCards: deleted.releasedCards.map((card) => card.cardNumber) };
 }
@@ -477,6 +502,7 @@ export async function unassignUserCard(userId: string, cardId: string): Promise<
     });
     return { ok: true, cardNumber: card.cardNumber };
   });
-  if (result.ok) await notifyAccessChange({ cardIds: [cardId] });
+  // The user's access groups' doors carried the card too.
+  if (result.ok) await notifyAccessChange({ cardIds: [cardId], userIds: [userId] });
   return result;
 }

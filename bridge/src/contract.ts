@@ -40,11 +40,18 @@ export const displayMessageSchema = z.object({
 });
 export type DisplayMessage = z.infer<typeof displayMessageSchema>;
 
+/** The building's time zone, for a list without `tz`. */
+export const DEFAULT_TIME_ZONE = 'Europe/Madrid';
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM');
+
 /** app → bridge, retained: the cards that would be granted on this door now. */
 export const credentialsListSchema = z.object({
   version: z.number().int().nonnegative(),
   generatedAt: isoDate,
   salt: z.string().regex(/^[0-9a-fA-F]*$/, 'expected hex'),
+  /** The time zone of the timetables (`sch`); lists from before timetables have none (DEFAULT_TIME_ZONE). */
+  tz: z.string().min(1).optional(),
   cards: z.array(
     z.object({
       h: z
@@ -57,6 +64,12 @@ export const credentialsListSchema = z.object({
        * only inside one of them (and while not expired).
        */
       win: z.array(z.tuple([isoDate, isoDate])).optional(),
+      /**
+       * Weekly timetable (days 1 = Monday … 7 = Sunday, [from, to) in `tz`):
+       * when present, the card is granted only inside one of its ranges (or
+       * of its booking windows), by the bridge's own clock.
+       */
+      sch: z.array(z.object({ days: z.array(z.number().int().min(1).max(7)), from: hhmm, to: hhmm })).optional(),
     }),
   ),
 });
@@ -103,6 +116,7 @@ export const OFFLINE_REASONS = [
   'unknown_card',
   'card_expired',
   'outside_booking_window',
+  'outside_schedule',
   'offline_deny',
 ] as const;
 export type OfflineReason = (typeof OFFLINE_REASONS)[number];

@@ -35,6 +35,11 @@ export interface BridgeDeps {
   /** Input of the keyboard reader (default: process.stdin). */
   stdin?: Readable;
   logger?: Logger;
+  /**
+   * The bridge's clock (default: the system's): swipe times and offline
+   * decisions read it. Tests move it to check timetables offline.
+   */
+  clock?: () => Date;
   /** Reported in the retained state (default: bridge/package.json's version). */
   version?: string;
   /**
@@ -142,7 +147,8 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     },
   });
   const events = new OfflineEvents({ store, link, topic: topics.events, resendMs: config.eventResendMs, logger });
-  const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger });
+  const clock = deps.clock ?? (() => new Date());
+  const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger, clock });
   let reader: Reader | null = null;
 
   /** Parses a message with its schema; logs and returns null when it does not fit. */

@@ -3,6 +3,7 @@ import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import {
   credentialsListSchema,
+  DEFAULT_TIME_ZONE,
   displayMessageSchema,
   type CredentialsList,
   type DisplayMessage,
@@ -11,6 +12,7 @@ import {
   type Receipt,
 } from './contract.js';
 import { errorMessage, type Logger } from './logger.js';
+import { isWithinSchedule, localTime, type ScheduleRange } from './schedule.js';
 
 const CREDENTIALS_FILE = 'credentials.json';
 const DISPLAY_FILE = 'display.json';
@@ -28,8 +30,10 @@ export type OfflineCardCheck = Exclude<OfflineReason, 'offline_deny'>;
 /** One card of the offline list, times in ms since the epoch. */
 interface OfflineCard {
   expiresAt: number | null;
-  /** Booking windows [from, to); null: not limited to bookings. */
+  /** Booking windows [from, to); null: none. */
   windows: Array<[number, number]> | null;
+  /** Weekly timetable in the list's time zone; null: none. */
+  schedule: ScheduleRange[] | null;
 }
 
 /**
@@ -86,10 +90,11 @@ export class OfflineStore {
   }
 
   /**
-   * The offline decision for a card: not on the list → unknown_card; past its
-   * expiry → card_expired (whatever its windows); with booking windows →
-   * booking_window inside one of them, outside_booking_window otherwise;
-   * else granted.
+   * The offline decision for a card at `now` (the bridge's clock): not on the
+   * list → unknown_card; past its expiry → card_expired (whatever its windows);
+   * with neither timetable nor booking windows → granted; inside its
+   * timetable → granted; inside a booking window → booking_window; else
+   * outside_schedule when it has a timetable, outside_booking_window when not.
    */
   checkCard(card: string, now: Date): OfflineCardCheck {
     if (this.credentials === null) return 'unknown_card';
@@ -98,8 +103,10 @@ export class OfflineStore {
     if (entry === undefined) return 'unknown_card';
     const time = now.getTime();
     if (entry.expiresAt !== null && entry.expiresAt <= time) return 'card_expired';
-    if (entry.windows === null) return 'granted';
-    return entry.windows.some(([from, to]) => from <= time && time < to) ? 'booking_window' : 'outside_booking_window';
+    if (entry.windows === null && entry.schedule === null) return 'granted';
+    if (entry.schedule !== null && isWithinSchedule(entry.schedule, localTime(now, this.credentials.tz ?? DEFAULT_TIME_ZONE))) return 'granted';
+    if (entry.windows?.some(([from, to]) => from <= time && time < to)) return 'booking_window';
+    return entry.schedule !== null ? 'outside_schedule' : 'outside_booking_window';
   }
 
   /** Keeps the list if it is newer than the one held; returns whether it was kept. */
@@ -151,6 +158,7 @@ export class OfflineStore {
         {
           expiresAt: card.exp === null ? null : Date.parse(card.exp),
           windows: card.win?.map(([from, to]): [number, number] => [Date.parse(from), Date.parse(to)]) ?? null,
+          schedule: card.sch ?? null,
         },
       ]),
     );

@@ -26,7 +26,7 @@ async function setUp(decisionTimeoutMs = 2000) {
   const door = { unlockFor: async () => {}, showDecision: async () => {} } as unknown as Door;
   const events = new OfflineEvents({ store, link, topic: EVENTS_TOPIC, resendMs: 30_000, logger: quiet });
   const config = { decisionTimeoutMs, unlockMs: undefined, offline: 'cache' as const };
-  const swipes = new Swipes({ config, door, link, store, events, swipeTopic: SWIPE_TOPIC, logger: quiet });
+  const swipes = new Swipes({ config, door, link, store, events, swipeTopic: SWIPE_TOPIC, logger: quiet, clock: () => new Date() });
   /** Waits for the swipe on the link and answers it with this decision. */
   const answer = async (decision: Omit<Decision, 'id'>): Promise<SwipeMessage> => {
     await eventually(() => published.some((message) => message.topic === SWIPE_TOPIC), 'the swipe');

@@ -22,6 +22,7 @@ export const OFFLINE_LINES: Record<OfflineReason, [string, string]> = {
   unknown_card: ['ACCESS DENIED', 'OFFLINE MODE'],
   card_expired: ['CARD EXPIRED', 'OFFLINE MODE'],
   outside_booking_window: ['ACCESS DENIED', 'OUTSIDE BOOKING'],
+  outside_schedule: ['ACCESS DENIED', 'Fuera de horario'],
   offline_deny: ['ACCESS DENIED', 'DOOR OFFLINE'],
 };
 const OFFLINE_GRANTS: ReadonlySet<OfflineReason> = new Set(['granted', 'booking_window']);
@@ -46,6 +47,8 @@ export interface SwipesOptions {
   /** `{prefix}/doors/{door}/swipe` */
   swipeTopic: string;
   logger: Logger;
+  /** The bridge's clock: swipe times and offline decisions (timetables, expiries, windows). */
+  clock: () => Date;
 }
 
 /** The app's decision for a swipe, and the record of the answered swipe in the event queue. */
@@ -104,7 +107,7 @@ export class Swipes {
   }
 
   private isRepeat(card: string): boolean {
-    const now = Date.now();
+    const now = this.options.clock().getTime();
     const previous = this.lastSeen.get(card);
     this.lastSeen.set(card, now);
     for (const [seenCard, seenAt] of this.lastSeen) if (now - seenAt >= REPEAT_WINDOW_MS) this.lastSeen.delete(seenCard);
@@ -113,7 +116,7 @@ export class Swipes {
 
   private async decide(card: string): Promise<SwipeOutcome> {
     const id = randomUUID();
-    const at = new Date().toISOString();
+    const at = this.options.clock().toISOString();
     const answer = await this.askApp({ id, card, at, source: 'reader' });
     return answer === null ? this.decideOffline(id, card, at) : this.apply(answer, card);
   }
@@ -167,7 +170,7 @@ export class Swipes {
 
   private async decideOffline(id: string, card: string, at: string): Promise<SwipeOutcome> {
     const { door, store, events, config, logger } = this.options;
-    const reason: OfflineReason = config.offline === 'deny' ? 'offline_deny' : store.checkCard(card, new Date());
+    const reason: OfflineReason = config.offline === 'deny' ? 'offline_deny' : store.checkCard(card, this.options.clock());
     const granted = OFFLINE_GRANTS.has(reason);
     const unlockMs = granted ? (config.unlockMs ?? OFFLINE_UNLOCK_MS) : 0;
     logger.info(`card ${card}: ${granted ? 'granted' : 'denied'} offline (${reason})`);

@@ -107,7 +107,7 @@ describe("GET /api/cards", () => {
         status: "active",
         isAnonymous: false,
         userId: { _id: holder.id, firstName: "Marta", lastName: "García", username: "marta-api" },
-        permissions: [{ doorId: entrance.code, granted: true }],
+        permissions: [{ doorId: entrance.code, granted: true, schedule: [] }],
         usageStats: { lastUsed: "2030-05-06T07:08:09.000Z", totalAccessAttempts: 4, successfulAccesses: 3 },
         createdAt: assigned.createdAt.toISOString(),
         expiresAt: "2031-01-02T03:04:05.000Z",
@@ -178,8 +178,8 @@ describe("GET /api/cards/{id}", () => {
     expect(body.data.card).toMatchObject({ _id: loose.id, cardNumber: loose.cardNumber, userId: null });
     expect(body.data.card.permissions).toEqual(
       expect.arrayContaining([
-        { doorId: granted.code, granted: true },
-        { doorId: denied.code, granted: false },
+        { doorId: granted.code, granted: true, schedule: [] },
+        { doorId: denied.code, granted: false, schedule: [] },
       ]),
     );
     const available = body.data.availableDoors as { _id: string }[];
@@ -320,9 +320,13 @@ describe("POST /api/cards/{id}/permissions", () => {
     const { id } = await card();
     const granted = await post(id, { doorId: entrance.code, granted: true });
     expect(granted.status).toBe(200);
-    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true }]);
+    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true, schedule: [] }]);
+    const hours = [{ days: [1, 2, 3, 4, 5], from: "08:00", to: "20:00" }];
+    const timed = await post(id, { doorId: entrance.code, granted: true, schedule: hours });
+    expect(timed.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true, schedule: hours }]);
+    expect((await post(id, { doorId: entrance.code, granted: true, schedule: [{ days: [1], from: "09:00", to: "08:00" }] })).status).toBe(400);
     const denied = await post(id, { doorId: entrance.code, granted: false });
-    expect(denied.body.data.permissions).toEqual([{ doorId: entrance.code, granted: false }]);
+    expect(denied.body.data.permissions).toEqual([{ doorId: entrance.code, granted: false, schedule: [] }]);
   });
 
   it("still takes the door's row id (the former doorId) for one release", async () => {
@@ -330,8 +334,8 @@ describe("POST /api/cards/{id}/permissions", () => {
     const { id } = await card();
     const granted = await post(id, { doorId: entrance.id, granted: true });
     expect(granted.status).toBe(200);
-    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true }]);
-    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
+    expect(granted.body.data.permissions).toEqual([{ doorId: entrance.code, granted: true, schedule: [] }]);
+    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true, schedule: null }]);
   });
 
   it("answers 400 without a door or granted, 404 for an unknown door or card", async () => {

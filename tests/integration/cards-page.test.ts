@@ -129,7 +129,7 @@ describe("action", () => {
     expect((await missing.json()).result.error.doorId).toEqual(["Selecciona una puerta"]);
     const granted = await post({ intent: "grant-permission", id: card.id, doorId: door.code, granted: "true" });
     expect(await toastOf(granted)).toMatchObject({ title: "Permiso concedido", description: "Azotea" });
-    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, doorCode: door.code, granted: true }]);
+    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, doorCode: door.code, granted: true, schedule: null }]);
     const revoked = await post({ intent: "revoke-permission", id: card.id, doorId: door.code });
     expect(await toastOf(revoked)).toMatchObject({ title: "Permiso revocado" });
     expect((await getCardById(card.id))?.permissions).toEqual([]);
@@ -142,7 +142,7 @@ describe("action", () => {
     const card = await registerCard({ cardNumber: `${prefix()}0C`, status: "pending" });
     const granted = await post({ intent: "grant-permission", id: card.id, doorId: door.id, granted: "false" });
     expect(await toastOf(granted)).toMatchObject({ title: "Acceso denegado", description: "Bodega" });
-    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, doorCode: door.code, granted: false }]);
+    expect((await getCardById(card.id))?.permissions).toEqual([{ doorId: door.id, doorCode: door.code, granted: false, schedule: null }]);
     const revoked = await post({ intent: "revoke-permission", id: card.id, doorId: door.id });
     expect(await toastOf(revoked)).toMatchObject({ title: "Permiso revocado", description: "Bodega" });
     const approved = await post({ intent: "approve-card", id: card.id, doorId: door.id });
@@ -188,7 +188,7 @@ describe("detail modal data", () => {
     const card = await registerCard({ cardNumber: `${prefix()}0B` });
     await setCardPermission(card.id, door.id, false);
     const body = await (await load(`?modal=detail&card=${card.id}`)).json();
-    expect(body.modal.detail.card.permissions).toEqual([{ doorId: door.code, granted: false }]);
+    expect(body.modal.detail.card.permissions).toEqual([{ doorId: door.code, granted: false, schedule: [] }]);
     expect(body.modal.detail.availableDoors.map((d: { _id: string }) => d._id)).not.toContain(door.id);
   });
 });

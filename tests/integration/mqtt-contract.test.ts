@@ -28,7 +28,10 @@ import {
 import { startBridge } from "../../bridge/src/controller";
 import { LCD_COLUMNS } from "../../bridge/src/displays/lcd-text";
 import { OfflineStore } from "../../bridge/src/offline-store";
+import { isWithinSchedule as bridgeWithinSchedule, localTime as bridgeLocalTime } from "../../bridge/src/schedule";
 import { OFFLINE_LINES } from "../../bridge/src/swipes";
+import { buildingLocalTime, isWithinSchedule } from "~/doors/schedule";
+import { TIME_ZONE } from "~/utils/dates";
 import { TestBroker } from "../../bridge/src/test-support/broker";
 import { eventually } from "../../bridge/src/test-support/eventually";
 import {
@@ -138,8 +141,11 @@ describe("messages the app builds parse with the bridge's schemas", () => {
       version: 7,
       generatedAt: iso(now),
       salt,
+      tz: TIME_ZONE,
       cards: [
         { h: sha256(`${salt}004E2B4E`), exp: null },
+        { h: sha256(`${salt}5C0E0001`), exp: null, sch: [{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "24:00" }] },
+        { h: sha256(`${salt}5C0E0002`), exp: null, sch: [{ days: [1], from: "08:00", to: "08:01" }] },
         { h: sha256(`${salt}${LONGEST_CARD}`), exp: iso(now + 86_400_000) },
         { h: sha256(`${salt}0012D687`), exp: null, win: [[iso(now - 60_000), iso(now + 60_000)]] },
       ],
@@ -150,7 +156,23 @@ describe("messages the app builds parse with the bridge's schemas", () => {
     expect(store.checkCard("004E2B4E", new Date(now))).toBe("granted");
     expect(store.checkCard(LONGEST_CARD, new Date(now))).toBe("granted");
     expect(store.checkCard("0012D687", new Date(now))).toBe("booking_window");
+    expect(store.checkCard("5C0E0001", new Date(now))).toBe("granted");
+    // Monday 08:00 in Madrid (06:00 or 07:00 UTC) opens, a minute later it does not.
+    const monday = Date.parse("2026-11-23T07:00:30Z");
+    expect(store.checkCard("5C0E0002", new Date(monday))).toBe("granted");
+    expect(store.checkCard("5C0E0002", new Date(monday + 60_000))).toBe("outside_schedule");
     expect(store.checkCard("DEADBEEF", new Date(now))).toBe("unknown_card");
+  });
+
+  it("timetables: the bridge's reading of the building's clock agrees with the app's, across a week and both DST changes", () => {
+    const ranges = [{ days: [1, 3, 5], from: "06:00", to: "23:00" }, { days: [6], from: "00:00", to: "24:00" }];
+    for (const start of [Date.parse("2026-03-27T00:00:00Z"), Date.parse("2026-10-23T00:00:00Z")]) {
+      for (let at = start; at < start + 8 * 86_400_000; at += 17 * 60_000) {
+        const instant = new Date(at);
+        expect(bridgeLocalTime(instant, TIME_ZONE)).toEqual(buildingLocalTime(instant));
+        expect(bridgeWithinSchedule(ranges, bridgeLocalTime(instant, TIME_ZONE))).toBe(isWithinSchedule(ranges, buildingLocalTime(instant)));
+      }
+    }
   });
 
   it("receipts, however many events and swipes a batch holds", () => {

@@ -113,7 +113,7 @@ describe("GET /api/users", () => {
     );
     const user = firstPage.body.data.users[0];
     expect(Object.keys(user).sort()).toEqual(
-      ["_id", "username", "email", "firstName", "lastName", "department", "phone", "role", "status", "notes", "unitNumber", "activeCardCount", "createdAt", "updatedAt"].sort(),
+      ["_id", "username", "email", "firstName", "lastName", "department", "phone", "role", "status", "notes", "unitNumber", "activeCardCount", "accessGroups", "createdAt", "updatedAt"].sort(),
     );
     const secondPage = await call(listRoute.loader, `/api/users?search=${tag}&page=2&limit=5`);
     expect(secondPage.body.data.pagination).toEqual({ page: 2, limit: 5, total: 12, pages: 3 });

@@ -1,3 +1,4 @@
+import { describeSchedule } from "~/doors/schedule";
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { FormAlert, InputField, SelectField, SubmitButton, useSchemaForm } from "~/components/forms";
@@ -89,6 +90,7 @@ export function CardDetailModal({ detail, now, closeTo, linkTo, results }: {
                   <span className={`badge badge-${permission.granted ? "granted" : "denied"}`}>
                     {permission.granted ? "Permitido" : "Denegado"}
                   </span>
+                  {permission.granted && permission.schedule.length > 0 ? <span className="muted">{describeSchedule(permission.schedule)}</span> : null}
                   <Form method="post" className="inline-form" preventScrollReset>
                     <input type="hidden" name="id" value={card._id} />
                     <input type="hidden" name="doorId" value={permission.doorId} />
@@ -178,6 +180,7 @@ function PermissionForm({ cardId, doors, lastResult }: { cardId: string; doors: 
           ]}
         />
       </div>
+      <InputField label="Horario (opcional)" meta={fields.schedule} hint="Por ejemplo «L-V 08:00-20:00; S 10:00-14:00». Vacío: siempre." />
       <div>
         <SubmitButton intent="grant-permission" label="Guardar Permiso" busyLabel="Guardando..." />
       </div>

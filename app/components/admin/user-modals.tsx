@@ -1,6 +1,8 @@
 // The users screen's modals (URL state: ?modal=…&user=…&card=…), each a plain
 // form that works without JavaScript; with it, the forms validate in the
 // browser and the assign form reveals its fields once a card is chosen.
+import type { WeeklySchedule } from "~/db/schema-enums";
+import { describeSchedule } from "~/doors/schedule";
 import { getFormProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
@@ -112,7 +114,10 @@ export function UserNotFoundModal({ closeTo }: { closeTo: string }) {
 
 
 /** 'Crear Usuario' (user null) and 'Editar'. */
-export function UserFormModal({ user, closeTo, lastResult }: { user: UserJson | null; closeTo: string; lastResult: LastResult }) {
+/** The access groups a form offers, and the one a new resident joins unless told otherwise. */
+export type GroupChoices = { groups: { id: string; name: string }[]; defaultGroupId: string | null };
+
+export function UserFormModal({ user, closeTo, lastResult, groupChoices }: { user: UserJson | null; closeTo: string; lastResult: LastResult; groupChoices: GroupChoices }) {
   const hydrated = useHydrated();
   const failure = user ? "Error al actualizar" : "Error al crear";
   const validation = useValidationToast(failure);
@@ -175,12 +180,77 @@ export function UserFormModal({ user, closeTo, lastResult }: { user: UserJson | 
           <InputField label={hydrated ? "Número de unidad" : "Número de unidad (solo residentes)"} meta={fields.unitNumber} />
         ) : null}
         <TextareaField label="Notas" meta={fields.notes} rows={3} />
+        <AccessGroupChoices
+          choices={groupChoices}
+          checked={
+            lastResult?.initialValue
+              ? ([] as unknown[]).concat(lastResult.initialValue.accessGroups ?? [])
+              : user
+                ? user.accessGroups
+                : groupChoices.defaultGroupId
+                  ? [groupChoices.defaultGroupId]
+                  : []
+          }
+        />
         <div className="modal-actions">
           <CancelLink to={closeTo} />
           <SubmitButton intent={user ? "update-user" : "create-user"} label={user ? "Actualizar Usuario" : "Crear Usuario"} busyLabel="Guardando..." />
         </div>
       </Form>
     </RouteModal>
+  );
+}
+
+/** The user's access groups: their cards open these groups' doors within their timetables. */
+function AccessGroupChoices({ choices, checked }: { choices: GroupChoices; checked: unknown[] }) {
+  if (choices.groups.length === 0) return null;
+  return (
+    <fieldset className="field">
+      <legend>Grupos de acceso</legend>
+      {choices.groups.map((group) => (
+        <label key={group.id} className="checkbox">
+          <input type="checkbox" name="accessGroups" value={group.id} defaultChecked={checked.includes(group.id)} /> {group.name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** What a card given to the user will open, from their access groups. */
+export type GroupDoors = { doorId: string; doorName: string; groups: { name: string; schedule: WeeklySchedule }[] }[];
+
+function DoorsTheCardWillOpen({ doors, choices }: { doors: GroupDoors; choices: GroupChoices }) {
+  if (doors.length > 0) {
+    return (
+      <div className="alert alert-info" role="status" data-testid="card-doors">
+        Con sus grupos de acceso, la tarjeta abrirá:
+        <ul>
+          {doors.map((door) => (
+            <li key={door.doorId}>
+              {door.doorName} ({door.groups.map((group) => `${group.name}: ${describeSchedule(group.schedule)}`).join("; ")})
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  return (
+    <div className="alert alert-warning" role="status" data-testid="card-doors">
+      <p>El usuario no está en ningún grupo de acceso con puertas: esta tarjeta no abrirá ninguna puerta (salvo permisos propios de la tarjeta).</p>
+      {choices.groups.length > 0 ? (
+        <div className="field">
+          <label htmlFor="join-group">Añadir al usuario al grupo</label>
+          <select id="join-group" name="joinGroup" defaultValue="">
+            <option value="">No añadir</option>
+            {choices.groups.map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+    </div>
   );
 }
 
@@ -390,9 +460,11 @@ function useCardForm({ id, lastResult, defaultValue, schema, failureTitle }: {
   return [form, fields, validation] as const;
 }
 
-export function AssignCardModal({ user, groups, today, closeTo, lastResult, reassign }: {
+export function AssignCardModal({ user, groups, today, closeTo, lastResult, reassign, groupDoors, groupChoices }: {
   user: UserJson;
   groups: CardOptionGroups;
+  groupDoors: GroupDoors;
+  groupChoices: GroupChoices;
   today: string;
   closeTo: string;
   lastResult: LastResult;
@@ -454,6 +526,7 @@ export function AssignCardModal({ user, groups, today, closeTo, lastResult, reas
           ) : null}
           {/* With JavaScript the details appear once a card is chosen; without, they are always there. */}
           {!hydrated || selected ? <CardFields fields={fields} today={today} /> : null}
+          <DoorsTheCardWillOpen doors={groupDoors} choices={groupChoices} />
           <div className="modal-actions">
             <CancelLink to={closeTo} />
             <button type="submit" name="intent" value="assign-card" className="button" disabled={(hydrated && !selected) || busy}>

@@ -1,0 +1,80 @@
+// Weekly timetables (access groups' doors, card permissions): which ranges of
+// which weekdays, in the building's time. Pure and browser-safe; the bridge
+// has its own copy (bridge/src/schedule.ts) for the offline list, checked
+// against this one by tests/integration/mqtt-contract.test.ts.
+import type { ScheduleRange, WeeklySchedule } from "~/db/schema-enums";
+import { TIME_ZONE } from "~/utils/dates";
+
+export type { ScheduleRange, WeeklySchedule };
+
+/** An instant as the building's clock reads it: ISO weekday (1 = Monday … 7 = Sunday) and minutes since midnight. */
+export type LocalTime = { weekday: number; minutes: number };
+
+const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
+const localFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: TIME_ZONE,
+  weekday: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** The building's weekday and time of an instant. */
+export function buildingLocalTime(at: Date): LocalTime {
+  let weekday = 1;
+  let hour = 0;
+  let minute = 0;
+  for (const part of localFormat.formatToParts(at)) {
+    if (part.type === "weekday") weekday = WEEKDAYS[part.value] ?? 1;
+    else if (part.type === "hour") hour = Number(part.value);
+    else if (part.type === "minute") minute = Number(part.value);
+  }
+  return { weekday, minutes: hour * 60 + minute };
+}
+
+/** "08:30" → 510; "24:00" → 1440 (a range's end of day). */
+export function minutesOf(time: string) {
+  const [hours, minutes] = time.split(":");
+  return Number(hours) * 60 + Number(minutes);
+}
+
+/** Inside the timetable at this local time? An empty timetable is always. Ranges are [from, to). */
+export function isWithinSchedule(schedule: WeeklySchedule, local: LocalTime) {
+  if (schedule.length === 0) return true;
+  return schedule.some(
+    (range) => range.days.includes(local.weekday) && minutesOf(range.from) <= local.minutes && local.minutes < minutesOf(range.to),
+  );
+}
+
+const DAY_LETTERS = ["L", "M", "X", "J", "V", "S", "D"] as const;
+
+/** Days as the admin writes them: "L-V", "S,D", "L-D". */
+function formatDays(days: number[]) {
+  const sorted = [...new Set(days)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let index = 0; index < sorted.length; ) {
+    let end = index;
+    while (end + 1 < sorted.length && sorted[end + 1] === sorted[end]! + 1) end += 1;
+    const first = DAY_LETTERS[sorted[index]! - 1]!;
+    const last = DAY_LETTERS[sorted[end]! - 1]!;
+    parts.push(end === index ? first : end === index + 1 ? `${first},${last}` : `${first}-${last}`);
+    index = end + 1;
+  }
+  return parts.join(",");
+}
+
+/** "L-V 08:00-20:00; S 10:00-14:00"; "" for always (the text the group form edits). */
+export function formatSchedule(schedule: WeeklySchedule | null | undefined) {
+  return (schedule ?? []).map((range) => `${formatDays(range.days)} ${range.from}-${range.to}`).join("; ");
+}
+
+/** For the screens: the timetable, or 'Siempre'. */
+export function describeSchedule(schedule: WeeklySchedule | null | undefined) {
+  return schedule && schedule.length > 0 ? formatSchedule(schedule) : "Siempre";
+}
+
+/** The union of timetables: empty (always) when any of them is. */
+export function unionOfSchedules(schedules: WeeklySchedule[]): WeeklySchedule {
+  if (schedules.some((schedule) => schedule.length === 0)) return [];
+  return schedules.flat();
+}
