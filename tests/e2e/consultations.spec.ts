@@ -171,4 +171,7 @@ test("the privacy page says how long consultations and closed fault reports are 
   await page.goto("/privacidad");
   await expect(page.getByTestId("retention")).toContainText("se borran automáticamente a los 12 meses");
   await expect(page.getByTestId("retention")).toContainText("Avisos de averías: se borran automáticamente 12 meses después de cerrarlos");
+  // The audit trail keeps usernames and addresses: the page says so, and for how long.
+  await expect(page.getByText("Registro de cambios: cada cambio hecho en el panel")).toBeVisible();
+  await expect(page.getByTestId("access-retention")).toContainText("Registro de cambios: se borra automáticamente a los 24 meses.");
 });

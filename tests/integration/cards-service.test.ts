@@ -149,7 +149,7 @@ describe("approveCard", () => {
     const pending = await card({ status: "pending" });
     const result = await approveCard(pending.id, entrance.id);
     expect(result).toMatchObject({ ok: true, card: { status: "active" } });
-    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
+    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true, schedule: null }]);
     expect(changes).toContainEqual({ cardIds: [pending.id] });
   });
 
@@ -164,14 +164,14 @@ describe("approveCard", () => {
     const pending = await card({ status: "pending" });
     await setCardPermission(pending.id, entrance.id, false);
     await approveCard(pending.id, entrance.id);
-    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
+    expect((await getCardById(pending.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true, schedule: null }]);
   });
 
   it("grants the door to a card that is no longer pending, keeping its status", async () => {
     const entrance = await door();
     const inactive = await card({ status: "inactive" });
     expect(await approveCard(inactive.id, entrance.id)).toMatchObject({ ok: true, card: { status: "inactive" } });
-    expect((await getCardById(inactive.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
+    expect((await getCardById(inactive.id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true, schedule: null }]);
   });
 
   it("refuses a card that is not pending when no door is given, an unknown door, and an unknown card", async () => {
@@ -190,11 +190,11 @@ describe("door permissions", () => {
     const { id } = await card();
     changes = [];
     expect(await setCardPermission(id, entrance.id, true)).toMatchObject({ ok: true, door: { id: entrance.id } });
-    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
+    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true, schedule: null }]);
     expect(changes).toEqual([{ doorIds: [entrance.id] }]);
 
     expect(await setCardPermission(id, entrance.id, false)).toMatchObject({ ok: true, door: { id: entrance.id } });
-    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: false }]);
+    expect((await getCardById(id))?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: false, schedule: null }]);
 
     changes = [];
     expect(await removeCardPermission(id, entrance.id)).toMatchObject({ ok: true, door: { id: entrance.id } });
@@ -310,6 +310,6 @@ describe("listCards", () => {
     const { id, cardNumber } = await card();
     await setCardPermission(id, entrance.id, true);
     const [listed] = await listCards({ cardNumber });
-    expect(listed?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true }]);
+    expect(listed?.permissions).toEqual([{ doorId: entrance.id, doorCode: entrance.code, granted: true, schedule: null }]);
   });
 });

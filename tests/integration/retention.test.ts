@@ -23,6 +23,8 @@ async function setIncident(id: string, fields: Partial<typeof incidents.$inferIn
 
 afterEach(() => {
   delete process.env.RETENTION_MONTHS;
+  delete process.env.ACCESS_LOG_RETENTION_MONTHS;
+  delete process.env.AUDIT_RETENTION_MONTHS;
   resetEnvForTests();
 });
 
@@ -64,9 +66,15 @@ describe("retention purge", () => {
 
   it("the privacy page states the period", async () => {
     const byDefault = await (await callRoute(privacyPage.loader, new Request("http://localhost/privacidad"))).json();
-    expect(byDefault).toEqual({ retentionMonths: 12 });
+    expect(byDefault).toEqual({ retentionMonths: 12, accessLogMonths: null, auditMonths: 24 });
     process.env.RETENTION_MONTHS = "6";
+    process.env.ACCESS_LOG_RETENTION_MONTHS = "18";
+    process.env.AUDIT_RETENTION_MONTHS = "36";
     resetEnvForTests();
-    expect(await (await callRoute(privacyPage.loader, new Request("http://localhost/privacidad"))).json()).toEqual({ retentionMonths: 6 });
+    expect(await (await callRoute(privacyPage.loader, new Request("http://localhost/privacidad"))).json()).toEqual({
+      retentionMonths: 6,
+      accessLogMonths: 18,
+      auditMonths: 36,
+    });
   });
 });
