@@ -244,7 +244,7 @@ test.describe("card detail", () => {
     await expect(toast(page, "Permiso concedido")).toContainText(`Garaje ${number}`);
     const permission = dialog.getByRole("listitem").filter({ hasText: `Garaje ${number}` });
     await expect(permission).toContainText("Permitido");
-    expect((await getCardById(assigned.id))?.permissions).toEqual([{ doorId: garage.id, doorCode: garage.code, granted: true }]);
+    expect((await getCardById(assigned.id))?.permissions).toEqual([{ doorId: garage.id, doorCode: garage.code, granted: true, schedule: null }]);
     // A door with a permission is no longer offered.
     await expect(dialog.getByRole("combobox", { name: "Puerta" }).locator("option", { hasText: `Garaje ${number}` })).toHaveCount(0);
 
@@ -258,7 +258,7 @@ test.describe("card detail", () => {
     await dialog.getByRole("button", { name: "Guardar Permiso" }).click();
     await expect(toast(page, "Acceso denegado")).toBeVisible();
     await expect(dialog.getByRole("listitem").filter({ hasText: `Garaje ${number}` })).toContainText("Denegado");
-    expect((await getCardById(assigned.id))?.permissions).toEqual([{ doorId: garage.id, doorCode: garage.code, granted: false }]);
+    expect((await getCardById(assigned.id))?.permissions).toEqual([{ doorId: garage.id, doorCode: garage.code, granted: false, schedule: null }]);
 
     await dialog.getByRole("link", { name: "Cerrar" }).click();
     await expect(dialog).toBeHidden();
