@@ -127,7 +127,12 @@ describe("messages the app builds parse with the bridge's schemas", () => {
   it("display, for every door status, default and custom texts", () => {
     for (const status of DOOR_STATUSES) {
       for (const custom of [false, true]) {
-        const message: DisplayMessage = { ...doorDisplayTexts(doorFacts(status, custom)), doorStatus: status, updatedAt: new Date().toISOString() };
+        const message: DisplayMessage = {
+          ...doorDisplayTexts(doorFacts(status, custom)),
+          doorStatus: status,
+          updatedAt: new Date().toISOString(),
+          mode: status === "emergency" ? "lockdown" : "locked",
+        };
         expectParses(displayMessageSchema, message);
       }
     }
