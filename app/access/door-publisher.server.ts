@@ -99,7 +99,9 @@ export class DoorPublisher implements AccessModule {
     const facts = this.timetables.get(doorCode);
     if (!facts?.firstPersonIn || !facts.hasTimetable) return;
     const day = buildingLocalDay(at);
-    if (this.firstInDays.get(facts.id) === day) return;
+    // Only a later day counts: a door's old events (replayed after days offline) change nothing.
+    const known = this.firstInDays.get(facts.id);
+    if (known !== undefined && known >= day) return;
     this.firstInDays.set(facts.id, day);
     this.run(async () => {
       for (const door of await listDoorsByIds([facts.id])) await this.publishDisplay(door, false);
