@@ -17,6 +17,7 @@ import { MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import type { WeeklySchedule } from "~/doors/schedule";
+import { getDoorById } from "~/models/door.server";
 import { setCardPermission } from "~/services/cards.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { createHoliday, deleteHoliday } from "~/services/holidays.server";
@@ -58,7 +59,7 @@ async function newDoor(name: string, timetable: { firstPersonIn?: boolean; unloc
 }
 type TestDoor = Awaited<ReturnType<typeof newDoor>>;
 
-async function startDoorBridge(door: TestDoor, { online = true } = {}) {
+async function startDoorBridge(door: TestDoor, { listVersion = 1 } = {}) {
   const bridge = await startBridge(
     {
       doorId: door.door.code,
@@ -75,7 +76,7 @@ async function startDoorBridge(door: TestDoor, { online = true } = {}) {
     { serialPortFactory: ports.factory, logger: quietLogger, version: "0.0.0-test", clock: () => door.clock.now },
   );
   bridges.add(bridge);
-  if (online) await eventually(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) > 0, `door ${door.door.name} online with its list`);
+  await eventually(() => bridge.status().connected && (bridge.status().credentialsVersion ?? 0) >= listVersion, `door ${door.door.name} online with its list`);
   return bridge;
 }
 
@@ -98,9 +99,15 @@ async function residentCardFor(door: TestDoor) {
   const cardNumber = `${hexPrefix()}0B`;
   const assigned = await assignCard(created.user._id, { cardNumber, cardType: "primary" });
   if (!assigned.ok) throw new Error(assigned.message);
+  const before = (await getDoorById(door.door.id))!.credentialsVersion;
   const permitted = await setCardPermission(assigned.card._id, door.door.id, true);
   if (!permitted.ok) throw new Error(permitted.message);
-  return cardNumber;
+  // The door's offline list with the card is published (debounced) before its bridge starts.
+  const version = await eventually(async () => {
+    const now = (await getDoorById(door.door.id))!.credentialsVersion;
+    return now > before ? now : null;
+  }, "the door's list with the card");
+  return { cardNumber, version };
 }
 
 /** A swipe a few seconds after the door's clock's last one (so that it is not a repeat of it). */
@@ -157,7 +164,7 @@ describe("doors on a timetable (online)", () => {
 
   it("with first-person-in waits for the day's first granted card; the access service knows it", async () => {
     const door = await newDoor("Oficina primera", { firstPersonIn: true });
-    const card = await residentCardFor(door);
+    const { cardNumber: card } = await residentCardFor(door);
     door.clock.now = madrid(3, "10:00");
     appNow = madrid(3, "10:00");
     const bridge = await startDoorBridge(door);
@@ -200,9 +207,9 @@ describe("doors on a timetable (offline)", () => {
 
   it("with first-person-in waits for the first card it grants itself, each day", async () => {
     const door = await newDoor("Oficina sin red", { firstPersonIn: true });
-    const card = await residentCardFor(door);
+    const { cardNumber: card, version } = await residentCardFor(door);
     door.clock.now = madrid(2, "08:00");
-    const bridge = await startDoorBridge(door);
+    const bridge = await startDoorBridge(door, { listVersion: version });
     await stopAccess();
     await eventually(() => !bridge.status().connected, "the bridge to notice");
 
