@@ -195,7 +195,7 @@ function Holidays({ holidays, actionData }: { holidays: HolidayJson[]; actionDat
   return (
     <section aria-labelledby="holidays-title" style={{ marginTop: "2rem" }}>
       <h2 id="holidays-title">Festivos</h2>
-      <p className="muted">Los días festivos las puertas con horario de apertura no se abren solas, salvo las marcadas «Abrir también en festivos».</p>
+      <p className="muted">En los días festivos, las puertas con horario de apertura no se abren solas, salvo las marcadas «Abrir también en festivos».</p>
       <Form method="post" {...getFormProps(form)} className="form field-row" preventScrollReset>
         <FormAlert id={form.errorId} title="Error" errors={form.errors} />
         <InputField label="Fecha" meta={fields.day} type="date" />
