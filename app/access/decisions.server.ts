@@ -38,6 +38,8 @@ export class Decisions implements AccessModule {
     private readonly recording: Recording,
     /** The access groups' timetables, kept in memory (access-groups.server.ts). */
     private readonly groups: AccessGroupsState,
+    /** Told of every grant, online or in a door's event (first-person-in doors: door-publisher.server.ts). */
+    private readonly onGranted: (doorCode: string, at: Date) => void = () => {},
   ) {
     this.subscriptions = [
       { filter: `${context.prefix}/doors/+/swipe`, shared: true },
@@ -113,6 +115,7 @@ export class Decisions implements AccessModule {
       return;
     }
     countQueuedEvent(event.data.offline);
+    if (event.data.granted) this.onGranted(doorCode, new Date(event.data.at));
     this.enqueue({
       input: {
         kind: "event",
@@ -154,6 +157,7 @@ export class Decisions implements AccessModule {
           const decision = decisions[index]!;
           item.answer = { granted: decision.granted, reason: decision.reason, at: now.getTime() };
           this.publishDecision(decision, item.correlationData, item.receivedAt);
+          if (decision.granted && !decision.duplicate) this.onGranted(decision.doorCode, now);
         });
       } catch (error) {
         // Unanswered, they are decided in their batch and answered after its commit.

@@ -11,11 +11,12 @@ import type { Door } from "~/db/schema";
 import { listGroupCardsForDoor } from "~/models/access-group.server";
 import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listEmergencyCards, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
+import { listHolidayDaysFrom } from "~/models/holiday.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
 import { accessChangeSchema, changesTopic, doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "~/doors/contract";
 import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
-import { unionOfSchedules, type WeeklySchedule } from "~/doors/schedule";
+import { buildingLocalDay, doorModeAt, unionOfSchedules, type WeeklySchedule } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
 import { doorIdsOfGroups, type AccessGroupsState } from "./access-groups.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
@@ -29,6 +30,9 @@ export type DoorPublisherOptions = {
   groups: AccessGroupsState;
 };
 
+/** A door's timetable facts, kept from its last published display, so a grant costs no query. */
+type TimetableFacts = { id: string; firstPersonIn: boolean; hasTimetable: boolean };
+
 /** What was last published for a door (to skip unchanged republishes and clear deleted doors). */
 type PublishedDoor = { doorCode: string; display: string | null; credentials: string | null };
 
@@ -40,6 +44,13 @@ export class DoorPublisher implements AccessModule {
   private readonly credentialsDue = new Set<string>();
   private credentialsTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private modeTimer: NodeJS.Timeout | null = null;
+  /** By door code: its timetable facts as last published. */
+  private readonly timetables = new Map<string, TimetableFacts>();
+  /** By door row id: the building's day of the door's first granted card (first-person-in). */
+  private readonly firstInDays = new Map<string, string>();
+  /** The building's holidays from today on, read with each round of displays. */
+  private holidayDays: string[] = [];
 
   constructor(
     private readonly context: AccessContext,
@@ -54,6 +65,47 @@ export class DoorPublisher implements AccessModule {
   start() {
     this.sweepTimer = setInterval(() => this.sweep(), this.options.refreshIntervalMs);
     this.sweepTimer.unref();
+    this.scheduleModes();
+  }
+
+  /**
+   * Doors on a timetable change mode at minute boundaries: each minute the
+   * displays of the doors with a timetable are recomputed and republished
+   * when their mode changed (the bridges apply the timetable by their own
+   * clock anyway; this keeps the retained `mode` true for everyone else).
+   */
+  private scheduleModes() {
+    if (this.stopped) return;
+    const wait = 60_000 - (Date.now() % 60_000) + 50;
+    this.modeTimer = setTimeout(() => {
+      this.run(() => this.refreshModes());
+      this.scheduleModes();
+    }, wait);
+    this.modeTimer.unref();
+  }
+
+  private async refreshModes() {
+    if (![...this.timetables.values()].some((door) => door.hasTimetable)) return;
+    await this.readHolidays();
+    for (const door of await listDoors()) if (door.unlockSchedule.length > 0) await this.publishDisplay(door, false);
+  }
+
+  /**
+   * A card was granted at this door (online, or offline as its event says): a
+   * first-person-in door's first grant of the day releases its timetable.
+   * Costs no query unless it is that first grant.
+   */
+  noteGrant(doorCode: string, at: Date) {
+    const facts = this.timetables.get(doorCode);
+    if (!facts?.firstPersonIn || !facts.hasTimetable) return;
+    const day = buildingLocalDay(at);
+    // Only a later day counts: a door's old events (replayed after days offline) change nothing.
+    const known = this.firstInDays.get(facts.id);
+    if (known !== undefined && known >= day) return;
+    this.firstInDays.set(facts.id, day);
+    this.run(async () => {
+      for (const door of await listDoorsByIds([facts.id])) await this.publishDisplay(door, false);
+    });
   }
 
   /** Everything, on every (re)connection: the broker may have lost its retained messages. */
@@ -126,6 +178,7 @@ export class DoorPublisher implements AccessModule {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.credentialsTimer) clearTimeout(this.credentialsTimer);
+    if (this.modeTimer) clearTimeout(this.modeTimer);
     await this.tasks;
   }
 
@@ -144,6 +197,7 @@ export class DoorPublisher implements AccessModule {
     }
     const doorIds = change.doorIds ?? [];
     const rows = await listDoorsByIds(doorIds);
+    await this.readHolidays();
     const doorCodes = rows.map((door) => door.code);
     for (const door of rows) await this.publishDisplay(door, true);
     for (const id of doorIds) {
@@ -166,6 +220,7 @@ export class DoorPublisher implements AccessModule {
 
   private async refreshAllDoors(force: boolean) {
     await this.options.groups.reload();
+    await this.readHolidays();
     const all = await listDoors();
     const present = new Set(all.map((door) => door.id));
     // Doors deleted since they were last published: their bridges logged in
@@ -207,13 +262,38 @@ export class DoorPublisher implements AccessModule {
     this.published.set(door.id, { doorCode: door.code, display: null, credentials: null });
   }
 
+  /** The holidays the doors' timetables need: from today (the building's) on. */
+  private async readHolidays() {
+    this.holidayDays = await listHolidayDaysFrom(buildingLocalDay(this.context.clock()));
+  }
+
   private async publishDisplay(door: Door, force: boolean) {
     await this.followRename(door);
     const previous = this.published.get(door.id);
     const texts = doorDisplayTexts(door);
-    const fingerprint = JSON.stringify([texts, door.status]);
+    const hasTimetable = door.unlockSchedule.length > 0;
+    this.timetables.set(door.code, { id: door.id, firstPersonIn: door.firstPersonIn, hasTimetable });
+    const firstInDay = this.firstInDays.get(door.id) ?? null;
+    const mode = doorModeAt(door, this.context.clock(), new Set(this.holidayDays), firstInDay);
+    const timetable = hasTimetable
+      ? {
+          tz: TIME_ZONE,
+          sch: door.unlockSchedule,
+          holidays: this.holidayDays,
+          onHolidays: door.unlockOnHolidays,
+          firstPersonIn: door.firstPersonIn,
+          firstInDay: door.firstPersonIn ? firstInDay : null,
+        }
+      : undefined;
+    const fingerprint = JSON.stringify([texts, door.status, mode, timetable ?? null]);
     if (!force && previous?.doorCode === door.code && previous.display === fingerprint) return;
-    const message: DisplayMessage = { ...texts, doorStatus: door.status, updatedAt: door.updatedAt.toISOString() };
+    const message: DisplayMessage = {
+      ...texts,
+      doorStatus: door.status,
+      updatedAt: door.updatedAt.toISOString(),
+      ...mode,
+      ...(timetable ? { timetable } : {}),
+    };
     await this.publishRetained(doorTopic(this.context.prefix, door.code, "display"), JSON.stringify(message));
     this.remember(door, { display: fingerprint });
   }

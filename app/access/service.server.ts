@@ -198,7 +198,7 @@ class AccessService {
       publishDecision: (decision, correlationData, receivedAt) => decisions.publishDecision(decision, correlationData, receivedAt),
       onCardsDeactivated: (cardIds) => publisher.scheduleCredentialsOfCards(cardIds),
     });
-    const decisions = new Decisions(context, recording, groups);
+    const decisions = new Decisions(context, recording, groups, (doorCode, at) => this.publisher.noteGrant(doorCode, at));
     const sensorReadings = new SensorReadings(context, {
       intervalMs: options.sensorReadingIntervalMs,
       store: (readings) => recording.addReadings(readings),

@@ -239,6 +239,12 @@ export const doors = sqliteTable(
     // The facility this door leads to: residents' confirmed bookings of it
     // open the door during the booking (docs/mqtt.md, "booking windows").
     facilityId: text("facility_id").references((): AnySQLiteColumn => facilities.id, { onDelete: "set null" }),
+    // Office mode (docs/mqtt.md, "Doors on a timetable"): the lock stays released inside
+    // these weekly ranges (empty: no timetable); on a holiday only with unlockOnHolidays;
+    // with firstPersonIn only after the day's first granted card.
+    unlockSchedule: text("unlock_schedule", { mode: "json" }).$type<WeeklySchedule>().notNull().default(sql`'[]'`),
+    unlockOnHolidays: integer("unlock_on_holidays", { mode: "boolean" }).notNull().default(false),
+    firstPersonIn: integer("first_person_in", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -536,6 +542,20 @@ export const userAccessGroups = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.groupId] }), index("user_access_groups_group_idx").on(t.groupId)],
 );
 
+// The building's calendar of holidays (docs/mqtt.md, "Doors on a timetable"):
+// door timetables do not unlock on these days unless the door says otherwise.
+export const holidays = sqliteTable(
+  "holidays",
+  {
+    id: text("id").primaryKey(),
+    // ISO calendar day in the building's zone, "2026-12-25".
+    day: text("day").notNull(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("holidays_day_unique").on(t.day)],
+);
+
 // Building-wide settings, one JSON value per key (app/models/setting.server.ts).
 export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
@@ -618,4 +638,5 @@ export type Room = typeof rooms.$inferSelect;
 export type FacilityBooking = typeof facilityBookings.$inferSelect;
 export type BuildingReading = typeof buildingReadings.$inferSelect;
 export type AccessGroup = typeof accessGroups.$inferSelect;
+export type Holiday = typeof holidays.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;

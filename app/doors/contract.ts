@@ -105,12 +105,30 @@ export type DecisionMessage = {
   unlockMs: number;
 };
 
-/** app → bridge, retained. */
+/**
+ * A door's unlock timetable as its bridge applies it by its own clock
+ * (docs/mqtt.md, "Doors on a timetable"): released inside `sch` (in `tz`),
+ * not on `holidays` unless `onHolidays`, and with `firstPersonIn` only once a
+ * card was granted that day (`firstInDay`: the app's knowledge of it).
+ */
+export type DoorTimetableMessage = {
+  tz: string;
+  sch: ScheduleRange[];
+  holidays: string[];
+  onHolidays: boolean;
+  firstPersonIn: boolean;
+  firstInDay: string | null;
+};
+
+/** app → bridge, retained. `mode`: what the lock does now (`until`, "HH:MM", while unlocked by the timetable). */
 export type DisplayMessage = {
   status: string;
   welcome: string;
   doorStatus: (typeof DOOR_STATUSES)[number];
   updatedAt: string;
+  mode: "locked" | "unlocked" | "lockdown";
+  until?: string;
+  timetable?: DoorTimetableMessage;
 };
 
 /**

@@ -3,7 +3,7 @@
 // has its own copy (bridge/src/schedule.ts) for the offline list, checked
 // against this one by tests/integration/mqtt-contract.test.ts.
 import type { ScheduleRange, WeeklySchedule } from "~/db/schema-enums";
-import { TIME_ZONE } from "~/utils/dates";
+import { madridDayOf, TIME_ZONE } from "~/utils/dates";
 
 export type { ScheduleRange, WeeklySchedule };
 
@@ -77,4 +77,58 @@ export function describeSchedule(schedule: WeeklySchedule | null | undefined) {
 export function unionOfSchedules(schedules: WeeklySchedule[]): WeeklySchedule {
   if (schedules.some((schedule) => schedule.length === 0)) return [];
   return schedules.flat();
+}
+
+/** The building's calendar day of an instant, "2026-12-25". */
+export function buildingLocalDay(at: Date) {
+  return madridDayOf(at);
+}
+
+function timeOfMinutes(minutes: number) {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+/**
+ * The end ("HH:MM") of the stretch of ranges that holds this local time, ranges
+ * that meet or overlap followed to the last; null outside every range.
+ */
+export function unlockedUntil(schedule: WeeklySchedule, local: LocalTime): string | null {
+  const today = schedule.filter((range) => range.days.includes(local.weekday));
+  let until = -1;
+  let at = local.minutes;
+  for (;;) {
+    const holding = today.filter((range) => minutesOf(range.from) <= at && at < minutesOf(range.to));
+    const end = Math.max(-1, ...holding.map((range) => minutesOf(range.to)));
+    if (end <= until) break;
+    until = end;
+    at = end;
+  }
+  return until < 0 ? null : timeOfMinutes(until);
+}
+
+/** What a door's lock does now (docs/mqtt.md, "Doors on a timetable"). */
+export type DoorMode = { mode: "locked" } | { mode: "unlocked"; until: string } | { mode: "lockdown" };
+
+export type DoorTimetable = {
+  status: "active" | "maintenance" | "emergency";
+  unlockSchedule: WeeklySchedule;
+  unlockOnHolidays: boolean;
+  firstPersonIn: boolean;
+};
+
+/**
+ * A door's mode at an instant: lockdown while in emergency; released inside its
+ * unlock timetable when active, not on a holiday (unless the door opens on
+ * holidays) and, with first-person-in, once a card was granted there that day
+ * (`firstInDay`, the building's day of the first grant). The bridge applies the
+ * same rules by its own clock (bridge/src/schedule.ts).
+ */
+export function doorModeAt(door: DoorTimetable, at: Date, holidays: ReadonlySet<string>, firstInDay: string | null): DoorMode {
+  if (door.status === "emergency") return { mode: "lockdown" };
+  if (door.status !== "active" || door.unlockSchedule.length === 0) return { mode: "locked" };
+  const day = buildingLocalDay(at);
+  if (holidays.has(day) && !door.unlockOnHolidays) return { mode: "locked" };
+  if (door.firstPersonIn && firstInDay !== day) return { mode: "locked" };
+  const until = unlockedUntil(door.unlockSchedule, buildingLocalTime(at));
+  return until === null ? { mode: "locked" } : { mode: "unlocked", until };
 }

@@ -14,9 +14,11 @@ export type Settings = {
   defaultAccessGroupId: string | null;
   /** The building's lockdown ('Bloqueo general'). */
   lockdown: LockdownSetting;
+  /** The building's calendar got its first holidays (seeded once, app/services/holidays.server.ts). */
+  holidaysSeeded: boolean;
 };
 
-const DEFAULTS: Settings = { defaultAccessGroupId: null, lockdown: { active: false, reason: null, since: null, previous: {} } };
+const DEFAULTS: Settings = { defaultAccessGroupId: null, lockdown: { active: false, reason: null, since: null, previous: {} }, holidaysSeeded: false };
 
 export async function getSetting<K extends keyof Settings>(key: K): Promise<Settings[K]> {
   const [row] = await getDb().select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);

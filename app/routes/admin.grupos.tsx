@@ -7,6 +7,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, InputField, resultFor, SubmitButton, useSchemaForm } from "~/components/forms";
 import { describeSchedule, formatSchedule } from "~/doors/schedule";
 import { AccessGroupFormSchema } from "~/schemas/access-group";
+import { HolidaySchema } from "~/schemas/holiday";
+import type { HolidayJson } from "~/services/holidays.server";
+import { formatIsoDay } from "~/utils/dates";
 import type { AccessGroupJson } from "~/services/access-groups.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
@@ -30,7 +33,7 @@ const COLUMNS = ["Nombre", "Puertas y horarios", "Miembros", "Acciones"];
 type Door = ReturnType<typeof useLoaderData<typeof loader>>["doors"][number];
 
 export default function GroupsPage() {
-  const { groups, doors, defaultGroupId, modal } = useLoaderData<typeof loader>();
+  const { groups, doors, holidays, defaultGroupId, modal } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { pathname, search } = useLocation();
   const link = (changes: Record<string, string | null>) => withSearchParams(pathname, search, changes);
@@ -100,6 +103,7 @@ export default function GroupsPage() {
           ))}
         </DataTable>
       )}
+      <Holidays holidays={holidays} actionData={actionData} />
       {modal.name === "new" ? (
         <RouteModal title="Nuevo grupo de acceso" closeTo={closeTo}>
           <GroupForm doors={doors} group={null} intent="create-group" lastResult={resultFor(actionData, "create-group")} />
@@ -182,6 +186,52 @@ function GroupForm({
         <SubmitButton intent={intent} label={group ? "Guardar" : "Crear grupo"} busyLabel="Guardando..." />
       </div>
     </Form>
+  );
+}
+
+/** The building's holidays: door timetables do not unlock on them unless the door says so. */
+function Holidays({ holidays, actionData }: { holidays: HolidayJson[]; actionData: ReturnType<typeof useActionData<typeof action>> }) {
+  const [form, fields] = useSchemaForm(HolidaySchema, { id: "holiday-new", lastResult: resultFor(actionData, "create-holiday") });
+  return (
+    <section aria-labelledby="holidays-title" style={{ marginTop: "2rem" }}>
+      <h2 id="holidays-title">Festivos</h2>
+      <p className="muted">En los días festivos, las puertas con horario de apertura no se abren solas, salvo las marcadas «Abrir también en festivos».</p>
+      <Form method="post" {...getFormProps(form)} className="form field-row" preventScrollReset>
+        <FormAlert id={form.errorId} title="Error" errors={form.errors} />
+        <InputField label="Fecha" meta={fields.day} type="date" />
+        <InputField label="Nombre del festivo" meta={fields.name} />
+        <div>
+          <SubmitButton intent="create-holiday" label="Añadir festivo" busyLabel="Guardando..." className="button button-secondary" />
+        </div>
+      </Form>
+      <FormAlert title="Error al eliminar" errors={resultFor(actionData, "delete-holiday")?.error?.[""]} />
+      {holidays.length === 0 ? (
+        <p>No hay festivos.</p>
+      ) : (
+        <DataTable caption="Festivos" columns={["Fecha", "Nombre", "Acciones"]}>
+          {holidays.map((holiday) => (
+            <tr key={holiday._id} data-testid={`holiday-${holiday.day}`}>
+              <td data-label="Fecha">{formatIsoDay(holiday.day)}</td>
+              <td data-label="Nombre">{holiday.name}</td>
+              <td data-label="Acciones">
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="id" value={holiday._id} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="delete-holiday"
+                    className="button button-small button-danger"
+                    aria-label={`Eliminar festivo ${formatIsoDay(holiday.day)}`}
+                  >
+                    Eliminar
+                  </button>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </section>
   );
 }
 

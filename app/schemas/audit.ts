@@ -37,6 +37,7 @@ export const AUDIT_ENTITY_LABELS = {
   audit: "Auditoría",
   access_group: "Grupo de acceso",
   building: "Edificio",
+  holiday: "Festivo",
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as [AuditEntityType, ...AuditEntityType[]];
@@ -104,6 +105,8 @@ export const AUDIT_ACTION_LABELS = {
   "building.default_group": "Grupo por defecto cambiado",
   "building.lockdown": "Bloqueo general activado",
   "building.lockdown_lift": "Bloqueo general levantado",
+  "holiday.create": "Festivo añadido",
+  "holiday.delete": "Festivo eliminado",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];

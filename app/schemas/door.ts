@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
+import { scheduleField } from "./access-group";
 import { optionalMultilineText, optionalText, requiredText } from "./fields";
 
 export const DOOR_STATUS_LABELS = { active: "Activa", maintenance: "Mantenimiento", emergency: "Emergencia" } as const;
@@ -19,6 +20,18 @@ const NOT_PRINTABLE = "Solo se permiten caracteres imprimibles";
 
 const text = requiredText;
 
+/** A door's yes/no: a form's checkbox ("on", absent: no) or the API's boolean. */
+const doorFlag = z.pipe(
+  z.transform((value: unknown, context) => {
+    if (typeof value === "boolean") return value;
+    if (value === "on" || value === "true") return true;
+    if (value === undefined || value === null || value === "" || value === "false") return false;
+    context.issues.push({ code: "custom", message: "Debe ser verdadero o falso", input: value });
+    return false;
+  }),
+  z.boolean(),
+);
+
 const doorFields = {
   name: text("El nombre es requerido", 80),
   location: text("La ubicación es requerida", 120),
@@ -34,10 +47,21 @@ const doorFields = {
       z.transform((value: string | null) => (value === "" ? null : value)),
     ),
   ),
+  // Office mode (docs/mqtt.md, "Doors on a timetable"): the weekly ranges in which the lock
+  // stays released (form text "L-V 09:00-18:00", API ranges; empty: no timetable), whether
+  // it also opens on the building's holidays, and whether it waits for the day's first card.
+  unlockSchedule: scheduleField,
+  unlockOnHolidays: doorFlag,
+  firstPersonIn: doorFlag,
 };
 
 /** The door form and POST /api/doors: a new door is active unless told otherwise. */
-export const DoorSchema = z.object({ ...doorFields, status: z._default(doorFields.status, "active") });
+export const DoorSchema = z.object({
+  ...doorFields,
+  status: z._default(doorFields.status, "active"),
+  // The form sends the text always: emptied (absent once conform parses it), no timetable.
+  unlockSchedule: z._default(doorFields.unlockSchedule, []),
+});
 
 /**
  * PUT /api/doors/{id}: any subset of the fields, and only those change (no

@@ -41,6 +41,9 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     lastAccessAt: door.lastAccessAt?.toISOString() ?? null,
     hardware: door.hardware ?? null,
     facilityId: door.facilityId,
+    unlockSchedule: door.unlockSchedule,
+    unlockOnHolidays: door.unlockOnHolidays,
+    firstPersonIn: door.firstPersonIn,
     bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
     createdAt: door.createdAt.toISOString(),
     updatedAt: door.updatedAt.toISOString(),
@@ -100,13 +103,30 @@ function toDoorFields({ doorId, ...fields }: Partial<DoorInput>): DoorFields {
 const UNKNOWN_FACILITY = refuse(400, "La instalación no existe", { field: "facilityId" });
 
 /** The fields of a door an event keeps (never the bridge secret's hash). */
-const AUDITED_DOOR_FIELDS = ["code", "name", "location", "description", "status", "facilityId", "useCustomMessages", "customStatus", "customMessage"] as const;
+const AUDITED_DOOR_FIELDS = [
+  "code",
+  "name",
+  "location",
+  "description",
+  "status",
+  "facilityId",
+  "useCustomMessages",
+  "customStatus",
+  "customMessage",
+  "unlockSchedule",
+  "unlockOnHolidays",
+  "firstPersonIn",
+] as const;
 
 function doorFieldsOf(door: Door) {
   return Object.fromEntries(AUDITED_DOOR_FIELDS.map((key) => [key, door[key]]));
 }
 
-export async function createDoor(input: DoorInput): Promise<Result<{ door: Door }>> {
+/** A new door: without a timetable unless given one. */
+export type NewDoorInput = Omit<DoorInput, "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn"> &
+  Partial<Pick<DoorInput, "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn">>;
+
+export async function createDoor(input: NewDoorInput): Promise<Result<{ door: Door }>> {
   const { doorId, ...fields } = input;
   if (fields.facilityId && !(await facilityExists(fields.facilityId))) return UNKNOWN_FACILITY;
   let door: Door;

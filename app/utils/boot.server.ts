@@ -22,6 +22,7 @@ import { claimDataDir } from "./data-dir-claim.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getDb, migrateDatabase } from "./db.server";
 import { getEnv } from "./env.server";
+import { seedHolidays } from "~/services/holidays.server";
 import { patchHttpServer } from "./http-server-patch.server";
 import { addMetricsSource, startProcessMetrics } from "./metrics.server";
 import { useSpanishValidationMessages } from "./validation-locale.server";
@@ -134,6 +135,8 @@ export async function boot() {
   claimDataDir(env.DATA_DIR);
   await migrateDatabase(getDb(), path.resolve("drizzle"));
   await ensureAdmin();
+  // A fresh install's holidays (Spain and Asturias, this year and the next), once.
+  await seedHolidays();
   void runPeriodicJobs();
   setInterval(() => void runPeriodicJobs(), 10 * 60_000).unref();
   void purgeRetainedData();

@@ -73,6 +73,8 @@ export const configSchema = z.strictObject({
   eventResendMs: z.number().int().min(100).max(3_600_000).default(30_000),
   /** How long a decision stays on the display before it returns to idle. */
   displayHoldMs: z.number().int().min(100).max(60_000).default(3000),
+  /** How often the door's unlock timetable is checked against the bridge's clock. */
+  timetableCheckMs: z.number().int().min(10).max(60_000).default(1000),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

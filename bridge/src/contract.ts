@@ -31,19 +31,37 @@ export const decisionSchema = z.object({
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
-/** app → bridge, retained. */
+/** The building's time zone, for a list without `tz`. */
+export const DEFAULT_TIME_ZONE = 'Europe/Madrid';
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM');
+const scheduleRanges = z.array(z.object({ days: z.array(z.number().int().min(1).max(7)), from: hhmm, to: hhmm }));
+const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+
+/**
+ * app → bridge, retained. `mode`/`until`: what the app computed when it
+ * published; `timetable`: the door's unlock timetable, which the bridge
+ * applies itself by its own clock (door-mode.ts), online and offline.
+ */
 export const displayMessageSchema = z.object({
   status: z.string(),
   welcome: z.string(),
   doorStatus: z.enum(['active', 'maintenance', 'emergency']),
   updatedAt: isoDate,
+  mode: z.enum(['locked', 'unlocked', 'lockdown']).optional(),
+  until: hhmm.optional(),
+  timetable: z
+    .object({
+      tz: z.string().min(1).optional(),
+      sch: scheduleRanges,
+      holidays: z.array(calendarDay),
+      onHolidays: z.boolean(),
+      firstPersonIn: z.boolean(),
+      firstInDay: calendarDay.nullable(),
+    })
+    .optional(),
 });
 export type DisplayMessage = z.infer<typeof displayMessageSchema>;
-
-/** The building's time zone, for a list without `tz`. */
-export const DEFAULT_TIME_ZONE = 'Europe/Madrid';
-
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM');
 
 /** app → bridge, retained: the cards that would be granted on this door now. */
 export const credentialsListSchema = z.object({
@@ -69,7 +87,7 @@ export const credentialsListSchema = z.object({
        * when present, the card is granted only inside one of its ranges (or
        * of its booking windows), by the bridge's own clock.
        */
-      sch: z.array(z.object({ days: z.array(z.number().int().min(1).max(7)), from: hhmm, to: hhmm })).optional(),
+      sch: scheduleRanges.optional(),
     }),
   ),
 });

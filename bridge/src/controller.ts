@@ -14,12 +14,14 @@ import {
 } from './contract.js';
 import type { DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
 import { Door } from './door.js';
+import { doorModeAt, unlockedLines, type DoorMode } from './door-mode.js';
 import { spawnProcess } from './locks/gpio.js';
 import { createConsoleLogger, errorMessage, type Logger } from './logger.js';
 import { MqttLink } from './mqtt-link.js';
 import { OfflineEvents } from './offline-events.js';
 import { OfflineStore } from './offline-store.js';
 import { openReader } from './readers/index.js';
+import { localDay } from './schedule.js';
 import { createSystemSerialPort, type SerialPortFactory } from './serial.js';
 import { Swipes, type SwipeOutcome } from './swipes.js';
 
@@ -57,6 +59,8 @@ export interface BridgeStatus {
   pendingEvents: number;
   credentialsVersion: number | null;
   display: { line1: string; line2: string };
+  /** What the lock does by the door's timetable (docs/mqtt.md, "Doors on a timetable"). */
+  mode: DoorMode;
 }
 
 export interface BridgeHandle {
@@ -142,13 +146,46 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     displayHoldMs: config.displayHoldMs,
     logger,
     idleLines: () => {
+      if (mode.mode === 'unlocked') return unlockedLines(mode.until);
       const message = store.displayMessage ?? DEFAULT_IDLE;
       return [message.welcome, link.connected ? message.status : 'OFFLINE'];
     },
   });
+  // The door's unlock timetable, applied by the bridge's own clock whether
+  // the app is reachable or not: held released while it says so.
+  let mode: DoorMode = { mode: 'locked' };
+  /** The day (in the timetable's zone) of this bridge's last grant, for first-person-in. */
+  let firstInDay: string | null = null;
+  const timetableZone = () => store.displayMessage?.timetable?.tz ?? 'Europe/Madrid';
+  const applyMode = async () => {
+    if (stopped !== null) return;
+    const next = doorModeAt(store.displayMessage, clock(), firstInDay);
+    if (JSON.stringify(next) === JSON.stringify(mode)) return;
+    logger.info(`door mode: ${next.mode === 'unlocked' ? `unlocked until ${next.until}` : next.mode}`);
+    mode = next;
+    await door.setHeld(next.mode === 'unlocked');
+    await door.showIdle();
+  };
+  const checkMode = () => {
+    applyMode().catch((error) => logger.error(`door mode: ${errorMessage(error)}`));
+  };
   const events = new OfflineEvents({ store, link, topic: topics.events, resendMs: config.eventResendMs, logger });
   const clock = deps.clock ?? (() => new Date());
-  const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger, clock });
+  const swipes = new Swipes({
+    config,
+    door,
+    link,
+    store,
+    events,
+    swipeTopic: topics.swipe,
+    logger,
+    clock,
+    onGranted: () => {
+      firstInDay = localDay(clock(), timetableZone());
+      checkMode();
+    },
+  });
+  let modeTimer: NodeJS.Timeout | null = null;
   let reader: Reader | null = null;
 
   /** Parses a message with its schema; logs and returns null when it does not fit. */
@@ -174,6 +211,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       const message = parse(displayMessageSchema, json, 'display message');
       if (message !== null && (await store.saveDisplay(message))) {
         logger.info(`display: "${message.welcome}" / "${message.status}" (door ${message.doorStatus})`);
+        await applyMode();
         await door.showIdle();
       }
     } else if (topic === topics.credentials) {
@@ -190,6 +228,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   function stop(): Promise<void> {
     stopped ??= (async () => {
       logger.info('stopping');
+      if (modeTimer !== null) clearInterval(modeTimer);
       // Fail-secure: from here on nothing opens the door and no new swipe starts.
       const lockShut = door.shutDown();
       const swipesFinished = swipes.stop();
@@ -208,7 +247,10 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
 
   try {
     await door.openHardware(config, devices);
+    // The last display kept on disk: a door restarted offline goes on with its timetable.
+    await applyMode();
     await door.showIdle();
+    modeTimer = setInterval(checkMode, config.timetableCheckMs);
     link.start();
     reader = await openReader(config.reader, devices, (credential) => {
       swipes.handleCard(credential.card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
@@ -231,6 +273,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       pendingEvents: events.pendingCount,
       credentialsVersion: store.credentialsVersion,
       display: door.shownLines,
+      mode,
     }),
     stop,
   };

@@ -25,6 +25,8 @@ export class Door {
   private holdTimer: NodeJS.Timeout | null = null;
   private shown = { line1: '', line2: '' };
   private shuttingDown = false;
+  /** Held released by the door's timetable (office mode): no relock until let go. */
+  private held = false;
 
   constructor(private readonly options: DoorOptions) {}
 
@@ -71,9 +73,30 @@ export class Door {
     }
   }
 
+  /**
+   * Holds the lock released (the timetable's office mode) or lets it go:
+   * released, it locks at once unless a grant's opening is still running.
+   */
+  async setHeld(held: boolean): Promise<void> {
+    if (this.shuttingDown || held === this.held) return;
+    this.held = held;
+    if (held) {
+      if (this.open) return;
+      this.open = true;
+      try {
+        await this.lock?.unlock();
+      } catch (error) {
+        this.options.logger.error(`lock: cannot unlock: ${errorMessage(error)}`);
+      }
+    } else if (this.open && this.relockTimer === null) {
+      await this.relock();
+    }
+  }
+
   /** First step of a shutdown (fail-secure): no opening from now on, and the lock is shut and released. */
   async shutDown(): Promise<void> {
     this.shuttingDown = true;
+    this.held = false;
     if (this.relockTimer !== null) clearTimeout(this.relockTimer);
     if (this.holdTimer !== null) clearTimeout(this.holdTimer);
     this.open = false;
@@ -97,6 +120,7 @@ export class Door {
 
   private async relock(): Promise<void> {
     this.relockTimer = null;
+    if (this.held) return; // the timetable keeps it released
     this.open = false;
     if (this.shuttingDown) return; // shutDown() locks the door itself
     try {

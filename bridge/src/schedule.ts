@@ -44,3 +44,37 @@ function minutesOf(time: string): number {
 export function isWithinSchedule(ranges: readonly ScheduleRange[], local: LocalTime): boolean {
   return ranges.some((range) => range.days.includes(local.weekday) && minutesOf(range.from) <= local.minutes && local.minutes < minutesOf(range.to));
 }
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day ("2026-12-25") of an instant in a time zone. */
+export function localDay(at: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
+}
+
+function timeOfMinutes(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The end ("HH:MM") of the stretch of ranges that holds this local time,
+ * ranges that meet or overlap followed to the last; null outside every range.
+ */
+export function unlockedUntil(ranges: readonly ScheduleRange[], local: LocalTime): string | null {
+  const today = ranges.filter((range) => range.days.includes(local.weekday));
+  let until = -1;
+  let at = local.minutes;
+  for (;;) {
+    const holding = today.filter((range) => minutesOf(range.from) <= at && at < minutesOf(range.to));
+    const end = Math.max(-1, ...holding.map((range) => minutesOf(range.to)));
+    if (end <= until) break;
+    until = end;
+    at = end;
+  }
+  return until < 0 ? null : timeOfMinutes(until);
+}

@@ -49,6 +49,8 @@ export interface SwipesOptions {
   logger: Logger;
   /** The bridge's clock: swipe times and offline decisions (timetables, expiries, windows). */
   clock: () => Date;
+  /** Told of every grant, online or offline (first-person-in: door-mode.ts). */
+  onGranted?: () => void;
 }
 
 /** The app's decision for a swipe, and the record of the answered swipe in the event queue. */
@@ -162,7 +164,10 @@ export class Swipes {
     const unlockMs = decision.granted ? Math.min(config.unlockMs ?? decision.unlockMs, MAX_UNLOCK_MS) : 0;
     logger.info(`card ${card}: ${decision.granted ? 'granted' : 'denied'} (${decision.reason})`);
     // The record to the queue runs alongside: the door does not wait for the disk.
-    if (decision.granted) await door.unlockFor(unlockMs);
+    if (decision.granted) {
+      this.options.onGranted?.();
+      await door.unlockFor(unlockMs);
+    }
     await door.showDecision(decision.display.line1, decision.display.line2);
     await recorded;
     return { id: decision.id, card, granted: decision.granted, reason: decision.reason, offline: false, unlockMs };
@@ -177,7 +182,10 @@ export class Swipes {
     // The event keeps the swipe's id: if the swipe did reach the app, the app sees one access, not two.
     const event: OfflineEvent = { id, card, at, granted, reason, offline: true };
     const recorded = events.record(event);
-    if (granted) await door.unlockFor(unlockMs);
+    if (granted) {
+      this.options.onGranted?.();
+      await door.unlockFor(unlockMs);
+    }
     await door.showDecision(...OFFLINE_LINES[reason]);
     await recorded;
     return { id, card, granted, reason, offline: true, unlockMs };

@@ -28,9 +28,15 @@ import {
 import { startBridge } from "../../bridge/src/controller";
 import { LCD_COLUMNS } from "../../bridge/src/displays/lcd-text";
 import { OfflineStore } from "../../bridge/src/offline-store";
-import { isWithinSchedule as bridgeWithinSchedule, localTime as bridgeLocalTime } from "../../bridge/src/schedule";
+import { doorModeAt as bridgeDoorModeAt } from "../../bridge/src/door-mode";
+import {
+  isWithinSchedule as bridgeWithinSchedule,
+  localDay as bridgeLocalDay,
+  localTime as bridgeLocalTime,
+  unlockedUntil as bridgeUnlockedUntil,
+} from "../../bridge/src/schedule";
 import { OFFLINE_LINES } from "../../bridge/src/swipes";
-import { buildingLocalTime, isWithinSchedule } from "~/doors/schedule";
+import { buildingLocalDay, buildingLocalTime, doorModeAt, isWithinSchedule, unlockedUntil } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
 import { TestBroker } from "../../bridge/src/test-support/broker";
 import { eventually } from "../../bridge/src/test-support/eventually";
@@ -127,7 +133,12 @@ describe("messages the app builds parse with the bridge's schemas", () => {
   it("display, for every door status, default and custom texts", () => {
     for (const status of DOOR_STATUSES) {
       for (const custom of [false, true]) {
-        const message: DisplayMessage = { ...doorDisplayTexts(doorFacts(status, custom)), doorStatus: status, updatedAt: new Date().toISOString() };
+        const message: DisplayMessage = {
+          ...doorDisplayTexts(doorFacts(status, custom)),
+          doorStatus: status,
+          updatedAt: new Date().toISOString(),
+          mode: status === "emergency" ? "lockdown" : "locked",
+        };
         expectParses(displayMessageSchema, message);
       }
     }
@@ -173,6 +184,42 @@ describe("messages the app builds parse with the bridge's schemas", () => {
         expect(bridgeWithinSchedule(ranges, bridgeLocalTime(instant, TIME_ZONE))).toBe(isWithinSchedule(ranges, buildingLocalTime(instant)));
       }
     }
+  });
+
+  it("doors on a timetable: the bridge's mode from the retained display agrees with the app's, holidays and first-person-in included", () => {
+    const sch = [
+      { days: [1, 2, 3, 4, 5], from: "09:00", to: "14:00" },
+      { days: [1, 2, 3, 4, 5], from: "14:00", to: "18:00" },
+      { days: [6], from: "10:00", to: "13:00" },
+    ];
+    const holidays = ["2026-10-29"];
+    for (const firstPersonIn of [false, true]) {
+      for (const onHolidays of [false, true]) {
+        for (const status of DOOR_STATUSES) {
+          const door = { status, unlockSchedule: sch, unlockOnHolidays: onHolidays, firstPersonIn };
+          for (let at = Date.parse("2026-10-23T00:00:00Z"); at < Date.parse("2026-10-31T00:00:00Z"); at += 23 * 60_000) {
+            const instant = new Date(at);
+            const firstInDay = at % 2 === 0 ? buildingLocalDay(instant) : null;
+            const mode = doorModeAt(door, instant, new Set(holidays), firstInDay);
+            const message: DisplayMessage = {
+              ...doorDisplayTexts(doorFacts(status, false)),
+              doorStatus: status,
+              updatedAt: instant.toISOString(),
+              ...mode,
+              timetable: { tz: TIME_ZONE, sch, holidays, onHolidays, firstPersonIn, firstInDay: null },
+            };
+            const parsed = displayMessageSchema.parse(JSON.parse(JSON.stringify(message)));
+            expect(bridgeDoorModeAt(parsed, instant, firstInDay), instant.toISOString()).toEqual(mode);
+            expect(bridgeLocalDay(instant, TIME_ZONE)).toBe(buildingLocalDay(instant));
+            expect(bridgeUnlockedUntil(sch, bridgeLocalTime(instant, TIME_ZONE))).toBe(unlockedUntil(sch, buildingLocalTime(instant)));
+          }
+        }
+      }
+    }
+    expect(doorModeAt({ status: "active", unlockSchedule: sch, unlockOnHolidays: false, firstPersonIn: false }, new Date("2026-10-26T10:00:00Z"), new Set(), null)).toEqual({
+      mode: "unlocked",
+      until: "18:00",
+    });
   });
 
   it("receipts, however many events and swipes a batch holds", () => {

@@ -4,6 +4,7 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { doorDisplayTexts } from "~/doors/rules";
+import { formatSchedule } from "~/doors/schedule";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
@@ -53,6 +54,16 @@ export function DoorCard({ door, facilities }: { door: DoorView; facilities: Fac
             <dd data-testid="door-facility">{facility.name}</dd>
           </>
         ) : null}
+        {door.unlockSchedule.length > 0 ? (
+          <>
+            <dt>Apertura por horario</dt>
+            <dd data-testid="door-unlock-schedule">
+              {formatSchedule(door.unlockSchedule)}
+              {door.unlockOnHolidays ? " (también festivos)" : ""}
+              {door.firstPersonIn ? " · tras la primera tarjeta" : ""}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <LcdPreview welcome={texts.welcome} status={texts.status} />
       <div className="actions" style={{ marginTop: ".75rem" }}>
@@ -97,6 +108,10 @@ export function DoorFormModal({
           description: door.description ?? "",
           status: door.status,
           facilityId: door.facilityId ?? "",
+          // The form edits the timetable as text ("L-V 09:00-18:00"); the schema reads it into ranges.
+          unlockSchedule: formatSchedule(door.unlockSchedule) as never,
+          unlockOnHolidays: door.unlockOnHolidays ? "on" : undefined,
+          firstPersonIn: door.firstPersonIn ? "on" : undefined,
         }
       : { status: "active" },
   });
@@ -124,6 +139,20 @@ export function DoorFormModal({
         <p id={`${fields.facilityId.id}-hint`} className="muted" style={{ marginTop: "-.5rem" }}>
           Las reservas confirmadas de esta instalación abren la puerta a las tarjetas del residente desde 15 minutos antes hasta el final.
         </p>
+        <InputField
+          label="Horario de apertura (opcional)"
+          meta={fields.unlockSchedule}
+          placeholder="Sin horario"
+          hint="Dentro de este horario la puerta queda abierta, p. ej. «L-V 09:00-18:00». Vacío: sin horario."
+        />
+        <label className="field" style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
+          <input {...getInputProps(fields.unlockOnHolidays, { type: "checkbox" })} />
+          Abrir también en festivos
+        </label>
+        <label className="field" style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
+          <input {...getInputProps(fields.firstPersonIn, { type: "checkbox" })} />
+          Abrir solo tras la primera tarjeta del día
+        </label>
         <SubmitButton intent={intent} label={door ? "Guardar Cambios" : "Añadir Puerta"} busyLabel="Guardando..." />
       </Form>
     </RouteModal>
