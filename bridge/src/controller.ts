@@ -12,8 +12,10 @@ import {
   SUBSCRIBED_KINDS,
   type StateMessage,
 } from './contract.js';
-import type { DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
+import { openContact } from './contacts/index.js';
+import type { Contact, DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
 import { Door } from './door.js';
+import { DoorContact } from './door-contact.js';
 import { spawnProcess } from './locks/gpio.js';
 import { createConsoleLogger, errorMessage, type Logger } from './logger.js';
 import { MqttLink } from './mqtt-link.js';
@@ -57,6 +59,8 @@ export interface BridgeStatus {
   pendingEvents: number;
   credentialsVersion: number | null;
   display: { line1: string; line2: string };
+  /** The door-position switch's last reading; null without a contact input (or before its first reading). */
+  contact: 'open' | 'closed' | null;
 }
 
 export interface BridgeHandle {
@@ -128,6 +132,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       onConnect: () => {
         void door.showIdle();
         events.onConnect();
+        doorContact.onConnect();
       },
       onDisconnect: () => {
         void door.showIdle();
@@ -150,6 +155,8 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   const clock = deps.clock ?? (() => new Date());
   const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger, clock });
   let reader: Reader | null = null;
+  const doorContact = new DoorContact({ door, link, topic: topics.contact, graceMs: config.contactGraceMs, clock, logger });
+  let contact: Contact | null = null;
 
   /** Parses a message with its schema; logs and returns null when it does not fit. */
   const parse = <T>(schema: z.ZodType<T>, json: unknown, what: string): T | null => {
@@ -195,6 +202,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       const swipesFinished = swipes.stop();
       events.stop();
       await reader?.close().catch((error) => logger.warn(`reader: ${errorMessage(error)}`));
+      await contact?.close().catch((error) => logger.warn(`contact: ${errorMessage(error)}`));
       await lockShut;
       // A swipe in progress finishes (it can no longer open the door) before its link and screen go.
       await swipesFinished;
@@ -209,6 +217,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   try {
     await door.openHardware(config, devices);
     await door.showIdle();
+    if (config.contact !== undefined) contact = await openContact(config.contact, devices, (state) => doorContact.receive(state));
     link.start();
     reader = await openReader(config.reader, devices, (credential) => {
       swipes.handleCard(credential.card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
@@ -231,6 +240,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       pendingEvents: events.pendingCount,
       credentialsVersion: store.credentialsVersion,
       display: door.shownLines,
+      contact: doorContact.state,
     }),
     stop,
   };

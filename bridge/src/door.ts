@@ -25,11 +25,18 @@ export class Door {
   private holdTimer: NodeJS.Timeout | null = null;
   private shown = { line1: '', line2: '' };
   private shuttingDown = false;
+  /** When the lock was last shut again after an opening (performance.now()). */
+  private relockedAt = -Infinity;
 
   constructor(private readonly options: DoorOptions) {}
 
   get lockOpen(): boolean {
     return this.open;
+  }
+
+  /** The lock is released now, or was shut again less than graceMs ago. */
+  releasedWithin(graceMs: number): boolean {
+    return this.open || performance.now() - this.relockedAt <= graceMs;
   }
 
   get shownLines(): { line1: string; line2: string } {
@@ -98,6 +105,7 @@ export class Door {
   private async relock(): Promise<void> {
     this.relockTimer = null;
     this.open = false;
+    this.relockedAt = performance.now();
     if (this.shuttingDown) return; // shutDown() locks the door itself
     try {
       await this.lock?.lock();
