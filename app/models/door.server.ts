@@ -41,7 +41,7 @@ export async function doorExists(id: string) {
   return Boolean(row);
 }
 
-export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status" | "facilityId">>;
+export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status" | "facilityId" | "heldOpenSeconds">>;
 
 /** Inserts the door; a code already taken throws a unique violation on doors.door_id. */
 export async function insertDoor(input: NewDoor) {
@@ -53,7 +53,7 @@ export async function insertDoor(input: NewDoor) {
 }
 
 export type DoorFields = Partial<
-  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage" | "facilityId">
+  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage" | "facilityId" | "heldOpenSeconds">
 >;
 
 /** The updated door, or null when there is none with that id. */

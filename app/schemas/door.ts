@@ -19,6 +19,10 @@ const NOT_PRINTABLE = "Solo se permiten caracteres imprimibles";
 
 const text = requiredText;
 
+export const HELD_OPEN_SECONDS_MIN = 5;
+export const HELD_OPEN_SECONDS_MAX = 3600;
+const HELD_OPEN_MESSAGE = `El aviso de puerta abierta debe ser un número entero de segundos entre ${HELD_OPEN_SECONDS_MIN} y ${HELD_OPEN_SECONDS_MAX}`;
+
 const doorFields = {
   name: text("El nombre es requerido", 80),
   location: text("La ubicación es requerida", 120),
@@ -32,6 +36,13 @@ const doorFields = {
     z.pipe(
       z.union([z.string().check(z.trim(), z.maxLength(64, "La instalación no es válida")), z.null()]),
       z.transform((value: string | null) => (value === "" ? null : value)),
+    ),
+  ),
+  // Open longer than this after a grant raises the held-open alarm (absent on a new door: 30).
+  heldOpenSeconds: z.optional(
+    z.pipe(
+      z.transform((value: unknown) => (typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value)),
+      z.number({ error: HELD_OPEN_MESSAGE }).check(z.int(HELD_OPEN_MESSAGE), z.minimum(HELD_OPEN_SECONDS_MIN, HELD_OPEN_MESSAGE), z.maximum(HELD_OPEN_SECONDS_MAX, HELD_OPEN_MESSAGE)),
     ),
   ),
 };

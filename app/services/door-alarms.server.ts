@@ -115,10 +115,12 @@ export function pollDoorAlarms(): Promise<void> {
   return polling;
 }
 
-/** Polls every intervalMs from boot on (boot.server.ts). */
-export function scheduleDoorAlarmPolls(intervalMs = 1000) {
+/** Polls every intervalMs from boot on (boot.server.ts); answers the stop. */
+export function scheduleDoorAlarmPolls(intervalMs = 1000): () => void {
   void pollDoorAlarms();
-  setInterval(() => void pollDoorAlarms(), intervalMs).unref();
+  const timer = setInterval(() => void pollDoorAlarms(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Calls listener with the open alarms whenever they change; answers the unsubscribe. */

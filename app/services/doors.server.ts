@@ -41,6 +41,7 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     lastAccessAt: door.lastAccessAt?.toISOString() ?? null,
     hardware: door.hardware ?? null,
     facilityId: door.facilityId,
+    heldOpenSeconds: door.heldOpenSeconds,
     bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
     createdAt: door.createdAt.toISOString(),
     updatedAt: door.updatedAt.toISOString(),
@@ -100,7 +101,7 @@ function toDoorFields({ doorId, ...fields }: Partial<DoorInput>): DoorFields {
 const UNKNOWN_FACILITY = refuse(400, "La instalación no existe", { field: "facilityId" });
 
 /** The fields of a door an event keeps (never the bridge secret's hash). */
-const AUDITED_DOOR_FIELDS = ["code", "name", "location", "description", "status", "facilityId", "useCustomMessages", "customStatus", "customMessage"] as const;
+const AUDITED_DOOR_FIELDS = ["code", "name", "location", "description", "status", "facilityId", "useCustomMessages", "customStatus", "customMessage", "heldOpenSeconds"] as const;
 
 function doorFieldsOf(door: Door) {
   return Object.fromEntries(AUDITED_DOOR_FIELDS.map((key) => [key, door[key]]));

@@ -7,6 +7,8 @@ import { doorDisplayTexts } from "~/doors/rules";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
+  HELD_OPEN_SECONDS_MAX,
+  HELD_OPEN_SECONDS_MIN,
   DOOR_INCIDENT_TYPE_LABELS,
   DOOR_STATUS_LABELS,
   DoorIncidentSchema,
@@ -97,8 +99,9 @@ export function DoorFormModal({
           description: door.description ?? "",
           status: door.status,
           facilityId: door.facilityId ?? "",
+          heldOpenSeconds: String(door.heldOpenSeconds),
         }
-      : { status: "active" },
+      : { status: "active", heldOpenSeconds: "30" },
   });
   return (
     <RouteModal title={door ? "Editar Puerta" : "Añadir Puerta"} closeTo="/admin">
@@ -124,6 +127,14 @@ export function DoorFormModal({
         <p id={`${fields.facilityId.id}-hint`} className="muted" style={{ marginTop: "-.5rem" }}>
           Las reservas confirmadas de esta instalación abren la puerta a las tarjetas del residente desde 15 minutos antes hasta el final.
         </p>
+        <InputField
+          label="Aviso de puerta abierta (segundos)"
+          meta={fields.heldOpenSeconds}
+          type="number"
+          min={HELD_OPEN_SECONDS_MIN}
+          max={HELD_OPEN_SECONDS_MAX}
+          hint="Abierta más tiempo tras un acceso, la puerta da la alarma 'Puerta abierta demasiado tiempo'."
+        />
         <SubmitButton intent={intent} label={door ? "Guardar Cambios" : "Añadir Puerta"} busyLabel="Guardando..." />
       </Form>
     </RouteModal>
