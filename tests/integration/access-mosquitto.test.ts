@@ -81,6 +81,7 @@ describe("the exported password and ACL files", () => {
     }
     const acl = fs.readFileSync(aclFile, "utf8");
     expect(acl).toContain("pattern write coliving/doors/%u/swipe");
+    expect(acl).toContain("pattern write coliving/doors/%u/contact");
     expect(acl).toContain("pattern read coliving/doors/%u/credentials");
     expect(acl).toContain("pattern read coliving/doors/%u/receipt");
   });
