@@ -82,14 +82,17 @@ export async function doorAlarmsSignature(): Promise<string> {
 }
 
 /**
- * Claims the alarms nobody has sent a notice for yet (one UPDATE: of two
- * processes polling at once, each alarm goes to one), with their doors.
+ * Claims the alarms nobody has sent a notice for yet, with their doors: of
+ * two processes polling at once, each alarm goes to one (the UPDATE only
+ * takes rows still unclaimed). A read first, so a quiet poll writes nothing.
  */
 export async function claimUnnotifiedDoorAlarms(now: Date): Promise<DoorAlarmWithDoor[]> {
+  const waiting = await getDb().select({ id: doorAlarms.id }).from(doorAlarms).where(isNull(doorAlarms.notifiedAt));
+  if (waiting.length === 0) return [];
   const claimed = await getDb()
     .update(doorAlarms)
     .set({ notifiedAt: now })
-    .where(isNull(doorAlarms.notifiedAt))
+    .where(and(inArray(doorAlarms.id, waiting.map((row) => row.id)), isNull(doorAlarms.notifiedAt)))
     .returning({ id: doorAlarms.id });
   if (claimed.length === 0) return [];
   return getDb()

@@ -18,7 +18,8 @@ import * as alarmsRoute from "~/routes/api.door-alarms";
 import * as streamRoute from "~/routes/api.door-alarms.stream";
 import * as dashboard from "~/routes/admin._index";
 import { setCardPermission } from "~/services/cards.server";
-import { scheduleDoorAlarmPolls } from "~/services/door-alarms.server";
+import { handleNewDoorAlarms, scheduleDoorAlarmPolls } from "~/services/door-alarms.server";
+import { raiseDoorAlarm } from "~/models/door-alarm.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { assignCard } from "~/services/users.server";
 import { getDb } from "~/utils/db.server";
@@ -222,5 +223,20 @@ describe("door alarms", () => {
     await contact("CLOSED");
     await nextEvent((alarms) => !alarms.some((alarm) => alarm.doorId === door.code));
     await reader.cancel();
+  });
+
+  it("an alarm raised twice is one alarm, and polls racing for it send one notice", async () => {
+    const { door } = await provisionDoor(`alarm-race-${unique()}`, { name: `Puerta carrera ${unique()}`, location: "Pruebas" });
+    const at = new Date();
+    expect(await raiseDoorAlarm(door, "held_open", at)).not.toBeNull();
+    expect(await raiseDoorAlarm(door, "held_open", at)).toBeNull();
+    // Two web processes' polls (and this file's own) at once.
+    await Promise.all([handleNewDoorAlarms(), handleNewDoorAlarms(), handleNewDoorAlarms()]);
+    await some(() => noticesOf(door), "the notice");
+    // Marker: a later alarm's notice arrives after any second notice of the first would have.
+    expect(await raiseDoorAlarm(door, "door_offline", new Date())).not.toBeNull();
+    await eventually(() => noticesOf(door).length >= 2, "the marker's notice");
+    expect(noticesOf(door)).toHaveLength(2);
+    expect(await alarmLogRows(door)).toHaveLength(2);
   });
 });
