@@ -40,6 +40,8 @@ let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let stopPolls: () => void;
 let adminToken: string;
 let adminCookie: string;
+let residentToken: string;
+let residentCookie: string;
 let count = 0;
 
 async function newDoor() {
@@ -103,6 +105,8 @@ beforeAll(async () => {
   const callers = await createApiCallers();
   adminToken = callers.adminToken;
   adminCookie = await sessionCookie(callers.admin.id);
+  residentToken = callers.residentToken;
+  residentCookie = await sessionCookie(callers.resident.id);
   await access.start();
   // What boot does in every web process (every 1 s there).
   stopPolls = scheduleDoorAlarmPolls(20);
@@ -238,5 +242,15 @@ describe("door alarms", () => {
     await eventually(() => noticesOf(door).length >= 2, "the marker's notice");
     expect(noticesOf(door)).toHaveLength(2);
     expect(await alarmLogRows(door)).toHaveLength(2);
+  });
+
+  it("the alarms' API and stream are for admins only", async () => {
+    expect((await callApi(alarmsRoute.loader, "/api/door-alarms")).status).toBe(401);
+    expect((await callApi(alarmsRoute.loader, "/api/door-alarms", { token: residentToken })).status).toBe(403);
+    const anonymous = await callRoute(streamRoute.loader, new Request("http://localhost/api/door-alarms/stream"));
+    expect(anonymous.status).toBe(401);
+    const resident = await callRoute(streamRoute.loader, pageRequest("/api/door-alarms/stream", residentCookie));
+    expect(resident.status).toBe(403);
+    expect(resident.headers.get("content-type")).not.toContain("text/event-stream");
   });
 });
