@@ -41,11 +41,12 @@ topic readwrite ${prefix}/#
 # conditions, and read nothing.
 ${sensors}
 # Door bridges log in with username = the door's doorId (%u): each one may
-# publish only its own swipe, state and events, and read only its own
+# publish only its own swipe, state, events and contact, and read only its own
 # decision, display, credentials and receipt.
 pattern write ${prefix}/doors/%u/swipe
 pattern write ${prefix}/doors/%u/state
 pattern write ${prefix}/doors/%u/events
+pattern write ${prefix}/doors/%u/contact
 pattern read ${prefix}/doors/%u/decision
 pattern read ${prefix}/doors/%u/display
 pattern read ${prefix}/doors/%u/credentials

@@ -4,7 +4,7 @@
 // retained states at start (writing the same fields twice is harmless).
 import type { IPublishPacket } from "mqtt";
 import { recordBridgeState } from "~/models/door.server";
-import { bridgeStateSchema, parseDoorTopic } from "~/doors/contract";
+import { bridgeStateSchema, parseDoorTopic, type BridgeStateMessage } from "~/doors/contract";
 import { setDoorOnline } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
@@ -13,7 +13,11 @@ export class DoorStates implements AccessModule {
   /** Written one after another (awaited on stop). */
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly context: AccessContext) {
+  constructor(
+    private readonly context: AccessContext,
+    /** Hears each recorded state of a known door (the door-offline alarm, door-alarms.server.ts). */
+    private readonly onRecorded: (doorCode: string, state: BridgeStateMessage) => void = () => {},
+  ) {
     this.subscriptions = [{ filter: `${context.prefix}/doors/+/state`, shared: false }];
   }
 
@@ -39,7 +43,9 @@ export class DoorStates implements AccessModule {
       .then(() => recordBridgeState(doorCode, state.data, { retained }))
       .then(
         (known) => {
-          if (known) setDoorOnline(doorCode, state.data.online);
+          if (!known) return;
+          setDoorOnline(doorCode, state.data.online);
+          this.onRecorded(doorCode, state.data);
         },
         (error: unknown) => console.error(`[access] door ${doorCode}: could not record its state`, error),
       );

@@ -8,6 +8,7 @@
 //                              republished on changes and by a periodic sweep
 //   access-groups.server.ts    the access groups' timetables, in memory for
 //                              the decisions, reloaded by the door publisher
+//   door-alarms.server.ts      forced, held-open and offline doors' alarms
 // This file owns what they share: the start-up order (checkpoint thread,
 // embedded broker if any, the modules, the app's MQTT client, the
 // subscriptions the modules ask for), the routing of each message to its
@@ -22,6 +23,7 @@ import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker
 import { AccessGroupsState } from "./access-groups.server";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
 import { Decisions } from "./decisions.server";
+import { DoorAlarms } from "./door-alarms.server";
 import { DoorPublisher } from "./door-publisher.server";
 import { DoorStates } from "./door-state.server";
 import type { AccessContext, AccessCounters, AccessModule } from "./module.server";
@@ -56,6 +58,10 @@ export type AccessServiceOptions = {
   clock?: () => Date;
   /** How long start() waits for the first connection to an external broker. Default 10 s. */
   connectTimeoutMs?: number;
+  /** A door whose bridge is offline this long raises the door_offline alarm. Default 2 minutes (tests shorten it). */
+  doorOfflineAlarmMs?: number;
+  /** How long one of a door's heldOpenSeconds lasts. Default 1000 (tests shorten it). */
+  heldOpenSecondMs?: number;
   /** At most one reading per building sensor is stored this often (the latest of each interval). Default 5 s. */
   sensorReadingIntervalMs?: number;
   /**
@@ -203,8 +209,13 @@ class AccessService {
       intervalMs: options.sensorReadingIntervalMs,
       store: (readings) => recording.addReadings(readings),
     });
-    // What hands work to the recording stops before it does.
-    this.modules = [decisions, sensorReadings, recording, new DoorStates(context), publisher];
+    const alarms = new DoorAlarms(context, {
+      doorOfflineAlarmMs: options.doorOfflineAlarmMs ?? 120_000,
+      heldOpenSecondMs: options.heldOpenSecondMs ?? 1000,
+    });
+    const doorStates = new DoorStates(context, (doorCode, state) => alarms.onBridgeState(doorCode, state));
+    // What hands work to the recording stops before it does; the door states before the alarms they feed.
+    this.modules = [decisions, sensorReadings, recording, doorStates, alarms, publisher];
     for (const module of this.modules) module.start?.();
 
     this.client.on("connect", () => this.handleConnect());

@@ -29,7 +29,13 @@ export const ACCESS_REASONS = [
   "outside_booking_window",
   "user_suspended",
   "outside_schedule",
+  // Door alarms (app/access/door-alarms.server.ts): rows of their own in the log, no card.
+  "forced_open",
+  "held_open",
+  "door_offline",
 ] as const;
+/** Door alarms: each open one is a row of door_alarms until it clears (docs/mqtt.md, "Door alarms"). */
+export const DOOR_ALARM_KINDS = ["forced_open", "held_open", "door_offline"] as const;
 export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
 export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;
 export const INCIDENT_CATEGORIES = [

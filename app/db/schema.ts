@@ -27,6 +27,7 @@ import {
   CARD_TYPES,
   CARD_STATUSES,
   ACCESS_REASONS,
+  DOOR_ALARM_KINDS,
   INCIDENT_SOURCES,
   INCIDENT_TYPES,
   INCIDENT_CATEGORIES,
@@ -245,6 +246,8 @@ export const doors = sqliteTable(
     unlockSchedule: text("unlock_schedule", { mode: "json" }).$type<WeeklySchedule>().notNull().default(sql`'[]'`),
     unlockOnHolidays: integer("unlock_on_holidays", { mode: "boolean" }).notNull().default(false),
     firstPersonIn: integer("first_person_in", { mode: "boolean" }).notNull().default(false),
+    // Open longer than this after a grant: the held-open alarm (app/access/door-alarms.server.ts).
+    heldOpenSeconds: integer("held_open_seconds").notNull().default(30),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -393,6 +396,32 @@ export const accessLogCards = sqliteTable(
 
 // One store for door incidents, residents' incidents and public fault reports
 // (docs/decisions/0002-one-incident-store.md).
+// Door alarms (docs/mqtt.md, "Door alarms"): raised by the access service
+// (forced open, held open, offline), one open row per door and kind at most
+// (the partial unique index), cleared when the door closes or comes back.
+// The web process sends each one's staff notice (and, for a forced door, opens
+// its incident) once, claiming it with notifiedAt.
+export const doorAlarms = sqliteTable(
+  "door_alarms",
+  {
+    id: text("id").primaryKey(),
+    doorId: text("door_id")
+      .notNull()
+      .references(() => doors.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: DOOR_ALARM_KINDS }).notNull(),
+    raisedAt: integer("raised_at", { mode: "timestamp_ms" }).notNull(),
+    clearedAt: integer("cleared_at", { mode: "timestamp_ms" }),
+    notifiedAt: integer("notified_at", { mode: "timestamp_ms" }),
+    incidentId: text("incident_id").references((): AnySQLiteColumn => incidents.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("door_alarms_open_unique").on(t.doorId, t.kind).where(sql`${t.clearedAt} IS NULL`),
+    index("door_alarms_raised_idx").on(t.raisedAt),
+    index("door_alarms_cleared_idx").on(t.clearedAt),
+    index("door_alarms_unnotified_idx").on(t.notifiedAt),
+  ],
+);
+
 export const incidents = sqliteTable(
   "incidents",
   {

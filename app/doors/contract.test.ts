@@ -11,10 +11,12 @@ describe("topics and ACL", () => {
     expect(parseDoorTopic("coliving", "other/doors/front-1/swipe")).toBeNull();
   });
 
-  it("let a door publish only its own swipe, state and events", () => {
+  it("let a door publish only its own swipe, state, events and contact", () => {
     expect(mayDoorPublish("coliving", "A", "coliving/doors/A/swipe")).toBe(true);
     expect(mayDoorPublish("coliving", "A", "coliving/doors/A/state")).toBe(true);
     expect(mayDoorPublish("coliving", "A", "coliving/doors/A/events")).toBe(true);
+    expect(mayDoorPublish("coliving", "A", "coliving/doors/A/contact")).toBe(true);
+    expect(mayDoorPublish("coliving", "A", "coliving/doors/B/contact")).toBe(false);
     expect(mayDoorPublish("coliving", "A", "coliving/doors/B/swipe")).toBe(false);
     expect(mayDoorPublish("coliving", "A", "coliving/doors/A/decision")).toBe(false);
     expect(mayDoorPublish("coliving", "A", "coliving/app/changes")).toBe(false);

@@ -12,7 +12,7 @@ export { canonicalCardId } from "~/utils/card-number";
 export const DOOR_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** Published by the bridge. */
-export const BRIDGE_TOPICS = ["swipe", "state", "events"] as const;
+export const BRIDGE_TOPICS = ["swipe", "state", "events", "contact"] as const;
 /** Published by the app, read by the bridge. */
 export const APP_TOPICS = ["decision", "display", "credentials", "receipt"] as const;
 
@@ -95,6 +95,18 @@ export const bridgeStateSchema = z.union([
   z.object({ online: z.literal(false) }),
 ]);
 export type BridgeStateMessage = z.infer<typeof bridgeStateSchema>;
+
+/**
+ * bridge → app, QoS 1, retained: the door-position switch (docs/mqtt.md,
+ * "Door contact"). `released`: the bridge had released the lock when it
+ * happened (a grant or an unlock timetable); an opening without it is forced.
+ */
+export const contactSchema = z.object({
+  state: z.enum(["open", "closed"]),
+  released: z.boolean(),
+  at: isoDate,
+});
+export type ContactMessage = z.infer<typeof contactSchema>;
 
 /** app → bridge, QoS 1. */
 export type DecisionMessage = {

@@ -1,8 +1,9 @@
 // Reason codes of access decisions (docs/mqtt.md) and their Spanish texts.
 // Browser-safe: the admin screens import it (only a type comes from the schema).
-import type { ACCESS_REASONS } from "~/db/schema";
+import type { ACCESS_REASONS, DOOR_ALARM_KINDS } from "~/db/schema";
 
 export type AccessReason = (typeof ACCESS_REASONS)[number];
+export type DoorAlarmKind = (typeof DOOR_ALARM_KINDS)[number];
 
 /** What the admin reads next to each access log row. */
 export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
@@ -23,6 +24,9 @@ export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
   outside_booking_window: "Fuera del horario de la reserva",
   user_suspended: "Usuario suspendido",
   outside_schedule: "Fuera de horario",
+  forced_open: "Alarma: puerta forzada",
+  held_open: "Alarma: puerta abierta demasiado tiempo",
+  door_offline: "Alarma: puerta sin conexión",
 };
 
 /** Second line of the door's display after a denial: at most 16 characters. */
@@ -44,4 +48,14 @@ export const ACCESS_REASON_DISPLAY: Record<AccessReason, string> = {
   outside_booking_window: "Fuera de reserva",
   user_suspended: "Usuario suspend.",
   outside_schedule: "Fuera de horario",
+  forced_open: "Puerta forzada",
+  held_open: "Puerta abierta",
+  door_offline: "Sin conexión",
+};
+
+/** The door alarms' names on the dashboard, in staff notices and incidents. */
+export const DOOR_ALARM_LABELS: Record<DoorAlarmKind, string> = {
+  forced_open: "Puerta forzada",
+  held_open: "Puerta abierta demasiado tiempo",
+  door_offline: "Puerta sin conexión",
 };

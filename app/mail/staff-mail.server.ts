@@ -1,10 +1,11 @@
 // Short notices for the house's staff (STAFF_EMAIL): a new booking, enquiry,
 // visit request, public fault report or resident's incident, or a failed
-// backup, each with a link to where the admin panel shows it.
+// backup, or a door alarm, each with a link to where the admin panel shows it.
 import type { AnonymousReservation, Consultation, Incident } from "~/db/schema";
 import { INCIDENT_CATEGORY_LABELS, URGENCY_LABELS } from "~/schemas/incident";
 import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
 import { BACKUP_TRIGGER_LABELS, type BackupTrigger } from "~/schemas/backup";
+import { DOOR_ALARM_LABELS, type DoorAlarmKind } from "~/doors/reasons";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import type { Mail } from "~/utils/mail.server";
@@ -103,5 +104,27 @@ export function backupFailedStaffMail(failure: { at: Date; trigger: BackupTrigge
       ["Motivo", failure.message],
     ],
     { label: "Ver las copias de seguridad", url: `${getEnv().PUBLIC_URL}/admin/copias` },
+  );
+}
+
+const DOOR_ALARM_SUMMARIES: Record<DoorAlarmKind, string> = {
+  forced_open: "Una puerta se ha abierto sin que nadie tuviera acceso concedido. Se ha abierto una incidencia.",
+  held_open: "Una puerta lleva abierta más tiempo del permitido tras un acceso.",
+  door_offline: "Una puerta lleva más de dos minutos sin conexión con el sistema.",
+};
+
+/** A door alarm (app/services/door-alarms.server.ts): one notice per alarm, when it is raised. */
+export function doorAlarmStaffMail(alarm: { kind: DoorAlarmKind; raisedAt: Date; doorName: string; doorLocation: string; doorCode: string }): StaffNotice {
+  const label = DOOR_ALARM_LABELS[alarm.kind];
+  return notice(
+    `Alarma: ${label} · ${alarm.doorName}`,
+    DOOR_ALARM_SUMMARIES[alarm.kind],
+    [
+      ["Puerta", `${alarm.doorName} (${alarm.doorCode})`],
+      ["Ubicación", alarm.doorLocation],
+      ["Alarma", label],
+      ["Fecha", formatDateTime(alarm.raisedAt)],
+    ],
+    { label: "Ver las alarmas", url: `${getEnv().PUBLIC_URL}/admin` },
   );
 }

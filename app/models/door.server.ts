@@ -42,7 +42,7 @@ export async function doorExists(id: string) {
 }
 
 export type NewDoor = Pick<Door, "code" | "name" | "location"> &
-  Partial<Pick<Door, "description" | "status" | "facilityId" | "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn">>;
+  Partial<Pick<Door, "description" | "status" | "facilityId" | "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn" | "heldOpenSeconds">>;
 
 /** Inserts the door; a code already taken throws a unique violation on doors.door_id. */
 export async function insertDoor(input: NewDoor) {
@@ -54,7 +54,7 @@ export async function insertDoor(input: NewDoor) {
 }
 
 export type DoorFields = Partial<
-  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage" | "facilityId" | "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn">
+  Pick<Door, "code" | "name" | "location" | "status" | "description" | "useCustomMessages" | "customStatus" | "customMessage" | "facilityId" | "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn" | "heldOpenSeconds">
 >;
 
 /** The updated door, or null when there is none with that id. */

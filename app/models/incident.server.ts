@@ -71,7 +71,8 @@ export async function createDoorIncident(input: {
   status?: Incident["status"];
   title?: string | null;
   description?: string | null;
-  reportedBy: { id: string; username: string };
+  /** An admin, or the system (id null) for an incident opened by a door alarm. */
+  reportedBy: { id: string | null; username: string };
 }) {
   const [incident] = await getDb()
     .insert(incidents)

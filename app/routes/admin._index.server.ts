@@ -3,6 +3,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import { DoorIncidentSchema, DoorMessagesSchema, DoorSchema } from "~/schemas/door";
+import { listDoorAlarms } from "~/services/door-alarms.server";
 import * as doors from "~/services/doors.server";
 import * as lockdown from "~/services/lockdown.server";
 import { listFacilityCatalogue } from "~/services/facility-bookings.server";
@@ -18,13 +19,15 @@ export type DoorModal = (typeof DOOR_MODALS)[number];
 
 export async function loadDashboard(request: Request) {
   const url = new URL(request.url);
-  const [{ doors: doorList, stats, hourly }, facilities, lockdownState] = await Promise.all([
+  const [{ doors: doorList, stats, hourly }, facilities, lockdownState, alarms] = await Promise.all([
     doors.getDoorsOverview(),
     listFacilityCatalogue(),
     lockdown.getLockdown(),
+    listDoorAlarms(),
   ]);
   return {
     lockdown: lockdownState,
+    alarms,
     stats,
     doors: doorList,
     facilities,

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { RouteModal } from "~/components/admin/route-modal";
 import { ActivityChart } from "~/components/admin/activity-chart";
+import { DoorAlarmsPanel } from "~/components/admin/door-alarms";
 import { CredentialModal, DeleteModal, DoorCard, DoorFormModal, IncidentModal, MessagesModal } from "~/components/admin/door-modals";
 import { StatTiles } from "~/components/admin/stat-tiles";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -32,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { stats, doors, facilities, activity, modal, lockdown } = useLoaderData<typeof loader>();
+  const { stats, doors, facilities, activity, modal, lockdown, alarms } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const door = modal.doorRowId ? (doors.find((d) => d._id === modal.doorRowId) ?? null) : null;
   const credential = actionData && "credential" in actionData ? actionData.credential : null;
@@ -54,6 +55,7 @@ export default function Dashboard() {
           </Link>
         </div>
       )}
+      <DoorAlarmsPanel alarms={alarms} />
       <div className="stat-groups">
         <StatTiles
           label="Estadísticas de puertas"

@@ -31,6 +31,9 @@ const doorFlag = z.pipe(
   }),
   z.boolean(),
 );
+export const HELD_OPEN_SECONDS_MIN = 5;
+export const HELD_OPEN_SECONDS_MAX = 3600;
+const HELD_OPEN_MESSAGE = `El aviso de puerta abierta debe ser un número entero de segundos entre ${HELD_OPEN_SECONDS_MIN} y ${HELD_OPEN_SECONDS_MAX}`;
 
 const doorFields = {
   name: text("El nombre es requerido", 80),
@@ -53,6 +56,13 @@ const doorFields = {
   unlockSchedule: scheduleField,
   unlockOnHolidays: doorFlag,
   firstPersonIn: doorFlag,
+  // Open longer than this after a grant raises the held-open alarm (absent on a new door: 30).
+  heldOpenSeconds: z.optional(
+    z.pipe(
+      z.transform((value: unknown) => (typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value)),
+      z.number({ error: HELD_OPEN_MESSAGE }).check(z.int(HELD_OPEN_MESSAGE), z.minimum(HELD_OPEN_SECONDS_MIN, HELD_OPEN_MESSAGE), z.maximum(HELD_OPEN_SECONDS_MAX, HELD_OPEN_MESSAGE)),
+    ),
+  ),
 };
 
 /** The door form and POST /api/doors: a new door is active unless told otherwise. */

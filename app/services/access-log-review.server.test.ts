@@ -33,6 +33,11 @@ describe("merging", () => {
     expect(mergeAccessLogRows([row(0), row(5, { timestamp: T - 5 * MINUTE - 1 })]).map((line) => line.count)).toEqual([1, 1]);
   });
 
+  it("never merges door alarms (rows without a card): each alarm is a line", () => {
+    const lines = mergeAccessLogRows([row(0, { cardNumber: "" }), row(1, { cardNumber: "" }), row(2), row(3)]);
+    expect(lines.map((line) => line.count)).toEqual([1, 1, 2]);
+  });
+
   it("keeps different cards, doors and results apart", () => {
     const lines = mergeAccessLogRows([
       row(0),

@@ -177,7 +177,8 @@ export type MergedAccessLog<T> = T & {
  * show as one line with a count. `rows` come newest first; a row joins the
  * line of its card, door and result when it is at most `windowMs` older than
  * that line's newest row (so one line covers at most the window), even with
- * other rows in between; the line keeps the place of its newest row.
+ * other rows in between; the line keeps the place of its newest row. Rows
+ * without a card (door alarms) are never merged: each alarm is a line.
  */
 export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" | "cardNumber" | "doorCode" | "accessGranted">>(
   rows: T[],
@@ -186,6 +187,10 @@ export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" |
   const merged: Array<MergedAccessLog<T>> = [];
   const openLines = new Map<string, MergedAccessLog<T>>();
   for (const row of rows) {
+    if (row.cardNumber === "") {
+      merged.push({ ...row, count: 1, firstTimestamp: row.timestamp });
+      continue;
+    }
     const key = `${row.cardNumber}\u0000${row.doorCode}\u0000${row.accessGranted}`;
     const line = openLines.get(key);
     if (line && line.timestamp - row.timestamp <= windowMs) {

@@ -44,6 +44,7 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     unlockSchedule: door.unlockSchedule,
     unlockOnHolidays: door.unlockOnHolidays,
     firstPersonIn: door.firstPersonIn,
+    heldOpenSeconds: door.heldOpenSeconds,
     bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
     createdAt: door.createdAt.toISOString(),
     updatedAt: door.updatedAt.toISOString(),
@@ -116,6 +117,7 @@ const AUDITED_DOOR_FIELDS = [
   "unlockSchedule",
   "unlockOnHolidays",
   "firstPersonIn",
+  "heldOpenSeconds",
 ] as const;
 
 function doorFieldsOf(door: Door) {

@@ -11,6 +11,7 @@ import { purgeExpiredRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
+import { scheduleDoorAlarmPolls } from "~/services/door-alarms.server";
 import { audited, purgeAuditTrail, SYSTEM_ACTOR } from "~/services/audit.server";
 import { purgeOldConsultations } from "~/services/consultations.server";
 import { purgeOldPublicIncidents } from "~/services/incidents.server";
@@ -147,6 +148,8 @@ export async function boot() {
   }, DAY_MS).unref();
   // One backup a day at BACKUP_HOUR, Europe/Madrid (app/services/backups.server.ts).
   scheduleDailyBackups();
+  // Door alarms raised by the access service: notices, incidents, live dashboards.
+  scheduleDoorAlarmPolls();
   void purgeOldAuditEvents();
   setInterval(() => void purgeOldAuditEvents(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);

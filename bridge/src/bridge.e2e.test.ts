@@ -554,6 +554,37 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     await eventually(() => JSON.stringify(app.states.at(-1)) === '{"online":false}', 'the offline state');
   });
 
+  it('door contact: reports each change with whether the lock was released, and the last one again on reconnect', async () => {
+    const door = await newDoor();
+    const contactPort = `/dev/mock-contact-${door.id}`;
+    ports.create(contactPort);
+    const bridge = await startConnected(door, { contact: { driver: 'serial', port: contactPort }, contactGraceMs: 0 });
+    const reports = () => app.contacts.filter((report) => report.door === door.id);
+    const contact = async (state: 'OPEN' | 'CLOSED', count: number) => {
+      ports.emit(contactPort, `${state}\n`);
+      await eventually(() => reports().length === count, `report ${count}`);
+      return reports().at(-1);
+    };
+    expect(await contact('CLOSED', 1)).toMatchObject({ state: 'closed', released: false });
+    // Opened while a grant holds the lock released: released.
+    app.grant(CARD_ANA, 'Hola', 'Ana', 300);
+    ports.emit(door.reader, rdm6300Frame(CARD_ANA));
+    await eventually(() => bridge.status().lockOpen, 'the grant');
+    expect(await contact('OPEN', 2)).toMatchObject({ state: 'open', released: true });
+    expect(await contact('CLOSED', 3)).toMatchObject({ state: 'closed' });
+    // The same reading again is no change; opened with the lock shut: not released.
+    await eventually(() => !bridge.status().lockOpen, 'the lock shut again');
+    ports.emit(contactPort, 'CLOSED\n');
+    const last = await contact('OPEN', 4);
+    expect(last).toMatchObject({ state: 'open', released: false });
+    expect(Number.isNaN(Date.parse(last!.at))).toBe(false);
+
+    const client = (broker.aedes as unknown as { clients: Record<string, { close(): void }> }).clients[`coliving-bridge-${door.id}`];
+    client?.close();
+    await eventually(() => reports().length === 5, 'the report again after the reconnect');
+    expect(reports().at(-1)).toEqual(last);
+  });
+
   it('publishes the last will when the connection drops, then comes back online', async () => {
     const door = await newDoor();
     const bridge = await startConnected(door);

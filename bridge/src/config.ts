@@ -36,6 +36,19 @@ const lockSchema = z.discriminatedUnion('driver', [
   z.strictObject({ driver: z.literal('console') }),
 ]);
 
+/** The door-position switch (reed switch): a GPIO line, or a serial line sending OPEN / CLOSED. */
+const contactSchema = z.discriminatedUnion('driver', [
+  z.strictObject({
+    driver: z.literal('gpio'),
+    chip: z.string().min(1).default('gpiochip0'),
+    line: z.number().int().nonnegative(),
+    /** The line's level while the door is open (a reed switch to ground with the pull-up: high). */
+    openWhen: z.enum(['high', 'low']).default('high'),
+    bias: z.enum(['pull-up', 'pull-down', 'disable', 'as-is']).default('pull-up'),
+  }),
+  z.strictObject({ driver: z.literal('serial'), port: serialPath, baudRate }),
+]);
+
 const mqttSchema = z.strictObject({
   url: z
     .string()
@@ -63,6 +76,13 @@ export const configSchema = z.strictObject({
   reader: readerSchema,
   display: displaySchema,
   lock: lockSchema,
+  /** The door-position switch; unset: none (no contact reports, so no forced/held-open alarms). */
+  contact: contactSchema.optional(),
+  /**
+   * An opening within this long after the lock was released (a grant) still
+   * counts as released: the leaf moves just as the relay clicks back.
+   */
+  contactGraceMs: z.number().int().min(0).max(60_000).default(2000),
   /** Overrides the decision's unlockMs; also used for offline grants (3000 when unset). */
   unlockMs: z.number().int().min(100).max(60_000).optional(),
   decisionTimeoutMs: z.number().int().min(50).max(10_000).default(400),
@@ -86,6 +106,7 @@ export type BridgeConfig = Omit<ParsedConfig, 'mqtt'> & {
 export type ReaderConfig = BridgeConfig['reader'];
 export type DisplayConfig = BridgeConfig['display'];
 export type LockConfig = BridgeConfig['lock'];
+export type ContactConfig = NonNullable<BridgeConfig['contact']>;
 
 export class ConfigError extends Error {
   constructor(

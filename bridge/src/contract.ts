@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** Topic kinds under `{prefix}/doors/{door}/` the bridge publishes to. */
-export const PUBLISHED_KINDS = ['swipe', 'state', 'events'] as const;
+export const PUBLISHED_KINDS = ['swipe', 'state', 'events', 'contact'] as const;
 /** Topic kinds under `{prefix}/doors/{door}/` the bridge subscribes to, on every connect. */
 export const SUBSCRIBED_KINDS = ['decision', 'display', 'credentials', 'receipt'] as const;
 
@@ -126,6 +126,17 @@ export interface SwipeMessage {
 
 /** bridge → app, retained. The last will is `{"online": false}`. */
 export type StateMessage = { online: true; version: string; reader: string; since: string } | { online: false };
+
+/**
+ * bridge → app, QoS 1, retained: the door-position switch changed (and again
+ * on every connect). `released`: the bridge had released the lock when it
+ * happened (a grant, within contactGraceMs). `at`: when, by the bridge's clock.
+ */
+export interface ContactMessage {
+  state: 'open' | 'closed';
+  released: boolean;
+  at: string;
+}
 
 /** Reasons the bridge puts in its offline events; each is one of the app's reason codes. */
 export const OFFLINE_REASONS = [

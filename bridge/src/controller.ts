@@ -12,9 +12,11 @@ import {
   SUBSCRIBED_KINDS,
   type StateMessage,
 } from './contract.js';
-import type { DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
+import { openContact } from './contacts/index.js';
+import type { Contact, DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
 import { Door } from './door.js';
 import { doorModeAt, unlockedLines, type DoorMode } from './door-mode.js';
+import { DoorContact } from './door-contact.js';
 import { spawnProcess } from './locks/gpio.js';
 import { createConsoleLogger, errorMessage, type Logger } from './logger.js';
 import { MqttLink } from './mqtt-link.js';
@@ -61,6 +63,8 @@ export interface BridgeStatus {
   display: { line1: string; line2: string };
   /** What the lock does by the door's timetable (docs/mqtt.md, "Doors on a timetable"). */
   mode: DoorMode;
+  /** The door-position switch's last reading; null without a contact input (or before its first reading). */
+  contact: 'open' | 'closed' | null;
 }
 
 export interface BridgeHandle {
@@ -132,6 +136,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       onConnect: () => {
         void door.showIdle();
         events.onConnect();
+        doorContact.onConnect();
       },
       onDisconnect: () => {
         void door.showIdle();
@@ -187,6 +192,8 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   });
   let modeTimer: NodeJS.Timeout | null = null;
   let reader: Reader | null = null;
+  const doorContact = new DoorContact({ door, link, topic: topics.contact, graceMs: config.contactGraceMs, clock, logger });
+  let contact: Contact | null = null;
 
   /** Parses a message with its schema; logs and returns null when it does not fit. */
   const parse = <T>(schema: z.ZodType<T>, json: unknown, what: string): T | null => {
@@ -234,6 +241,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       const swipesFinished = swipes.stop();
       events.stop();
       await reader?.close().catch((error) => logger.warn(`reader: ${errorMessage(error)}`));
+      await contact?.close().catch((error) => logger.warn(`contact: ${errorMessage(error)}`));
       await lockShut;
       // A swipe in progress finishes (it can no longer open the door) before its link and screen go.
       await swipesFinished;
@@ -251,6 +259,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     await applyMode();
     await door.showIdle();
     modeTimer = setInterval(checkMode, config.timetableCheckMs);
+    if (config.contact !== undefined) contact = await openContact(config.contact, devices, (state) => doorContact.receive(state));
     link.start();
     reader = await openReader(config.reader, devices, (credential) => {
       swipes.handleCard(credential.card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
@@ -274,6 +283,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       credentialsVersion: store.credentialsVersion,
       display: door.shownLines,
       mode,
+      contact: doorContact.state,
     }),
     stop,
   };

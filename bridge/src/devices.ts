@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { DisplayConfig, LockConfig, ReaderConfig } from './config.js';
+import type { ContactConfig, DisplayConfig, LockConfig, ReaderConfig } from './config.js';
 import type { Logger } from './logger.js';
 import type { SerialPortFactory } from './serial.js';
 
@@ -49,4 +49,16 @@ export interface DeviceEnvironment {
   logger: Logger;
   /** Called once when a device is lost (a port closed under the bridge, gpioset died): the bridge stops. */
   onLost: (error: Error) => void;
+}
+
+/** What a door-position switch reports: the door leaf open or closed. */
+export type ContactState = 'open' | 'closed';
+
+/** Called with each reading of the contact (repeats included; the controller reports changes only). */
+export type ContactListener = (state: ContactState) => void;
+
+/** An open door-position input: it owns its port or GPIO line and hands each reading to its listener until closed. */
+export interface Contact {
+  readonly driver: ContactConfig['driver'];
+  close(): Promise<void>;
 }

@@ -27,11 +27,18 @@ export class Door {
   private shuttingDown = false;
   /** Held released by the door's timetable (office mode): no relock until let go. */
   private held = false;
+  /** When the lock was last shut again after an opening (performance.now()). */
+  private relockedAt = -Infinity;
 
   constructor(private readonly options: DoorOptions) {}
 
   get lockOpen(): boolean {
     return this.open;
+  }
+
+  /** The lock is released now, or was shut again less than graceMs ago. */
+  releasedWithin(graceMs: number): boolean {
+    return this.open || performance.now() - this.relockedAt <= graceMs;
   }
 
   get shownLines(): { line1: string; line2: string } {
@@ -122,6 +129,7 @@ export class Door {
     this.relockTimer = null;
     if (this.held) return; // the timetable keeps it released
     this.open = false;
+    this.relockedAt = performance.now();
     if (this.shuttingDown) return; // shutDown() locks the door itself
     try {
       await this.lock?.lock();

@@ -7,13 +7,13 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DisplayMessage } from "~/doors/contract";
 import { useAccessNotifier } from "~/access/notify.server";
 import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
-import { accessLogs } from "~/db/schema";
+import { accessLogs, doorAlarms } from "~/db/schema";
 import { getAccessLog } from "~/models/access-log.server";
 import { getCardByNumber } from "~/models/card.server";
 import { getDoorByCode } from "~/models/door.server";
@@ -81,6 +81,7 @@ describe("the exported password and ACL files", () => {
     }
     const acl = fs.readFileSync(aclFile, "utf8");
     expect(acl).toContain("pattern write coliving/doors/%u/swipe");
+    expect(acl).toContain("pattern write coliving/doors/%u/contact");
     expect(acl).toContain("pattern read coliving/doors/%u/credentials");
     expect(acl).toContain("pattern read coliving/doors/%u/receipt");
   });
@@ -158,6 +159,18 @@ describe("one access service on Mosquitto", () => {
     const receipt = await a.waitFor((m) => m.topic === a.topic("receipt") && Boolean((m.json as { ids?: string[] }).ids?.includes(event.id)));
     expect(receipt.json).toEqual({ ids: [event.id] });
     expect(await getAccessLog(event.id)).toMatchObject({ offline: true, doorCode: "mq-a" });
+  });
+
+  it("a door publishes its contact (ACL pattern for contact): opened without a grant, it is a forced-open alarm until it closes", async () => {
+    const forced = () =>
+      getDb()
+        .select()
+        .from(doorAlarms)
+        .where(and(eq(doorAlarms.doorId, doorA.door.id), eq(doorAlarms.kind, "forced_open")));
+    await a.publishJson("contact", { state: "open", released: false, at: new Date().toISOString() });
+    await eventually(async () => (await forced()).some((alarm) => alarm.clearedAt === null), "the forced-open alarm");
+    await a.publishJson("contact", { state: "closed", released: false, at: new Date().toISOString() });
+    await eventually(async () => (await forced()).every((alarm) => alarm.clearedAt !== null), "the alarm cleared");
   });
 
   it("an MQTT 3.1.1 bridge works the same (the contract needs no MQTT 5)", async () => {

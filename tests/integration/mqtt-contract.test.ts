@@ -21,6 +21,7 @@ import {
   PUBLISHED_KINDS,
   receiptSchema,
   SUBSCRIBED_KINDS,
+  type ContactMessage,
   type OfflineEvent,
   type StateMessage,
   type SwipeMessage,
@@ -46,6 +47,7 @@ import {
   bridgeClientId,
   bridgeStateSchema,
   canonicalCardId,
+  contactSchema,
   doorTopic,
   MAX_RECEIPT_IDS as APP_MAX_RECEIPT_IDS,
   doorEventSchema,
@@ -256,6 +258,11 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       { online: false },
     ];
     for (const state of states) expectParses(bridgeStateSchema, state);
+    const contacts: ContactMessage[] = [
+      { state: "open", released: false, at: new Date().toISOString() },
+      { state: "closed", released: true, at: new Date().toISOString() },
+    ];
+    for (const contact of contacts) expectParses(contactSchema, contact);
   });
 
   it("what a running bridge publishes: its swipe, the offline event, its online and offline states; and its client id", async () => {

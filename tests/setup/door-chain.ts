@@ -3,7 +3,7 @@
 // keeps its port across restarts so bridges reconnect to it, and the frames
 // an RDM6300 reader sends on its serial port.
 import { useAccessNotifier } from "~/access/notify.server";
-import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { startAccessService, type AccessServiceHandle, type AccessServiceOptions } from "~/access/service.server";
 
 /** A bridge logger that prints nothing. */
 export const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -24,12 +24,15 @@ export class RestartableAccessService {
   private handle: AccessServiceHandle | null = null;
   port = 0;
 
+  /** Options of each start beside the chain's own (e.g. the alarms' short durations). */
+  constructor(private readonly options: AccessServiceOptions = {}) {}
+
   get running() {
     return this.handle !== null;
   }
 
   async start() {
-    this.handle = await startAccessService({ host: "127.0.0.1", port: this.port, refreshIntervalMs: 60_000, credentialsDebounceMs: 20 });
+    this.handle = await startAccessService({ host: "127.0.0.1", port: this.port, refreshIntervalMs: 60_000, credentialsDebounceMs: 20, ...this.options });
     // The test's services tell this service of their changes.
     useAccessNotifier(this.handle.notifier);
     this.port = this.handle.mqttPort!;

@@ -28,7 +28,8 @@ export function CardStatusBadge({ status }: { status: (typeof CARD_STATUSES)[num
 export function CardNumber({ cardNumber, isAnonymous }: { cardNumber: string; isAnonymous: boolean }) {
   return (
     <span className="card-number">
-      <code>{cardNumber}</code>
+      {/* Door alarms have no card. */}
+      {cardNumber === "" ? <span className="muted">—</span> : <code>{cardNumber}</code>}
       {isAnonymous ? (
         <span role="img" aria-label="Anónima" title="Anónima" className="card-robot">
           🤖

@@ -8,6 +8,8 @@ import { formatSchedule } from "~/doors/schedule";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import { DOOR_STATUSES, INCIDENT_TYPES, INCIDENT_URGENCIES } from "~/db/schema-enums";
 import {
+  HELD_OPEN_SECONDS_MAX,
+  HELD_OPEN_SECONDS_MIN,
   DOOR_INCIDENT_TYPE_LABELS,
   DOOR_STATUS_LABELS,
   DoorIncidentSchema,
@@ -112,8 +114,9 @@ export function DoorFormModal({
           unlockSchedule: formatSchedule(door.unlockSchedule) as never,
           unlockOnHolidays: door.unlockOnHolidays ? "on" : undefined,
           firstPersonIn: door.firstPersonIn ? "on" : undefined,
+          heldOpenSeconds: String(door.heldOpenSeconds),
         }
-      : { status: "active" },
+      : { status: "active", heldOpenSeconds: "30" },
   });
   return (
     <RouteModal title={door ? "Editar Puerta" : "Añadir Puerta"} closeTo="/admin">
@@ -153,6 +156,13 @@ export function DoorFormModal({
           <input {...getInputProps(fields.firstPersonIn, { type: "checkbox" })} />
           Abrir solo tras la primera tarjeta del día
         </label>
+          label="Aviso de puerta abierta (segundos)"
+          meta={fields.heldOpenSeconds}
+          type="number"
+          min={HELD_OPEN_SECONDS_MIN}
+          max={HELD_OPEN_SECONDS_MAX}
+          hint="Abierta más tiempo tras un acceso, la puerta da la alarma 'Puerta abierta demasiado tiempo'."
+        />
         <SubmitButton intent={intent} label={door ? "Guardar Cambios" : "Añadir Puerta"} busyLabel="Guardando..." />
       </Form>
     </RouteModal>

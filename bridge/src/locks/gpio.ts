@@ -12,7 +12,7 @@ export const spawnProcess: SpawnFunction = (command, args) => nodeSpawn(command,
  */
 export async function openGpioLock(config: Extract<LockConfig, { driver: 'gpio' }>, env: DeviceEnvironment): Promise<Lock> {
   const { spawn, logger, onLost } = env;
-  const version = await gpiosetMajorVersion(spawn);
+  const version = await libgpiodMajorVersion(spawn, 'gpioset');
   let holder: ChildProcess | null = null;
 
   const argsFor = (active: boolean): string[] => {
@@ -71,18 +71,19 @@ export async function openGpioLock(config: Extract<LockConfig, { driver: 'gpio' 
   };
 }
 
-async function gpiosetMajorVersion(spawn: SpawnFunction): Promise<1 | 2> {
+/** The major version of one of libgpiod's tools (gpioset, gpioget, gpiomon): their options differ between v1 and v2. */
+export async function libgpiodMajorVersion(spawn: SpawnFunction, tool: 'gpioset' | 'gpioget' | 'gpiomon'): Promise<1 | 2> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('gpioset', ['--version']);
+    const child = spawn(tool, ['--version']);
     let text = '';
     child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.once('error', (error) =>
-      reject(new Error(`cannot run gpioset (install it with: apt install gpiod): ${error.message}`)),
+      reject(new Error(`cannot run ${tool} (install it with: apt install gpiod): ${error.message}`)),
     );
     child.once('close', () => resolve(text));
   });
   const major = /v(\d+)\./.exec(output)?.[1];
   if (major === '1') return 1;
   if (major === '2') return 2;
-  throw new Error(`unrecognised gpioset version: ${JSON.stringify(output.trim().slice(0, 80))}`);
+  throw new Error(`unrecognised ${tool} version: ${JSON.stringify(output.trim().slice(0, 80))}`);
 }

@@ -22,6 +22,8 @@ export class ScriptedApp {
   readonly swipes: Array<{ id: string; card: string; at: string; source: string }> = [];
   readonly events: Array<{ id: string; card: string; at: string; granted: boolean; reason: string; offline: boolean }> = [];
   readonly states: unknown[] = [];
+  /** The doors' contact reports, with the door they came from. */
+  readonly contacts: Array<{ door: string; state: string; released: boolean; at: string }> = [];
   /** Cards granted by the app; any other card is denied with unknown_card. */
   readonly grants = new Map<string, ScriptedDecision>();
   /** Delay before answering a swipe. */
@@ -52,7 +54,7 @@ export class ScriptedApp {
     client.on('close', () => (app.ready = false));
     client.on('connect', () => {
       (client.stream as Partial<Socket>).setNoDelay?.(true);
-      const topics = [`${prefix}/doors/+/swipe`, `${prefix}/doors/+/events`, `${prefix}/doors/+/state`];
+      const topics = [`${prefix}/doors/+/swipe`, `${prefix}/doors/+/events`, `${prefix}/doors/+/state`, `${prefix}/doors/+/contact`];
       client.subscribe(topics, { qos: 1 }, (error) => (app.ready = !error));
     });
     await app.whenReady();
@@ -111,6 +113,7 @@ export class ScriptedApp {
     const message = JSON.parse(payload.toString('utf8'));
     const [, , door, kind] = topic.split('/').slice(-4);
     if (kind === 'state') this.states.push(message);
+    if (kind === 'contact') this.contacts.push({ door, ...message });
     if (kind === 'events') {
       this.events.push(message);
       // A receipt lost with the connection is like one never sent: the bridge resends the event.
