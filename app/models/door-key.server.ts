@@ -185,3 +185,15 @@ export async function listDoorIdsOfKeys(keyIds: string[]) {
   const rows = await getDb().selectDistinct({ doorId: doorKeyDoors.doorId }).from(doorKeyDoors).where(inArray(doorKeyDoors.keyId, keyIds));
   return rows.map((row) => row.doorId);
 }
+
+/** The doors a key opens now (its own and, when it has them, the entrances), by name. */
+export async function listKeyDoors(key: Pick<DoorKey, "id" | "entrances">) {
+  return getDb()
+    .select({ _id: doors.id, name: doors.name })
+    .from(doors)
+    .where(
+      sql`${doors.id} IN (SELECT door_id FROM door_key_doors WHERE key_id = ${key.id})
+          OR (${key.entrances ? 1 : 0} = 1 AND ${doors.isEntrance} = 1)`,
+    )
+    .orderBy(doors.name);
+}
