@@ -9,7 +9,7 @@ import * as keyModel from "~/models/door-key.server";
 import { listDoorIdsForFacility } from "~/models/facility-booking.server";
 import type { Stay } from "~/models/reservation.server";
 import { getRoom } from "~/models/room.server";
-import { addDays, formatDate, formatTime, madridInstant } from "~/utils/dates";
+import { addDays, madridInstant } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import { sha256 } from "~/utils/crypto.server";
 
@@ -151,10 +151,4 @@ export async function getStayAccess(stay: Pick<Stay, "id" | "status">): Promise<
   if (!key) return null;
   const doors = await keyModel.listKeyDoors(key);
   return { pin: key.pin, qr: key.qrToken, validFrom: key.validFrom.toISOString(), validUntil: key.validUntil.toISOString(), doors };
-}
-
-/** 'Tu código de acceso: 482913 · válido del 10/12/2026 15:00 al 14/12/2026 11:00'. */
-export function accessCodeLine(access: Pick<StayAccess, "pin" | "validFrom" | "validUntil">) {
-  const at = (iso: string) => `${formatDate(iso)} ${formatTime(iso)}`;
-  return `Tu código de acceso: ${access.pin} · válido del ${at(access.validFrom)} al ${at(access.validUntil)}`;
 }

@@ -12,11 +12,12 @@ import { ROOM_TYPE_WORDS } from "~/schemas/room";
 import { stayDays, type AdminReservationStatus, type ReservationFilters } from "~/schemas/reservation";
 import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
+import { qrPng } from "~/utils/qr-code.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { audited } from "./audit.server";
-import { syncStayKey } from "./door-keys.server";
+import { getStayAccess, syncStayKey } from "./door-keys.server";
 import { fullRefusal, salaHold } from "./availability.server";
 import { toGuestView } from "./visitor.server";
 
@@ -103,6 +104,12 @@ async function stateRefusal(id: string, today: string, notAllowed: string): Prom
   return refuse(409, notAllowed);
 }
 
+/** The confirmed stay's key as its mail carries it (with the QR as a PNG), or null. */
+async function mailedAccess(stay: Stay) {
+  const access = await getStayAccess(stay);
+  return access ? { ...access, qrPng: await qrPng(access.qr) } : null;
+}
+
 /**
  * SPEC §4: the admin confirms a pending reservation or cancels a pending or
  * confirmed one, while the stay is not over; the guest gets a mail either
@@ -172,7 +179,7 @@ export async function changeReservationStatus(
     if (!changed) return stateRefusal(id, today, RESERVATION_REFUSALS.notCancellable);
     await notifyAccessChange({ doorIds: keyDoorIds });
   }
-  const mail = status === "confirmed" ? reservationConfirmedByHouseMail(changed) : reservationCancelledByHouseMail(changed);
+  const mail = status === "confirmed" ? reservationConfirmedByHouseMail(changed, await mailedAccess(changed)) : reservationCancelledByHouseMail(changed);
   const emailSent = await trySendMail(mail);
   return { ok: true, reservation: toAdminReservationJson(changed, today), emailSent };
 }

@@ -16,7 +16,7 @@ import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-l
 import { refuse, type Result } from "~/utils/refusal.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { anonymousActor, audited, guestActor } from "./audit.server";
-import { syncStayKey } from "./door-keys.server";
+import { getStayAccess, syncStayKey } from "./door-keys.server";
 import { fullRefusal, salaHold } from "./availability.server";
 
 export const MESSAGES = {
@@ -249,4 +249,13 @@ export function toGuestView(reservation: Stay) {
   };
 }
 
+/**
+ * What a guest sees when looking their reservation up: with `access`, its
+ * key (PIN, QR token, window, doors) while the stay is confirmed, else null.
+ */
+export async function toGuestLookupView(reservation: Stay) {
+  return { ...toGuestView(reservation), access: await getStayAccess(reservation) };
+}
+
 export type GuestReservation = ReturnType<typeof toGuestView>;
+export type GuestLookupView = Awaited<ReturnType<typeof toGuestLookupView>>;
