@@ -27,6 +27,9 @@ export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
   forced_open: "Alarma: puerta forzada",
   held_open: "Alarma: puerta abierta demasiado tiempo",
   door_offline: "Alarma: puerta sin conexión",
+  invalid_key: "Código no válido",
+  outside_key_window: "Fuera del periodo de la llave",
+  keypad_locked: "Teclado bloqueado por intentos fallidos",
 };
 
 /** Second line of the door's display after a denial: at most 16 characters. */
@@ -51,6 +54,10 @@ export const ACCESS_REASON_DISPLAY: Record<AccessReason, string> = {
   forced_open: "Puerta forzada",
   held_open: "Puerta abierta",
   door_offline: "Sin conexión",
+  invalid_key: "Código no válido",
+  outside_key_window: "Fuera de periodo",
+  // 'Teclado bloqueado' is 17 characters: one too many for the LCD's line.
+  keypad_locked: "Teclado bloq.",
 };
 
 /** The door alarms' names on the dashboard, in staff notices and incidents. */

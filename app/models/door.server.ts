@@ -42,7 +42,7 @@ export async function doorExists(id: string) {
 }
 
 export type NewDoor = Pick<Door, "code" | "name" | "location"> &
-  Partial<Pick<Door, "description" | "status" | "facilityId" | "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn" | "heldOpenSeconds">>;
+  Partial<Pick<Door, "description" | "status" | "facilityId" | "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn" | "heldOpenSeconds" | "isEntrance">>;
 
 /** Inserts the door; a code already taken throws a unique violation on doors.door_id. */
 export async function insertDoor(input: NewDoor) {

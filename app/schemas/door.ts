@@ -21,16 +21,17 @@ const NOT_PRINTABLE = "Solo se permiten caracteres imprimibles";
 const text = requiredText;
 
 /** A door's yes/no: a form's checkbox ("on", absent: no) or the API's boolean. */
-const doorFlag = z.pipe(
-  z.transform((value: unknown, context) => {
-    if (typeof value === "boolean") return value;
-    if (value === "on" || value === "true") return true;
-    if (value === undefined || value === null || value === "" || value === "false") return false;
-    context.issues.push({ code: "custom", message: "Debe ser verdadero o falso", input: value });
-    return false;
-  }),
-  z.boolean(),
-);
+const doorFlag = (field: string) =>
+  z.pipe(
+    z.transform((value: unknown, context) => {
+      if (typeof value === "boolean") return value;
+      if (value === "on" || value === "true") return true;
+      if (value === undefined || value === null || value === "" || value === "false") return false;
+      context.issues.push({ code: "custom", message: `${field} debe ser verdadero o falso`, input: value });
+      return false;
+    }),
+    z.boolean(),
+  );
 export const HELD_OPEN_SECONDS_MIN = 5;
 export const HELD_OPEN_SECONDS_MAX = 3600;
 const HELD_OPEN_MESSAGE = `El aviso de puerta abierta debe ser un número entero de segundos entre ${HELD_OPEN_SECONDS_MIN} y ${HELD_OPEN_SECONDS_MAX}`;
@@ -54,8 +55,10 @@ const doorFields = {
   // stays released (form text "L-V 09:00-18:00", API ranges; empty: no timetable), whether
   // it also opens on the building's holidays, and whether it waits for the day's first card.
   unlockSchedule: scheduleField,
-  unlockOnHolidays: doorFlag,
-  firstPersonIn: doorFlag,
+  unlockOnHolidays: doorFlag("unlockOnHolidays"),
+  firstPersonIn: doorFlag("firstPersonIn"),
+  // A building entrance ('Acceso principal'): guests' stay keys open it.
+  isEntrance: doorFlag("isEntrance"),
   // Open longer than this after a grant raises the held-open alarm (absent on a new door: 30).
   heldOpenSeconds: z.optional(
     z.pipe(

@@ -45,6 +45,7 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     unlockOnHolidays: door.unlockOnHolidays,
     firstPersonIn: door.firstPersonIn,
     heldOpenSeconds: door.heldOpenSeconds,
+    isEntrance: door.isEntrance,
     bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
     createdAt: door.createdAt.toISOString(),
     updatedAt: door.updatedAt.toISOString(),
@@ -111,6 +112,7 @@ const AUDITED_DOOR_FIELDS = [
   "description",
   "status",
   "facilityId",
+  "isEntrance",
   "useCustomMessages",
   "customStatus",
   "customMessage",
@@ -125,8 +127,8 @@ function doorFieldsOf(door: Door) {
 }
 
 /** A new door: without a timetable unless given one. */
-export type NewDoorInput = Omit<DoorInput, "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn"> &
-  Partial<Pick<DoorInput, "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn">>;
+export type NewDoorInput = Omit<DoorInput, "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn" | "isEntrance"> &
+  Partial<Pick<DoorInput, "unlockSchedule" | "unlockOnHolidays" | "firstPersonIn" | "isEntrance">>;
 
 export async function createDoor(input: NewDoorInput): Promise<Result<{ door: Door }>> {
   const { doorId, ...fields } = input;

@@ -50,6 +50,12 @@ export function DoorCard({ door, facilities }: { door: DoorView; facilities: Fac
         <dd>{door.recentActivity}</dd>
         <dt>Mensajes</dt>
         <dd>{door.useCustomMessages ? "Personalizados" : "Predeterminados"}</dd>
+        {door.isEntrance ? (
+          <>
+            <dt>Acceso principal</dt>
+            <dd data-testid="door-entrance">Sí</dd>
+          </>
+        ) : null}
         {facility ? (
           <>
             <dt>Instalación</dt>
@@ -115,6 +121,7 @@ export function DoorFormModal({
           unlockOnHolidays: door.unlockOnHolidays ? "on" : undefined,
           firstPersonIn: door.firstPersonIn ? "on" : undefined,
           heldOpenSeconds: String(door.heldOpenSeconds),
+          isEntrance: door.isEntrance ? "on" : undefined,
         }
       : { status: "active", heldOpenSeconds: "30" },
   });
@@ -156,6 +163,7 @@ export function DoorFormModal({
           <input {...getInputProps(fields.firstPersonIn, { type: "checkbox" })} />
           Abrir solo tras la primera tarjeta del día
         </label>
+        <InputField
           label="Aviso de puerta abierta (segundos)"
           meta={fields.heldOpenSeconds}
           type="number"
@@ -163,6 +171,13 @@ export function DoorFormModal({
           max={HELD_OPEN_SECONDS_MAX}
           hint="Abierta más tiempo tras un acceso, la puerta da la alarma 'Puerta abierta demasiado tiempo'."
         />
+        <label className="field" style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
+          <input {...getInputProps(fields.isEntrance, { type: "checkbox" })} aria-describedby={`${fields.isEntrance.id}-hint`} />
+          Acceso principal
+        </label>
+        <p id={`${fields.isEntrance.id}-hint`} className="muted" style={{ marginTop: "-.5rem" }}>
+          Una entrada del edificio: las llaves de los huéspedes (PIN y QR) la abren durante su estancia.
+        </p>
         <SubmitButton intent={intent} label={door ? "Guardar Cambios" : "Añadir Puerta"} busyLabel="Guardando..." />
       </Form>
     </RouteModal>
