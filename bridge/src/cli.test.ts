@@ -16,7 +16,7 @@ describe('command line', () => {
     expect(command.config).toMatchObject({
       doorId: 'front-door',
       mqtt: { url: 'mqtt://127.0.0.1:1883', username: 'front-door', password: 'env-secret' },
-      reader: { driver: 'keyboard' },
+      readers: [{ driver: 'keyboard' }],
       lock: { driver: 'console' },
       display: { driver: 'console' },
     });

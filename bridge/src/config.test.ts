@@ -34,7 +34,7 @@ describe('config', () => {
     expect(config.unlockMs).toBeUndefined();
     expect(config.dataDir).toBe('/var/lib/coliving-bridge');
     expect(config.eventResendMs).toBe(30_000);
-    expect(config.reader).toEqual({ driver: 'rdm6300', port: '/dev/serial0', baudRate: 9600 });
+    expect(config.readers).toEqual([{ driver: 'rdm6300', port: '/dev/serial0', baudRate: 9600 }]);
   });
 
   it('resolves relative paths against the config file directory', () => {
@@ -51,7 +51,7 @@ describe('config', () => {
       'mqtt.url: must be a URL such as mqtt://host:1883 or mqtts://host:8883',
     ]);
     expect(problemsOf({ ...valid, reader: { driver: 'rc522' } })).toEqual([
-      'reader.driver: must be one of "rdm6300", "line", "wiegand", "keyboard"',
+      'reader.driver: must be one of "rdm6300", "line", "wiegand", "keypad", "qr", "keyboard"',
     ]);
     expect(problemsOf({ ...valid, lock: { driver: 'lcus1' } })).toEqual(['lock.port: required (string)']);
     expect(problemsOf({ ...valid, unlockMS: 3000 })).toEqual(['unlockMS: unknown field']);
@@ -95,6 +95,6 @@ describe('config.example.json', () => {
   it('is a valid configuration', async () => {
     const file = fileURLToPath(new URL('../config.example.json', import.meta.url));
     const config = await loadConfigFile(file, { BRIDGE_PASSWORD: 'x' });
-    expect(config).toMatchObject({ doorId: 'front-door', reader: { driver: 'rdm6300' }, lock: { driver: 'lcus1' } });
+    expect(config).toMatchObject({ doorId: 'front-door', readers: [{ driver: 'rdm6300' }], lock: { driver: 'lcus1' } });
   });
 });

@@ -12,7 +12,7 @@ import {
   SUBSCRIBED_KINDS,
   type StateMessage,
 } from './contract.js';
-import type { DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
+import type { Credential, DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
 import { Door } from './door.js';
 import { spawnProcess } from './locks/gpio.js';
 import { createConsoleLogger, errorMessage, type Logger } from './logger.js';
@@ -68,6 +68,8 @@ export interface BridgeHandle {
    * repeat or the bridge is stopping.
    */
   swipe(card: string): Promise<SwipeOutcome | null>;
+  /** The same for any credential: a card, a PIN typed on a keypad, a QR token scanned. */
+  present(credential: Credential): Promise<SwipeOutcome | null>;
   status(): BridgeStatus;
   /** Fail-secure shutdown: lock shut, offline state published, ports closed. Idempotent. */
   stop(): Promise<void>;
@@ -92,6 +94,8 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   logger.debug(`config: ${JSON.stringify(redactConfig(config))}`);
   if (config.mqtt.password === undefined) logger.warn('mqtt.password is not set: connecting without a password');
   const ca = config.mqtt.caFile === undefined ? undefined : readCaFile(config.mqtt.caFile);
+  /** The readers' drivers, e.g. "wiegand+keypad+qr", in the retained state and the start-up line. */
+  const readerNames = config.readers.map((reader) => reader.driver).join('+');
 
   let stopped: Promise<void> | null = null;
   const onLost = (error: Error) => {
@@ -121,7 +125,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       reconnectMaxMs: config.mqtt.reconnectMaxMs,
       subscriptions: SUBSCRIBED_KINDS.map((kind) => topics[kind]),
       stateTopic: topics.state,
-      onlineState: (): StateMessage => ({ online: true, version, reader: config.reader.driver, since: new Date().toISOString() }),
+      onlineState: (): StateMessage => ({ online: true, version, reader: readerNames, since: new Date().toISOString() }),
       logger,
     },
     {
@@ -149,7 +153,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   const events = new OfflineEvents({ store, link, topic: topics.events, resendMs: config.eventResendMs, logger });
   const clock = deps.clock ?? (() => new Date());
   const swipes = new Swipes({ config, door, link, store, events, swipeTopic: topics.swipe, logger, clock });
-  let reader: Reader | null = null;
+  const readers: Reader[] = [];
 
   /** Parses a message with its schema; logs and returns null when it does not fit. */
   const parse = <T>(schema: z.ZodType<T>, json: unknown, what: string): T | null => {
@@ -194,7 +198,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       const lockShut = door.shutDown();
       const swipesFinished = swipes.stop();
       events.stop();
-      await reader?.close().catch((error) => logger.warn(`reader: ${errorMessage(error)}`));
+      await Promise.all(readers.map((reader) => reader.close().catch((error) => logger.warn(`reader ${reader.driver}: ${errorMessage(error)}`))));
       await lockShut;
       // A swipe in progress finishes (it can no longer open the door) before its link and screen go.
       await swipesFinished;
@@ -210,21 +214,26 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     await door.openHardware(config, devices);
     await door.showIdle();
     link.start();
-    reader = await openReader(config.reader, devices, (credential) => {
-      swipes.handleCard(credential.card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
-    });
+    for (const readerConfig of config.readers) {
+      readers.push(
+        await openReader(readerConfig, devices, (credential) => {
+          swipes.handle(credential).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
+        }),
+      );
+    }
   } catch (error) {
     await stop();
     throw error;
   }
   logger.info(
-    `ready: reader ${config.reader.driver}, lock ${config.lock.driver}, display ${config.display.driver}, ` +
+    `ready: reader ${readerNames}, lock ${config.lock.driver}, display ${config.display.driver}, ` +
       `offline policy ${config.offline}, ${events.pendingCount} events queued`,
   );
 
   return {
     doorId: config.doorId,
     swipe: (card) => swipes.handleCard(card),
+    present: (credential) => swipes.handle(credential),
     status: () => ({
       connected: link.connected,
       lockOpen: door.lockOpen,
