@@ -103,4 +103,12 @@ describe('console logger', () => {
     createConsoleLogger('debug', (line) => lines.push(line), false).debug('x');
     expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z DEBUG x$/);
   });
+
+  it('masks PINs and QR tokens in whatever line they slipped into', () => {
+    const lines: string[] = [];
+    createConsoleLogger('info', (line) => lines.push(line), true).warn(
+      'mqtt: ignoring {"id":"x","pin":"482913","at":"y"} and {"qr": "LC1-MFRGGZDFMZTWQ2LKNNWG23TPOA"}; scanned lc1-mfrggzdfmztwq2lknnwg23tpoa',
+    );
+    expect(lines).toEqual(['<4>WARN  mqtt: ignoring {"id":"x","pin":"***","at":"y"} and {"qr": "***"}; scanned LC1-****']);
+  });
 });

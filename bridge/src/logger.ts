@@ -37,7 +37,7 @@ export function createConsoleLogger(
 export function maskKeys(message: string): string {
   return message
     .replace(/("(?:pin|qr)"\s*:\s*)"[^"]*"/g, '$1"***"')
-    .replace(/\bLC1-[A-Za-z2-7]+/g, 'LC1-****');
+    .replace(/\bLC1-[A-Za-z2-7]+/gi, 'LC1-****');
 }
 
 function writeStderr(line: string): void {
