@@ -183,7 +183,9 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     } else if (topic === topics.credentials) {
       const list = parse(credentialsListSchema, json, 'credentials list');
       if (list === null) return;
-      if (await store.saveCredentials(list)) logger.info(`offline list version ${list.version}: ${list.cards.length} cards`);
+      if (await store.saveCredentials(list)) {
+        logger.info(`offline list version ${list.version}: ${list.cards.length} cards${list.keys === undefined ? '' : `, ${list.keys.length} keys`}`);
+      }
       else logger.debug(`offline list version ${list.version} ignored: have ${store.credentialsVersion}`);
     } else if (topic === topics.receipt) {
       const receipt = parse(receiptSchema, json, 'receipt');
