@@ -67,6 +67,11 @@ export class WiegandKeypadParser extends LineSplitter {
     });
   }
 
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.clear();
+    callback(error);
+  }
+
   private press(key: number): LineResult {
     if (key === STAR) {
       const had = this.digits !== '' || this.overflow;

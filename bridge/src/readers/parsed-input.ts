@@ -25,6 +25,8 @@ export function readParsed(
     driver,
     close: async () => {
       input.unpipe(parser);
+      // Without a flush: a half-read line, or a keypad's digits not yet submitted, is dropped.
+      parser.destroy();
       await release();
     },
   };
