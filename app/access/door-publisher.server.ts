@@ -11,9 +11,18 @@ import type { Door } from "~/db/schema";
 import { listGroupCardsForDoor } from "~/models/access-group.server";
 import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listEmergencyCards, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
+import { listKeysForDoor } from "~/models/door-key.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
-import { accessChangeSchema, changesTopic, doorTopic, type AccessChange, type CredentialsMessage, type DisplayMessage } from "~/doors/contract";
+import {
+  accessChangeSchema,
+  changesTopic,
+  doorTopic,
+  type AccessChange,
+  type CredentialKey,
+  type CredentialsMessage,
+  type DisplayMessage,
+} from "~/doors/contract";
 import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
 import { unionOfSchedules, type WeeklySchedule } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
@@ -257,12 +266,17 @@ export class DoorPublisher implements AccessModule {
           windows: always ? [] : card.windows,
         };
       });
-    const fingerprint = cards
-      .map(
-        (card) =>
-          `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}:${card.windows.map((w) => `${w.from}-${w.to}`).join("+")}:${JSON.stringify(card.schedule)}`,
-      )
-      .join(",");
+    // Door keys (PIN and QR) valid here, with their windows within the horizon; none in maintenance or emergency.
+    const keys = active ? await listKeysForDoor(door.id, { from: now.getTime(), to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS }) : [];
+    const fingerprint =
+      cards
+        .map(
+          (card) =>
+            `${card.cardNumber}:${card.expiresAt?.getTime() ?? ""}:${card.windows.map((w) => `${w.from}-${w.to}`).join("+")}:${JSON.stringify(card.schedule)}`,
+        )
+        .join(",") +
+      "|" +
+      keys.map((key) => `${key.pin}:${key.qrToken}:${JSON.stringify(key.windows)}:${key.holderFirstName}`).join(",");
     const previous = this.published.get(door.id);
     if (!force && previous?.doorCode === door.code && previous.credentials === fingerprint) return;
     const salt = crypto.randomBytes(16).toString("hex");
@@ -279,6 +293,11 @@ export class DoorPublisher implements AccessModule {
           : {}),
         ...(card.schedule ? { sch: card.schedule } : {}),
       })),
+      keys: keys.flatMap((key) => {
+        const win = key.windows.map(([from, to]): [string, string] => [new Date(from).toISOString(), new Date(to).toISOString()]);
+        const entry = (k: CredentialKey["k"], secret: string): CredentialKey => ({ h: sha256(`${salt}${k}:${secret}`), k, win, n: key.holderFirstName });
+        return [entry("pin", key.pin), entry("qr", key.qrToken)];
+      }),
     };
     await this.publishRetained(doorTopic(this.context.prefix, door.code, "credentials"), JSON.stringify(message));
     this.remember(door, { credentials: fingerprint });

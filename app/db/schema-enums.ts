@@ -29,7 +29,16 @@ export const ACCESS_REASONS = [
   "outside_booking_window",
   "user_suspended",
   "outside_schedule",
+  // Keys (PIN/QR, issue 29)
+  "invalid_key",
+  "outside_key_window",
+  "keypad_locked",
 ] as const;
+/** What was presented at the door: a card, a key's PIN or a key's QR token. */
+export const CREDENTIAL_KINDS = ["card", "pin", "qr"] as const;
+/** A door key's kind: a guest's stay (later: a resident's visitor pass). */
+export const DOOR_KEY_KINDS = ["stay"] as const;
+export const DOOR_KEY_STATUSES = ["active", "revoked"] as const;
 export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
 export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;
 export const INCIDENT_CATEGORIES = [

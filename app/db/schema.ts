@@ -34,6 +34,9 @@ import {
   INCIDENT_URGENCIES,
   FACILITY_TYPES,
   BOOKING_STATUSES,
+  CREDENTIAL_KINDS,
+  DOOR_KEY_KINDS,
+  DOOR_KEY_STATUSES,
   type WeeklySchedule,
 } from "./schema-enums";
 
@@ -239,6 +242,8 @@ export const doors = sqliteTable(
     // The facility this door leads to: residents' confirmed bookings of it
     // open the door during the booking (docs/mqtt.md, "booking windows").
     facilityId: text("facility_id").references((): AnySQLiteColumn => facilities.id, { onDelete: "set null" }),
+    // A building entrance ('Acceso principal'): guests' stay keys open it.
+    isEntrance: integer("is_entrance", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -325,6 +330,12 @@ export const accessLogs = sqliteTable(
     offline: integer("offline", { mode: "boolean" }).notNull().default(false),
     source: text("source"),
     ipAddress: text("ip_address"),
+    // What was presented: a card, or a door key's PIN or QR token (issue 29).
+    // A key's row names the key and its holder ('Huésped Ana López · LC7Q2M4A');
+    // its card_number is the key's reference (the reservation code), never the PIN or token.
+    credentialKind: text("credential_kind", { enum: CREDENTIAL_KINDS }).notNull().default("card"),
+    keyId: text("key_id").references((): AnySQLiteColumn => doorKeys.id, { onDelete: "set null" }),
+    holder: text("holder"),
   },
   // The admin's log screen, API and export read through these
   // (app/models/access-log-query.server.ts explains which query uses which).
@@ -614,6 +625,63 @@ export type Incident = typeof incidents.$inferSelect;
 export type AnonymousReservation = typeof anonymousReservations.$inferSelect;
 export type Consultation = typeof consultations.$inferSelect;
 export type Facility = typeof facilities.$inferSelect;
+// Door keys (issue 29; docs/access-keys.md): a PIN and a QR token that open
+// some doors only inside their windows. A guest's confirmed stay has one
+// (kind "stay"), kept in step with the stay by app/services/door-keys.server.ts.
+// The PIN and token are kept as issued (the guest's lookup page shows them
+// again, as the cards' numbers are kept); the doors look the token up by its
+// SHA-256 (`qr_hash`) and compare it in constant time; offline lists carry
+// only salted hashes.
+export const doorKeys = sqliteTable(
+  "door_keys",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: DOOR_KEY_KINDS }).notNull(),
+    reservationId: text("reservation_id").references(() => anonymousReservations.id, { onDelete: "cascade" }),
+    status: text("status", { enum: DOOR_KEY_STATUSES }).notNull().default("active"),
+    /** Six digits: unique among active keys whose windows overlap (checked in the issuing write transaction). */
+    pin: text("pin").notNull(),
+    /** `LC1-` + base32 of 20 random bytes (160 bits), what a QR scanner sends as one line. */
+    qrToken: text("qr_token").notNull(),
+    /** Hex SHA-256 of the token: the door's lookup. */
+    qrHash: text("qr_hash").notNull(),
+    /** The log's and the admin's name for the holder: 'Huésped Ana López · LC7Q2M4A'. */
+    holderLabel: text("holder_label").notNull(),
+    /** The display's greeting ('Hola, Ana'); may be empty. */
+    holderFirstName: text("holder_first_name").notNull().default(""),
+    /** The windows [from, to) in epoch ms, in order; validFrom/validUntil span them. */
+    windows: text("windows", { mode: "json" }).notNull().$type<[number, number][]>(),
+    validFrom: integer("valid_from", { mode: "timestamp_ms" }).notNull(),
+    validUntil: integer("valid_until", { mode: "timestamp_ms" }).notNull(),
+    /** Every building entrance (doors.is_entrance) too, whichever they are at the swipe. */
+    entrances: integer("entrances", { mode: "boolean" }).notNull().default(false),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("door_keys_pin_idx").on(t.pin, t.status, t.validUntil),
+    uniqueIndex("door_keys_qr_hash_unique").on(t.qrHash),
+    index("door_keys_reservation_idx").on(t.reservationId),
+    index("door_keys_status_idx").on(t.status, t.validUntil),
+  ],
+);
+
+/** The doors a key opens besides the entrances (a stay's room door, a sala's door). */
+export const doorKeyDoors = sqliteTable(
+  "door_key_doors",
+  {
+    keyId: text("key_id")
+      .notNull()
+      .references(() => doorKeys.id, { onDelete: "cascade" }),
+    doorId: text("door_id")
+      .notNull()
+      .references(() => doors.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.doorId] }), index("door_key_doors_door_idx").on(t.doorId)],
+);
+
+export type DoorKey = typeof doorKeys.$inferSelect;
 export type Room = typeof rooms.$inferSelect;
 export type FacilityBooking = typeof facilityBookings.$inferSelect;
 export type BuildingReading = typeof buildingReadings.$inferSelect;

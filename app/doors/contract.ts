@@ -127,7 +127,17 @@ export type CredentialsMessage = {
   /** The time zone the timetables are in (the building's, IANA). */
   tz: string;
   cards: { h: string; exp: string | null; win?: [string, string][]; sch?: ScheduleRange[] }[];
+  /**
+   * Door keys (PIN and QR, docs/access-keys.md) valid on this door whose
+   * windows end after `generatedAt` and start within the list's horizon:
+   * `h` = hex SHA-256 of salt + "pin:" + PIN (or + "qr:" + token), never the
+   * PIN or token itself; `k` which of the two; `win` the windows [from, to),
+   * granted offline only inside one; `n` the holder's first name for the greeting.
+   */
+  keys: CredentialKey[];
 };
+
+export type CredentialKey = { h: string; k: "pin" | "qr"; win: [string, string][]; n: string };
 
 /** Most ids (events and swipes together) in one receipt. */
 export const MAX_RECEIPT_IDS = 500;

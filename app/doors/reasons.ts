@@ -23,6 +23,9 @@ export const ACCESS_REASON_LABELS: Record<AccessReason, string> = {
   outside_booking_window: "Fuera del horario de la reserva",
   user_suspended: "Usuario suspendido",
   outside_schedule: "Fuera de horario",
+  invalid_key: "Código no válido",
+  outside_key_window: "Fuera del periodo de la llave",
+  keypad_locked: "Teclado bloqueado por intentos fallidos",
 };
 
 /** Second line of the door's display after a denial: at most 16 characters. */
@@ -44,4 +47,8 @@ export const ACCESS_REASON_DISPLAY: Record<AccessReason, string> = {
   outside_booking_window: "Fuera de reserva",
   user_suspended: "Usuario suspend.",
   outside_schedule: "Fuera de horario",
+  invalid_key: "Código no válido",
+  outside_key_window: "Fuera de periodo",
+  // 'Teclado bloqueado' is 17 characters: one too many for the LCD's line.
+  keypad_locked: "Teclado bloq.",
 };

@@ -11,11 +11,14 @@ export function composeMail({
   paragraphs,
   rows = [],
   link,
+  image,
 }: {
   greeting: string;
   paragraphs: string[];
   rows?: Array<[string, string]>;
   link?: { label: string; url: string };
+  /** An image attached inline (`cid`), shown after the rows in the HTML part. */
+  image?: { cid: string; alt: string; size: number };
 }) {
   const { BUILDING_NAME } = getEnv();
   const text = [
@@ -32,6 +35,7 @@ export function composeMail({
 <p>${escapeHtml(greeting)}</p>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 ${rows.length ? `<table cellpadding="4">${rows.map(([l, v]) => `<tr><th align="left">${escapeHtml(l)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>` : ""}
+${image ? `<p><img src="cid:${escapeHtml(image.cid)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}"></p>` : ""}
 ${link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : ""}
 <p>Un saludo,<br>${escapeHtml(BUILDING_NAME)}</p>
 </body></html>`;

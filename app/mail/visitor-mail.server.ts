@@ -3,6 +3,7 @@
 // cancellation, and the acknowledgements of an enquiry and of a visit request.
 import type { AnonymousReservation } from "~/db/schema";
 import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
+import { accessCodeLine } from "~/utils/access-code";
 import { formatIsoDay } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import type { Mail } from "~/utils/mail.server";
@@ -87,9 +88,29 @@ export function reservationCancelledMail(reservation: MailedReservation): Mail {
   };
 }
 
-/** The house confirmed the reservation (admin reservations screen or API): it names the room (or sala). */
-export function reservationConfirmedByHouseMail(reservation: MailedReservation): Mail {
+/** A stay's key as its mail carries it: the PIN, the token and its PNG, the window, the doors. */
+export type MailedAccess = { pin: string; qr: string; qrPng: Buffer; validFrom: string; validUntil: string; doors: { name: string }[] };
+
+const QR_CID = "acceso-qr@lacasona-coliving.es";
+
+/**
+ * The house confirmed the reservation (admin reservations screen or API): it
+ * names the room (or sala) and carries the stay's key (PIN, QR image, window).
+ */
+export function reservationConfirmedByHouseMail(reservation: MailedReservation, access: MailedAccess | null = null): Mail {
   const { BUILDING_NAME } = getEnv();
+  const keyParagraphs = access
+    ? [
+        accessCodeLine(access),
+        "Teclea el código y pulsa # en el teclado de la puerta, o acerca el código QR de este mensaje al lector.",
+      ]
+    : [];
+  const keyRows: Array<[string, string]> = access
+    ? [
+        ["Puertas", access.doors.map((door) => door.name).join(", ")],
+        ["Código QR", access.qr],
+      ]
+    : [];
   return {
     to: reservation.guestEmail,
     subject: `Reserva confirmada: ${reservation.reservationCode}`,
@@ -97,12 +118,17 @@ export function reservationConfirmedByHouseMail(reservation: MailedReservation):
       greeting: `Hola, ${reservation.guestName}:`,
       paragraphs: [
         `Tu reserva en ${BUILDING_NAME} está confirmada. ¡Te esperamos!`,
+        ...keyParagraphs,
         "Si necesitas cambiar algo, responde a este mensaje. Puedes consultar o cancelar tu reserva con tu código y tu email.",
       ],
-      rows: [...reservationRows(reservation), ["Dirección", ADDRESS]],
+      rows: [...reservationRows(reservation), ["Dirección", ADDRESS], ...keyRows],
       link: { label: "Consultar o cancelar tu reserva", url: lookupUrl() },
+      ...(access ? { image: { cid: QR_CID, alt: `Código QR de acceso ${access.qr}`, size: 240 } } : {}),
     }),
-    attachments: [stayCalendar(reservation, "confirmed")],
+    attachments: [
+      stayCalendar(reservation, "confirmed"),
+      ...(access ? [{ filename: "codigo-acceso.png", contentType: "image/png", content: access.qrPng, cid: QR_CID }] : []),
+    ],
   };
 }
 

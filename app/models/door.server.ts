@@ -41,7 +41,7 @@ export async function doorExists(id: string) {
   return Boolean(row);
 }
 
-export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status" | "facilityId">>;
+export type NewDoor = Pick<Door, "code" | "name" | "location"> & Partial<Pick<Door, "description" | "status" | "facilityId" | "isEntrance">>;
 
 /** Inserts the door; a code already taken throws a unique violation on doors.door_id. */
 export async function insertDoor(input: NewDoor) {

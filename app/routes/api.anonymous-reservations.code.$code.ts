@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { LookupSchema } from "~/schemas/reservation";
-import { findGuestReservation, toGuestView } from "~/services/visitor.server";
+import { findGuestReservation, toGuestLookupView } from "~/services/visitor.server";
 import { apiSuccess, methodNotAllowed, parseOrFail, readJsonBody, refuseApi } from "~/utils/api.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
@@ -12,7 +12,7 @@ async function lookup(request: Request, code: string | undefined, email: unknown
   const input = parseOrFail(LookupSchema, { code, email: email ?? "" });
   const found = await findGuestReservation(input.code, input.email, { ip: getClientIp(request) });
   if (!found.ok) refuseApi(found);
-  return apiSuccess(toGuestView(found.reservation), 200, { "Cache-Control": "no-store" });
+  return apiSuccess(await toGuestLookupView(found.reservation), 200, { "Cache-Control": "no-store" });
 }
 
 // GET /api/anonymous-reservations/code/{code}?email=… (or X-Guest-Email)

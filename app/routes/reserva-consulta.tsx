@@ -15,13 +15,15 @@ import {
   RESERVATION_TYPE_LABELS,
   ROOM_TYPE_LABELS,
 } from "~/schemas/reservation";
-import { cancelGuestReservation, findGuestReservation, toGuestView, type GuestReservation } from "~/services/visitor.server";
+import { cancelGuestReservation, findGuestReservation, toGuestLookupView, type GuestLookupView } from "~/services/visitor.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
+import { accessCodeLine } from "~/utils/access-code";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { successToast } from "~/utils/toast";
 import { dataWithToast } from "~/utils/toast.server";
+import { qrSvg } from "~/utils/qr-code.server";
 import { useHydrated } from "~/utils/use-hydrated";
 import { lastBookingCookie } from "./booking-cookies.server";
 import { pageMeta } from "~/utils/meta";
@@ -55,10 +57,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const context = { ip: getClientIp(request) };
   const outcome = intent === "cancel" ? await cancelGuestReservation(code, email, context) : await findGuestReservation(code, email, context);
   if (!outcome.ok) return refusedForm(outcome, { intent, submission, toastTitle: intent === "cancel" ? "Error al cancelar la reserva" : "Error" });
+  const view = await toGuestLookupView(outcome.reservation);
   const found = {
     intent,
     result: submission.reply(),
-    reservation: toGuestView(outcome.reservation),
+    reservation: view,
+    // The key's QR as inline SVG markup (the pages' CSP allows no data: images).
+    qrSvg: view.access ? await qrSvg(view.access.qr) : null,
     confirming: intent === "confirm-cancel" && isGuestCancellable(outcome.reservation.status),
   };
   return intent === "cancel" ? dataWithToast(found, successToast("Reserva cancelada correctamente")) : found;
@@ -115,12 +120,12 @@ export default function ReservationLookupPage() {
           {searching ? "Buscando..." : "Buscar Reserva"}
         </button>
       </Form>
-      {reservation ? <ReservationDetails key={`${reservation.reservationCode}-${reservation.status}`} reservation={reservation} confirming={actionData && "confirming" in actionData ? actionData.confirming : false} /> : null}
+      {reservation ? <ReservationDetails key={`${reservation.reservationCode}-${reservation.status}`} reservation={reservation} confirming={actionData && "confirming" in actionData ? actionData.confirming : false} qrMarkup={actionData && "qrSvg" in actionData ? actionData.qrSvg : null} /> : null}
     </>
   );
 }
 
-function ReservationDetails({ reservation, confirming }: { reservation: GuestReservation; confirming: boolean }) {
+function ReservationDetails({ reservation, confirming, qrMarkup }: { reservation: GuestLookupView; confirming: boolean; qrMarkup: string | null }) {
   const [confirmOpen, setConfirmOpen] = useState(confirming);
   const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
   const hidden = (
@@ -173,6 +178,24 @@ function ReservationDetails({ reservation, confirming }: { reservation: GuestRes
           </dl>
         </div>
       </div>
+      {reservation.access ? (
+        <section aria-labelledby="access-title" data-testid="stay-access">
+          <h3 id="access-title">Acceso al edificio</h3>
+          <p data-testid="access-line">
+            <strong>{accessCodeLine(reservation.access)}</strong>
+          </p>
+          <p>Teclea el código y pulsa # en el teclado de la puerta, o acerca este código QR al lector.</p>
+          {qrMarkup ? <div className="access-qr" role="img" aria-label={`Código QR de acceso ${reservation.access.qr}`} dangerouslySetInnerHTML={{ __html: qrMarkup }} /> : null}
+          <dl className="details">
+            <dt>Código QR</dt>
+            <dd>
+              <code data-testid="access-qr">{reservation.access.qr}</code>
+            </dd>
+            <dt>Puertas</dt>
+            <dd>{reservation.access.doors.map((door) => door.name).join(", ")}</dd>
+          </dl>
+        </section>
+      ) : null}
       <h3>Peticiones especiales</h3>
       <p>{reservation.specialRequests || "Ninguna"}</p>
       {reservation.adminNotes ? (

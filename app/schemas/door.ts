@@ -34,10 +34,21 @@ const doorFields = {
       z.transform((value: string | null) => (value === "" ? null : value)),
     ),
   ),
+  // A building entrance ('Acceso principal'): guests' stay keys open it.
+  isEntrance: z.boolean({ error: "isEntrance debe ser verdadero o falso" }),
 };
 
-/** The door form and POST /api/doors: a new door is active unless told otherwise. */
-export const DoorSchema = z.object({ ...doorFields, status: z._default(doorFields.status, "active") });
+/**
+ * The form's checkbox ("on", absent when unticked) and the API's boolean
+ * (absent: false); anything else is refused.
+ */
+const entranceCheckbox = z.pipe(
+  z.transform((value: unknown) => (value === "on" || value === "true" ? true : value === undefined || value === "false" ? false : value)),
+  doorFields.isEntrance,
+);
+
+/** The door form and POST /api/doors: a new door is active and no entrance unless told otherwise. */
+export const DoorSchema = z.object({ ...doorFields, status: z._default(doorFields.status, "active"), isEntrance: entranceCheckbox });
 
 /**
  * PUT /api/doors/{id}: any subset of the fields, and only those change (no

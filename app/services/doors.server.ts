@@ -41,6 +41,7 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     lastAccessAt: door.lastAccessAt?.toISOString() ?? null,
     hardware: door.hardware ?? null,
     facilityId: door.facilityId,
+    isEntrance: door.isEntrance,
     bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
     createdAt: door.createdAt.toISOString(),
     updatedAt: door.updatedAt.toISOString(),
@@ -100,13 +101,13 @@ function toDoorFields({ doorId, ...fields }: Partial<DoorInput>): DoorFields {
 const UNKNOWN_FACILITY = refuse(400, "La instalación no existe", { field: "facilityId" });
 
 /** The fields of a door an event keeps (never the bridge secret's hash). */
-const AUDITED_DOOR_FIELDS = ["code", "name", "location", "description", "status", "facilityId", "useCustomMessages", "customStatus", "customMessage"] as const;
+const AUDITED_DOOR_FIELDS = ["code", "name", "location", "description", "status", "facilityId", "isEntrance", "useCustomMessages", "customStatus", "customMessage"] as const;
 
 function doorFieldsOf(door: Door) {
   return Object.fromEntries(AUDITED_DOOR_FIELDS.map((key) => [key, door[key]]));
 }
 
-export async function createDoor(input: DoorInput): Promise<Result<{ door: Door }>> {
+export async function createDoor(input: Omit<DoorInput, "isEntrance"> & { isEntrance?: boolean }): Promise<Result<{ door: Door }>> {
   const { doorId, ...fields } = input;
   if (fields.facilityId && !(await facilityExists(fields.facilityId))) return UNKNOWN_FACILITY;
   let door: Door;

@@ -12,9 +12,12 @@ import { ROOM_TYPE_WORDS } from "~/schemas/room";
 import { stayDays, type AdminReservationStatus, type ReservationFilters } from "~/schemas/reservation";
 import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
+import { qrPng } from "~/utils/qr-code.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { notifyAccessChange } from "~/access/notify.server";
 import { audited } from "./audit.server";
+import { getStayAccess, syncStayKey } from "./door-keys.server";
 import { fullRefusal, salaHold } from "./availability.server";
 import { toGuestView } from "./visitor.server";
 
@@ -101,6 +104,12 @@ async function stateRefusal(id: string, today: string, notAllowed: string): Prom
   return refuse(409, notAllowed);
 }
 
+/** The confirmed stay's key as its mail carries it (with the QR as a PNG), or null. */
+async function mailedAccess(stay: Stay) {
+  const access = await getStayAccess(stay);
+  return access ? { ...access, qrPng: await qrPng(access.qr) } : null;
+}
+
 /**
  * SPEC §4: the admin confirms a pending reservation or cancels a pending or
  * confirmed one, while the stay is not over; the guest gets a mail either
@@ -126,9 +135,12 @@ export async function changeReservationStatus(
       if (unfit) return unfit;
     }
     const hold = stay.reservationType === "sala" ? salaHold(stay.startDate, stay.endDate) : null;
+    let keyDoorIds: string[] = [];
     const confirmed = await audited(async (audit) => {
       const result = await reservationModel.confirmReservation(stay, { roomId, hold, today, now });
       if (result.ok) {
+        // The confirmed stay's key (PIN and QR) opens its doors from check-in to check-out.
+        keyDoorIds = (await syncStayKey(result.reservation, now)).doorIds;
         audit({
           action: "reservation.confirm",
           entityType: "reservation",
@@ -145,11 +157,15 @@ export async function changeReservationStatus(
       return placeRefusal(stay, confirmed.reason, roomId);
     }
     changed = confirmed.reservation;
+    await notifyAccessChange({ doorIds: keyDoorIds });
   } else {
+    let keyDoorIds: string[] = [];
     changed = await audited(async (audit) => {
       const before = await reservationModel.getReservationById(id);
       const cancelled = before ? await reservationModel.cancelReservationByAdmin(id, today, now) : null;
       if (!before || !cancelled) return null;
+      // Its key is revoked: the doors refuse it at once.
+      keyDoorIds = (await syncStayKey(cancelled, now)).doorIds;
       audit({
         action: "reservation.cancel",
         entityType: "reservation",
@@ -161,8 +177,9 @@ export async function changeReservationStatus(
       return cancelled;
     });
     if (!changed) return stateRefusal(id, today, RESERVATION_REFUSALS.notCancellable);
+    await notifyAccessChange({ doorIds: keyDoorIds });
   }
-  const mail = status === "confirmed" ? reservationConfirmedByHouseMail(changed) : reservationCancelledByHouseMail(changed);
+  const mail = status === "confirmed" ? reservationConfirmedByHouseMail(changed, await mailedAccess(changed)) : reservationCancelledByHouseMail(changed);
   const emailSent = await trySendMail(mail);
   return { ok: true, reservation: toAdminReservationJson(changed, today), emailSent };
 }
@@ -177,9 +194,12 @@ export async function moveReservationRoom(id: string, roomId: string, now = new 
   if (!stay) return refuse(404, RESERVATION_NOT_FOUND);
   const unfit = await checkChosenPlace(stay, roomId);
   if (unfit) return unfit;
+  let keyDoorIds: string[] = [];
   const moved = await audited(async (audit) => {
     const result = await reservationModel.moveReservation(stay, roomId, today, now);
     if (result.ok) {
+      // The key follows the stay: the old room's door refuses it, the new one opens.
+      keyDoorIds = (await syncStayKey(result.reservation, now)).doorIds;
       audit({
         action: "reservation.room",
         entityType: "reservation",
@@ -195,6 +215,7 @@ export async function moveReservationRoom(id: string, roomId: string, now = new 
     if (moved.reason === "not-movable") return stateRefusal(id, today, RESERVATION_REFUSALS.notMovable);
     return placeRefusal(stay, moved.reason, roomId);
   }
+  await notifyAccessChange({ doorIds: keyDoorIds });
   return { ok: true, reservation: toAdminReservationJson(moved.reservation, today) };
 }
 

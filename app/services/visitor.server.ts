@@ -14,7 +14,9 @@ import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
 import { refuse, type Result } from "~/utils/refusal.server";
+import { notifyAccessChange } from "~/access/notify.server";
 import { anonymousActor, audited, guestActor } from "./audit.server";
+import { getStayAccess, syncStayKey } from "./door-keys.server";
 import { fullRefusal, salaHold } from "./availability.server";
 
 export const MESSAGES = {
@@ -91,9 +93,12 @@ export async function cancelGuestReservation(
   const found = await findGuestReservation(code, email, context);
   if (!found.ok) return found;
   const { reservation } = found;
+  let keyDoorIds: string[] = [];
   const cancelled = await audited(async (audit) => {
     const updated = await cancelReservationByGuest(reservation.id);
     if (!updated) return null;
+    // A confirmed stay's key is revoked: the doors refuse it at once.
+    keyDoorIds = (await syncStayKey(updated)).doorIds;
     audit({
       actor: guestActor(updated.reservationCode),
       action: "reservation.cancel",
@@ -106,6 +111,7 @@ export async function cancelGuestReservation(
     return updated;
   });
   if (!cancelled) return refuse(409, MESSAGES.notCancellable);
+  await notifyAccessChange({ doorIds: keyDoorIds });
   await trySendMail(reservationCancelledMail(cancelled));
   return { ok: true, reservation: cancelled };
 }
@@ -243,4 +249,13 @@ export function toGuestView(reservation: Stay) {
   };
 }
 
+/**
+ * What a guest sees when looking their reservation up: with `access`, its
+ * key (PIN, QR token, window, doors) while the stay is confirmed, else null.
+ */
+export async function toGuestLookupView(reservation: Stay) {
+  return { ...toGuestView(reservation), access: await getStayAccess(reservation) };
+}
+
 export type GuestReservation = ReturnType<typeof toGuestView>;
+export type GuestLookupView = Awaited<ReturnType<typeof toGuestLookupView>>;

@@ -81,4 +81,17 @@ describe("parseEnv", () => {
     const env = parseEnv({ DATABASE_URL: "libsql://db.example.turso.io", DATABASE_AUTH_TOKEN: "t" });
     expect(env.DATABASE_URL).toBe("libsql://db.example.turso.io");
   });
+
+  it("reads the stay keys' times: CHECKIN_TIME, CHECKOUT_TIME and SALA_HOURS", () => {
+    expect(parseEnv({})).toMatchObject({ CHECKIN_TIME: "15:00", CHECKOUT_TIME: "11:00", SALA_HOURS: { from: "08:00", to: "21:00" } });
+    expect(parseEnv({ CHECKIN_TIME: "14:30", CHECKOUT_TIME: "10:00", SALA_HOURS: "09:00–20:00" })).toMatchObject({
+      CHECKIN_TIME: "14:30",
+      CHECKOUT_TIME: "10:00",
+      SALA_HOURS: { from: "09:00", to: "20:00" },
+    });
+    expect(() => parseEnv({ CHECKIN_TIME: "25:00" })).toThrow(/CHECKIN_TIME/);
+    expect(() => parseEnv({ CHECKOUT_TIME: "11h" })).toThrow(/CHECKOUT_TIME/);
+    expect(() => parseEnv({ SALA_HOURS: "21:00-08:00" })).toThrow(/SALA_HOURS/);
+    expect(() => parseEnv({ SALA_HOURS: "08:00" })).toThrow(/SALA_HOURS/);
+  });
 });

@@ -24,6 +24,18 @@ const limitsByFacilityType = z.string().transform((value, context) => {
   return limits;
 });
 
+const timeOfDay = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time of day as HH:MM (00:00-23:59)");
+
+/** "08:00-21:00" (or with an en dash): a span of a day, the end after the start. */
+const hoursOfDay = z
+  .string()
+  .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]\s*[-–]\s*([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be HH:MM-HH:MM (e.g. 08:00-21:00)")
+  .transform((value) => {
+    const [from, to] = value.split(/\s*[-–]\s*/) as [string, string];
+    return { from, to };
+  })
+  .refine(({ from, to }) => from < to, "the end must be after the start");
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -102,6 +114,12 @@ const envSchema = z.object({
   MAX_ACTIVE_BOOKINGS: z.coerce.number().int().min(1).max(1000).default(3),
   MAX_ACTIVE_BOOKINGS_BY_TYPE: limitsByFacilityType.optional(),
   MAX_INCIDENTS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
+  // Guests' stay keys (docs/access-keys.md), Europe/Madrid: a room stay's key
+  // opens from the check-in day at CHECKIN_TIME to the check-out day at
+  // CHECKOUT_TIME; a sala's, on each booked day during SALA_HOURS.
+  CHECKIN_TIME: timeOfDay.default("15:00"),
+  CHECKOUT_TIME: timeOfDay.default("11:00"),
+  SALA_HOURS: hoursOfDay.prefault("08:00-21:00"),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; DATABASE_URL: string };

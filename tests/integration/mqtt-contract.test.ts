@@ -149,6 +149,7 @@ describe("messages the app builds parse with the bridge's schemas", () => {
         { h: sha256(`${salt}${LONGEST_CARD}`), exp: iso(now + 86_400_000) },
         { h: sha256(`${salt}0012D687`), exp: null, win: [[iso(now - 60_000), iso(now + 60_000)]] },
       ],
+      keys: [{ h: sha256(`${salt}pin:482913`), k: "pin", win: [[iso(now - 60_000), iso(now + 60_000)]], n: "Ana" }],
     };
     expectParses(credentialsListSchema, message);
     const store = await OfflineStore.open(await mkdtemp(path.join(tmpdir(), "contract-")), quietLogger);

@@ -47,6 +47,12 @@ export function DoorCard({ door, facilities }: { door: DoorView; facilities: Fac
         <dd>{door.recentActivity}</dd>
         <dt>Mensajes</dt>
         <dd>{door.useCustomMessages ? "Personalizados" : "Predeterminados"}</dd>
+        {door.isEntrance ? (
+          <>
+            <dt>Acceso principal</dt>
+            <dd data-testid="door-entrance">Sí</dd>
+          </>
+        ) : null}
         {facility ? (
           <>
             <dt>Instalación</dt>
@@ -97,6 +103,7 @@ export function DoorFormModal({
           description: door.description ?? "",
           status: door.status,
           facilityId: door.facilityId ?? "",
+          isEntrance: door.isEntrance ? "on" : undefined,
         }
       : { status: "active" },
   });
@@ -123,6 +130,13 @@ export function DoorFormModal({
         />
         <p id={`${fields.facilityId.id}-hint`} className="muted" style={{ marginTop: "-.5rem" }}>
           Las reservas confirmadas de esta instalación abren la puerta a las tarjetas del residente desde 15 minutos antes hasta el final.
+        </p>
+        <label className="field" style={{ display: "flex", gap: ".5rem", alignItems: "center" }}>
+          <input {...getInputProps(fields.isEntrance, { type: "checkbox" })} aria-describedby={`${fields.isEntrance.id}-hint`} />
+          Acceso principal
+        </label>
+        <p id={`${fields.isEntrance.id}-hint`} className="muted" style={{ marginTop: "-.5rem" }}>
+          Una entrada del edificio: las llaves de los huéspedes (PIN y QR) la abren durante su estancia.
         </p>
         <SubmitButton intent={intent} label={door ? "Guardar Cambios" : "Añadir Puerta"} busyLabel="Guardando..." />
       </Form>
