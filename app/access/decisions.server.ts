@@ -11,15 +11,19 @@ import {
   doorEventSchema,
   doorTopic,
   parseDoorTopic,
+  presentedCredential,
   swipeIdSchema,
   swipeSchema,
   type DecisionMessage,
 } from "~/doors/contract";
-import { UNLOCK_MS } from "~/doors/rules";
+import { decisionDisplay, KEYPAD_FAILURE_WINDOW_MS, KEYPAD_LOCK_MS, KEYPAD_MAX_FAILURES, UNLOCK_MS } from "~/doors/rules";
+import { keypadLockedStaffMail } from "~/mail/staff-mail.server";
+import { getDoorByCode } from "~/models/door.server";
+import { trySendStaffNotice } from "~/utils/mail.server";
 import type { AccessGroupsState } from "./access-groups.server";
 import { countDecision, countQueuedEvent } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
-import { decideAccessBatch, swipeAnswers, type SwipeDecision } from "./record-batch.server";
+import { decideAccessBatch, swipeAnswers, type AccessInput, type SwipeDecision } from "./record-batch.server";
 import type { QueuedInput, Recording } from "./recording.server";
 
 /** Largest set of swipes decided together. */
@@ -38,6 +42,8 @@ export class Decisions implements AccessModule {
     private readonly recording: Recording,
     /** The access groups' timetables, kept in memory (access-groups.server.ts). */
     private readonly groups: AccessGroupsState,
+    /** Wrong PINs per door and the keypads they locked. */
+    private readonly keypad = new KeypadLockout(),
   ) {
     this.subscriptions = [
       { filter: `${context.prefix}/doors/+/swipe`, shared: true },
@@ -90,13 +96,16 @@ export class Decisions implements AccessModule {
     }
     const swipe = swipeSchema.safeParse(json);
     const rawCard = (json as { card?: unknown }).card;
+    const credential = swipe.success ? presentedCredential(swipe.data) : null;
     this.enqueue({
       input: {
         kind: "swipe",
         id: id.data.id,
         doorCode,
-        cardNumber: swipe.success ? canonicalCardId(swipe.data.card) : null,
+        cardNumber: credential?.kind === "card" ? canonicalCardId(credential.card) : null,
         rawCard: typeof rawCard === "string" ? rawCard : "",
+        ...(credential?.kind === "pin" ? { key: { kind: "pin" as const, secret: credential.pin } } : {}),
+        ...(credential?.kind === "qr" ? { key: { kind: "qr" as const, secret: credential.qr } } : {}),
         source: swipe.success ? swipe.data.source : null,
         ipAddress: this.context.broker?.addressOf(doorCode) ?? null,
       },
@@ -107,8 +116,10 @@ export class Decisions implements AccessModule {
 
   private receiveEvent(doorCode: string, payload: Buffer) {
     const event = doorEventSchema.safeParse(parseJsonPayload(payload));
-    const cardNumber = event.success ? canonicalCardId(event.data.card) : null;
-    if (!event.success || !cardNumber) {
+    const credential = event.success ? presentedCredential(event.data) : null;
+    const key = credential?.kind === "pin" ? { kind: "pin" as const, secret: credential.pin } : credential?.kind === "qr" ? { kind: "qr" as const, secret: credential.qr } : undefined;
+    const cardNumber = credential?.kind === "card" ? canonicalCardId(credential.card) : key ? "" : null;
+    if (!event.success || cardNumber === null) {
       console.warn(`[access] door ${doorCode}: invalid event ignored`);
       return;
     }
@@ -119,6 +130,7 @@ export class Decisions implements AccessModule {
         id: event.data.id,
         doorCode,
         cardNumber,
+        ...(key ? { key } : {}),
         at: new Date(event.data.at),
         granted: event.data.granted,
         reason: event.data.reason,
@@ -151,7 +163,7 @@ export class Decisions implements AccessModule {
         const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now, groups);
         const swipes = fresh.filter((item) => item.input.kind === "swipe");
         swipes.forEach((item, index) => {
-          const decision = decisions[index]!;
+          const decision = this.keypad.apply(item.input, decisions[index]!, now);
           item.answer = { granted: decision.granted, reason: decision.reason, at: now.getTime() };
           this.publishDecision(decision, item.correlationData, item.receivedAt);
         });
@@ -163,4 +175,45 @@ export class Decisions implements AccessModule {
     }
     this.deciding = null;
   }
+}
+
+/**
+ * Guessing PINs (docs/access-keys.md): 5 wrong PINs at a door within 5
+ * minutes lock its keypad for 5 minutes; while locked every PIN there is
+ * refused `keypad_locked` (QR and cards are not affected). Kept in memory by
+ * the process that decides the door's swipes; each lockout is logged and
+ * sends one staff notice.
+ */
+export class KeypadLockout {
+  private readonly doors = new Map<string, { failures: number[]; lockedUntil: number }>();
+
+  constructor(private readonly onLock: (doorCode: string, at: Date, until: Date) => void = noticeKeypadLocked) {}
+
+  /** The decision to publish for this swipe: `keypad_locked` while its door's keypad is locked. */
+  apply(input: AccessInput, decision: SwipeDecision, now: Date): SwipeDecision {
+    if (input.kind !== "swipe" || input.key?.kind !== "pin" || decision.duplicate) return decision;
+    const at = now.getTime();
+    const state = this.doors.get(input.doorCode) ?? { failures: [], lockedUntil: 0 };
+    this.doors.set(input.doorCode, state);
+    if (state.lockedUntil > at) {
+      const locked = { granted: false, reason: "keypad_locked" as const };
+      return { ...decision, ...locked, display: decisionDisplay(locked, null, null) };
+    }
+    if (decision.reason !== "invalid_key") return decision;
+    state.failures = state.failures.filter((failure) => failure > at - KEYPAD_FAILURE_WINDOW_MS);
+    state.failures.push(at);
+    if (state.failures.length >= KEYPAD_MAX_FAILURES) {
+      state.failures = [];
+      state.lockedUntil = at + KEYPAD_LOCK_MS;
+      this.onLock(input.doorCode, now, new Date(state.lockedUntil));
+    }
+    return decision;
+  }
+}
+
+function noticeKeypadLocked(doorCode: string, at: Date, until: Date) {
+  console.warn(`[access] door ${doorCode}: keypad locked until ${until.toISOString()} after ${KEYPAD_MAX_FAILURES} wrong PINs`);
+  getDoorByCode(doorCode)
+    .then((door) => trySendStaffNotice(keypadLockedStaffMail({ doorName: door?.name ?? null, doorCode, at, until })))
+    .catch((error: unknown) => console.error(`[access] keypad lockout notice for ${doorCode}`, error));
 }

@@ -29,9 +29,11 @@ import {
 import { readAccessGroupIndex, type AccessGroupIndex } from "~/models/access-group.server";
 import { insertBuildingReadings, type NewBuildingReading } from "~/models/building-reading.server";
 import { readBookingWindows, readCommittedBookingWindows } from "~/models/facility-booking.server";
-import { createId } from "~/utils/crypto.server";
+import crypto from "node:crypto";
+import { readCommittedKeyFacts, readKeyFacts, type KeyFacts } from "~/models/door-key.server";
+import { createId, sha256 } from "~/utils/crypto.server";
 import type { AccessReason } from "~/doors/reasons";
-import { BOOKING_WINDOW_LEAD_MS, decideAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "~/doors/rules";
+import { BOOKING_WINDOW_LEAD_MS, decideAccess, decideKeyAccess, decisionDisplay, OFFLINE_WINDOW_HORIZON_MS, RECENT_WINDOW_MS } from "~/doors/rules";
 import { buildingLocalTime, type WeeklySchedule } from "~/doors/schedule";
 
 /** Longest text kept from a card id that could not be read. */
@@ -45,9 +47,14 @@ export type SwipeInput = {
   cardNumber: string | null;
   /** What the swipe carried as card, for the log when it could not be read. */
   rawCard: string;
-  source: "reader" | "mobile" | null;
+  /** A door key's PIN or QR token, when that is what was presented (then cardNumber is null). */
+  key?: PresentedKey;
+  source: "reader" | "mobile" | "keypad" | "qr" | null;
   ipAddress: string | null;
 };
+
+/** A PIN typed at a keypad or a token a QR scanner read. */
+export type PresentedKey = { kind: "pin" | "qr"; secret: string };
 
 /**
  * What a door did: `offline` true, a decision from its offline list; false, a
@@ -58,7 +65,10 @@ export type DoorEventInput = {
   kind: "event";
   id: string;
   doorCode: string;
+  /** The card's canonical id; "" for a key's event. */
   cardNumber: string;
+  /** The door key's PIN or QR token, for a key's event. */
+  key?: PresentedKey;
   at: Date;
   granted: boolean;
   reason: AccessReason;
@@ -124,21 +134,53 @@ export function cardAccessOnDoor(
   return { permissionGranted, schedules };
 }
 
-type PlanFacts = Awaited<ReturnType<typeof readAccessFacts>> & { bookingWindows: Awaited<ReturnType<typeof readBookingWindows>> };
+type PlanFacts = Awaited<ReturnType<typeof readAccessFacts>> & {
+  bookingWindows: Awaited<ReturnType<typeof readBookingWindows>>;
+  keys: Awaited<ReturnType<typeof readKeyFacts>>;
+};
 
 /** How a plan reads: inside the batch's write transaction, or what is committed. */
-type FactReaders = { accessFacts: typeof readCommittedAccessFacts; bookingWindows: typeof readCommittedBookingWindows };
-const COMMITTED: FactReaders = { accessFacts: readCommittedAccessFacts, bookingWindows: readCommittedBookingWindows };
+type FactReaders = { accessFacts: typeof readCommittedAccessFacts; bookingWindows: typeof readCommittedBookingWindows; keyFacts: typeof readCommittedKeyFacts };
+const COMMITTED: FactReaders = { accessFacts: readCommittedAccessFacts, bookingWindows: readCommittedBookingWindows, keyFacts: readCommittedKeyFacts };
 const inTransaction = (tx: AccessTransaction): FactReaders => ({
   accessFacts: (query) => readAccessFacts(tx, query),
   bookingWindows: (query) => readBookingWindows(tx, query),
+  keyFacts: (query) => readKeyFacts(tx, query),
 });
+
+/** A PIN as keys have them: six digits (anything else matches no key). */
+const PIN_PATTERN = /^\d{6}$/;
+/** Keys that ended longer ago than this are not read: their PIN or token is just invalid. */
+const ENDED_KEYS_MS = 7 * 24 * 3600_000;
+
+/** The lookup key of a presented PIN or token in PlanFacts.keys ("" for a PIN no key can have). */
+function keyLookup(key: PresentedKey) {
+  if (key.kind === "pin") return PIN_PATTERN.test(key.secret) ? `pin:${key.secret}` : "";
+  return `qr:${sha256(key.secret)}`;
+}
+
+/**
+ * The active keys matching what was presented. A token is found by its
+ * hash's index entry, then compared with the stored hash in constant time.
+ */
+function keysPresented(key: PresentedKey, keys: PlanFacts["keys"]): KeyFacts[] {
+  const lookup = keyLookup(key);
+  const found = lookup ? (keys.get(lookup) ?? []) : [];
+  if (key.kind === "pin") return found;
+  const sent = Buffer.from(lookup.slice(3), "hex");
+  return found.filter((candidate) => crypto.timingSafeEqual(sent, Buffer.from(candidate.qrHash, "hex")));
+}
+
+/** Whether the key opens this door: its own doors, or every entrance when it has them. */
+function keyOpensDoor(key: KeyFacts, door: { id: string; isEntrance: boolean } | null) {
+  return Boolean(door && (key.doorIds.includes(door.id) || (key.entrances && door.isEntrance)));
+}
 
 /** Everything a plan of these items reads. */
 async function readPlanFacts(read: FactReaders, items: AccessInput[], now: Date): Promise<PlanFacts> {
   const facts = await read.accessFacts({
     doorCodes: unique(items.map((item) => item.doorCode)),
-    cardNumbers: unique(items.flatMap((item) => (item.cardNumber ? [item.cardNumber] : []))),
+    cardNumbers: unique(items.flatMap((item) => (item.cardNumber && !item.key ? [item.cardNumber] : []))),
     events: items.map((item) => ({ doorCode: item.doorCode, eventId: item.id })),
   });
   // Facility bookings that open these doors to these cards' holders.
@@ -149,7 +191,13 @@ async function readPlanFacts(read: FactReaders, items: AccessInput[], now: Date)
     to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS,
     leadMs: BOOKING_WINDOW_LEAD_MS,
   });
-  return { ...facts, bookingWindows };
+  const lookups = items.flatMap((item) => (item.key ? [keyLookup(item.key)] : [])).filter(Boolean);
+  const keys = await read.keyFacts({
+    pins: unique(lookups.filter((lookup) => lookup.startsWith("pin:")).map((lookup) => lookup.slice(4))),
+    qrHashes: unique(lookups.filter((lookup) => lookup.startsWith("qr:")).map((lookup) => lookup.slice(3))),
+    since: now.getTime() - ENDED_KEYS_MS,
+  });
+  return { ...facts, bookingWindows, keys };
 }
 
 /**
@@ -205,7 +253,7 @@ export async function recordAccessBatch(
  * (a pending card, an expired card set inactive) follow the facts.
  */
 function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeAnswers, now: Date, groups: AccessGroupIndex) {
-  const { doors, cards, recorded, takenRowIds, bookingWindows } = facts;
+  const { doors, cards, recorded, takenRowIds, bookingWindows, keys } = facts;
   const localTime = buildingLocalTime(now);
   // A new row is keyed by the door's id unless another door's row has it.
   const newRowId = (eventId: string) => {
@@ -252,6 +300,65 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
     const door = doors.get(item.doorCode) ?? null;
     const key = doorEventKey(item.doorCode, item.id);
     const previous = recorded.get(key);
+
+    if (item.kind === "swipe" && item.key) {
+      // A door key's PIN or QR token: decided on the same path as a card (docs/access-keys.md).
+      const presented = keysPresented(item.key, keys);
+      const { outcome, keyIndex } = decideKeyAccess({
+        door,
+        keys: presented.map((key) => ({ windows: key.windows, opensDoor: keyOpensDoor(key, door) })),
+        now,
+      });
+      const matched = keyIndex === null ? null : presented[keyIndex]!;
+      const holder = matched ? { status: "active" as const, firstName: matched.holderFirstName || null } : null;
+      if (previous) {
+        decisions.push({
+          id: item.id,
+          doorCode: item.doorCode,
+          granted: previous.granted,
+          reason: previous.reason,
+          display: decisionDisplay(previous, door, holder),
+          duplicate: true,
+        });
+        continue;
+      }
+      const answer = answers.get(key);
+      const { granted, reason } = answer ?? outcome;
+      const at = answer?.at ?? now.getTime();
+      const rowId = newRowId(item.id);
+      newLogs.push({
+        id: rowId,
+        eventId: item.id,
+        timestamp: at,
+        cardId: null,
+        cardNumber: matched?.reference ?? "",
+        doorId: door?.id ?? null,
+        doorCode: item.doorCode,
+        doorName: door?.name ?? null,
+        userId: null,
+        username: null,
+        accessGranted: granted,
+        reason,
+        isAnonymous: false,
+        offline: false,
+        source: item.source,
+        ipAddress: item.ipAddress,
+        credentialKind: item.key.kind,
+        keyId: matched?.id ?? null,
+        holder: matched?.holderLabel ?? null,
+      });
+      recorded.set(key, { rowId, offline: false, granted, reason });
+      if (door) countDoorAccess(door.id, at);
+      decisions.push({
+        id: item.id,
+        doorCode: item.doorCode,
+        granted,
+        reason,
+        display: decisionDisplay({ granted, reason }, door, holder),
+        duplicate: false,
+      });
+      continue;
+    }
 
     if (item.kind === "swipe") {
       const known = item.cardNumber ? cards.get(item.cardNumber) : undefined;
@@ -304,6 +411,9 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
         offline: false,
         source: item.source,
         ipAddress: item.ipAddress,
+        credentialKind: "card",
+        keyId: null,
+        holder: null,
       });
       recorded.set(key, { rowId, offline: false, granted, reason });
       if (card) countUsage(card.id, 1, granted ? 1 : 0, at);
@@ -322,6 +432,40 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
     // A door's event. An answered swipe sent again is logged only if its row
     // is missing; a redelivered offline event is logged once.
     if (previous && (!item.offline || previous.offline)) continue;
+    if (item.key) {
+      // A key's event: the key (if any still matches) names the holder; no card is registered.
+      const presented = keysPresented(item.key, keys);
+      const matched = presented.find((candidate) => keyOpensDoor(candidate, door)) ?? presented[0] ?? null;
+      const at = Math.min(item.at.getTime(), now.getTime());
+      const rowId = previous?.rowId ?? newRowId(item.id);
+      if (previous) overriddenLogs.push({ rowId: previous.rowId, granted: item.granted, reason: item.reason });
+      else {
+        newLogs.push({
+          id: rowId,
+          eventId: item.id,
+          timestamp: at,
+          cardId: null,
+          cardNumber: matched?.reference ?? "",
+          doorId: door?.id ?? null,
+          doorCode: item.doorCode,
+          doorName: door?.name ?? null,
+          userId: null,
+          username: null,
+          accessGranted: item.granted,
+          reason: item.reason,
+          isAnonymous: false,
+          offline: item.offline,
+          source: null,
+          ipAddress: item.ipAddress,
+          credentialKind: item.key.kind,
+          keyId: matched?.id ?? null,
+          holder: matched?.holderLabel ?? null,
+        });
+        if (door) countDoorAccess(door.id, at);
+      }
+      recorded.set(key, { rowId, offline: item.offline, granted: item.granted, reason: item.reason });
+      continue;
+    }
     const card = cards.get(item.cardNumber) ?? registerPendingCard(item.cardNumber, false);
     // Events from a clock running ahead are logged at arrival time.
     const at = Math.min(item.at.getTime(), now.getTime());
@@ -349,6 +493,9 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
         offline: item.offline,
         source: null,
         ipAddress: item.ipAddress,
+        credentialKind: "card",
+        keyId: null,
+        holder: null,
       });
       countUsage(card.id, 1, item.granted ? 1 : 0, at);
       if (door) countDoorAccess(door.id, at);

@@ -56,14 +56,38 @@ export function mayDoorSubscribe(prefix: string, doorCode: string, topicFilter: 
 const isoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), "expected an ISO 8601 date");
 const messageId = z.string().min(1).max(64);
 
-/** bridge → app, QoS 1. */
-export const swipeSchema = z.object({
-  id: messageId,
-  card: z.string().max(64),
-  at: isoDate,
-  source: z.enum(["reader", "mobile"]),
-});
+/**
+ * What a swipe or event presents: exactly one of `card` (a card's id),
+ * `pin` (digits typed at a keypad) or `qr` (a token a QR scanner read).
+ */
+const credentialFields = {
+  card: z.string().max(64).optional(),
+  pin: z.string().max(32).optional(),
+  qr: z.string().max(128).optional(),
+};
+const exactlyOneCredential = (message: { card?: string; pin?: string; qr?: string }) =>
+  [message.card, message.pin, message.qr].filter((value) => value !== undefined).length === 1;
+const ONE_CREDENTIAL = "expected exactly one of card, pin, qr";
+
+/** bridge → app, QoS 1. `source`: "reader" with `card`, "keypad" with `pin`, "qr" with `qr` ("mobile": a card id from the app). */
+export const swipeSchema = z
+  .object({
+    id: messageId,
+    ...credentialFields,
+    at: isoDate,
+    source: z.enum(["reader", "mobile", "keypad", "qr"]),
+  })
+  .refine(exactlyOneCredential, ONE_CREDENTIAL);
 export type SwipeMessage = z.infer<typeof swipeSchema>;
+
+/** The credential of a parsed swipe or event. */
+export type PresentedCredential = { kind: "card"; card: string } | { kind: "pin"; pin: string } | { kind: "qr"; qr: string };
+
+export function presentedCredential(message: { card?: string; pin?: string; qr?: string }): PresentedCredential {
+  if (message.pin !== undefined) return { kind: "pin", pin: message.pin };
+  if (message.qr !== undefined) return { kind: "qr", qr: message.qr };
+  return { kind: "card", card: message.card ?? "" };
+}
 
 /** Just enough of a swipe to answer it: a swipe without a usable id cannot be correlated. */
 export const swipeIdSchema = z.object({ id: messageId });
@@ -74,14 +98,16 @@ export const swipeIdSchema = z.object({ id: messageId });
  * the app answered, sent again because no receipt named it (the app answers
  * before its commit, so it may have stopped in between).
  */
-export const doorEventSchema = z.object({
-  id: messageId,
-  card: z.string().max(64),
-  at: isoDate,
-  granted: z.boolean(),
-  reason: z.enum(ACCESS_REASONS),
-  offline: z.boolean(),
-});
+export const doorEventSchema = z
+  .object({
+    id: messageId,
+    ...credentialFields,
+    at: isoDate,
+    granted: z.boolean(),
+    reason: z.enum(ACCESS_REASONS),
+    offline: z.boolean(),
+  })
+  .refine(exactlyOneCredential, ONE_CREDENTIAL);
 export type DoorEventMessage = z.infer<typeof doorEventSchema>;
 
 /** bridge → app, retained; the bridge's last will is `{"online": false}`. */

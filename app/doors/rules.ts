@@ -123,6 +123,38 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
   return deny(windows.length === 0 ? "no_permission" : "outside_booking_window");
 }
 
+/** A door key (PIN or QR) found for what was presented: its windows [from, to) and whether it opens this door. */
+export type KeyCandidate = { windows: [number, number][]; opensDoor: boolean };
+
+/** 5 wrong PINs at a door within this long lock its keypad… */
+export const KEYPAD_FAILURE_WINDOW_MS = 5 * 60_000;
+export const KEYPAD_MAX_FAILURES = 5;
+/** …for this long. */
+export const KEYPAD_LOCK_MS = 5 * 60_000;
+
+/**
+ * A key's swipe (docs/access-keys.md): the door's state first, as for cards;
+ * then no key at all is `invalid_key`, keys of other doors only
+ * `no_permission`, a key of this door outside every window
+ * `outside_key_window`. Answers the outcome and the index of the key that
+ * decided it (the one that opens, else the first of this door, else the first).
+ */
+export function decideKeyAccess({ door, keys, now }: { door: DoorFacts | null; keys: KeyCandidate[]; now: Date }): {
+  outcome: AccessOutcome;
+  keyIndex: number | null;
+} {
+  if (!door) return { outcome: deny("unknown_door"), keyIndex: null };
+  if (door.status === "maintenance") return { outcome: deny("door_maintenance"), keyIndex: null };
+  if (door.status === "emergency") return { outcome: deny("door_emergency"), keyIndex: null };
+  if (keys.length === 0) return { outcome: deny("invalid_key"), keyIndex: null };
+  const at = now.getTime();
+  const open = keys.findIndex((key) => key.opensDoor && key.windows.some(([from, to]) => from <= at && at < to));
+  if (open >= 0) return { outcome: grant("granted"), keyIndex: open };
+  const ofDoor = keys.findIndex((key) => key.opensDoor);
+  if (ofDoor >= 0) return { outcome: deny("outside_key_window"), keyIndex: ofDoor };
+  return { outcome: deny("no_permission"), keyIndex: 0 };
+}
+
 /** Cuts text to `length` characters (code points, so "ñ" counts as one). */
 export function fitText(text: string, length: number): string {
   const characters = Array.from(text.trim());

@@ -105,3 +105,18 @@ export function backupFailedStaffMail(failure: { at: Date; trigger: BackupTrigge
     { label: "Ver las copias de seguridad", url: `${getEnv().PUBLIC_URL}/admin/copias` },
   );
 }
+
+/** A door's keypad locked after 5 wrong PINs in 5 minutes (the access service sends it, once per lockout). */
+export function keypadLockedStaffMail({ doorName, doorCode, at, until }: { doorName: string | null; doorCode: string; at: Date; until: Date }): StaffNotice {
+  const door = doorName ? `${doorName} (${doorCode})` : doorCode;
+  return notice(
+    `Teclado bloqueado: ${door}`,
+    `El teclado de la puerta ${door} se ha bloqueado por intentos fallidos: 5 códigos erróneos en 5 minutos.`,
+    [
+      ["Puerta", door],
+      ["Bloqueado desde", formatDateTime(at)],
+      ["Bloqueado hasta", formatDateTime(until)],
+    ],
+    { label: "Ver el registro de accesos", url: adminUrl("/admin/logs", { status: "denied" }) },
+  );
+}

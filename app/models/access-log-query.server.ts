@@ -19,11 +19,12 @@
 //   only, from the nearer end of the range), then those rows; the export
 //   walks the log by keyset.
 import { sql, type SQL } from "drizzle-orm";
-import type { ACCESS_REASONS } from "~/db/schema";
+import type { ACCESS_REASONS, CREDENTIAL_KINDS } from "~/db/schema";
 import { LOG_COUNT_BOUND, type LogDateRange, type LogFilters } from "~/schemas/access-log";
 import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
 
+type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 type AccessReason = (typeof ACCESS_REASONS)[number];
 
 const HOUR_MS = 3600_000;
@@ -106,6 +107,10 @@ export type AccessLogRecord = {
   isAnonymous: boolean;
   offline: boolean;
   ipAddress: string | null;
+  /** What was presented: a card, a door key's PIN or its QR token. */
+  credentialKind: CredentialKind;
+  /** A key's holder ('Huésped Ana López · LC7Q2M4A'); null for cards. */
+  holder: string | null;
 };
 
 export type StatFigure = "total" | "granted" | "denied" | "uniqueCards";
@@ -277,7 +282,7 @@ function statsQuery({ since, granted, doorId }: Criteria) {
 /** The columns a record is read from, in the order of RecordTuple. */
 const RECORD_COLUMNS = sql.raw(
   `rowid AS row_id, id, timestamp, card_id, card_number, door_id, door_code, door_name, username,
-   access_granted, reason, is_anonymous, offline, ip_address`,
+   access_granted, reason, is_anonymous, offline, ip_address, credential_kind, holder`,
 );
 type RecordTuple = [
   rowId: number,
@@ -294,6 +299,8 @@ type RecordTuple = [
   isAnonymous: number,
   offline: number,
   ipAddress: string | null,
+  credentialKind: CredentialKind,
+  holder: string | null,
 ];
 
 /**
@@ -304,10 +311,12 @@ type RecordTuple = [
 async function readRecords(select: SQL) {
   const [result] = await getDb().all<{ records: string }>(sql`
     SELECT json_group_array(json_array(row_id, id, timestamp, card_id, card_number, door_id, door_code, door_name,
-                                       username, access_granted, reason, is_anonymous, offline, ip_address)) AS records
+                                       username, access_granted, reason, is_anonymous, offline, ip_address,
+                                       credential_kind, holder)) AS records
     FROM (${select})`);
   return (JSON.parse(result?.records ?? "[]") as RecordTuple[]).map((tuple) => {
-    const [rowId, id, timestamp, cardId, cardNumber, doorId, doorCode, doorName, username, accessGranted, reason, isAnonymous, offline, ipAddress] = tuple;
+    const [rowId, id, timestamp, cardId, cardNumber, doorId, doorCode, doorName, username, accessGranted, reason, isAnonymous, offline, ipAddress, credentialKind, holder] =
+      tuple;
     const record: AccessLogRecord = {
       id,
       timestamp,
@@ -322,6 +331,8 @@ async function readRecords(select: SQL) {
       isAnonymous: isAnonymous === 1,
       offline: offline === 1,
       ipAddress,
+      credentialKind,
+      holder,
     };
     return { rowId, record };
   });

@@ -29,6 +29,8 @@ export type DoorFacts = {
   code: string;
   name: string;
   status: Door["status"];
+  /** A building entrance: stay keys open it. */
+  isEntrance: boolean;
   useCustomMessages: boolean;
   customStatus: string | null;
   customMessage: string | null;
@@ -72,7 +74,7 @@ export async function readAccessFacts(
   const [facts] = await tx.all<{ doors: string; cards: string; logs: string; takenIds: string }>(sql`
     SELECT
       (SELECT json_group_array(json_object(
-          'id', id, 'code', door_id, 'name', name, 'status', status,
+          'id', id, 'code', door_id, 'name', name, 'status', status, 'isEntrance', is_entrance,
           'useCustomMessages', use_custom_messages, 'customStatus', custom_status, 'customMessage', custom_message))
         FROM doors
         WHERE door_id IN (SELECT value FROM json_each(${json(doorCodes)}))
@@ -97,8 +99,8 @@ export async function readAccessFacts(
       ) AS takenIds`);
 
   const doors = new Map<string, DoorFacts>();
-  for (const door of JSON.parse(facts!.doors) as (Omit<DoorFacts, "useCustomMessages"> & { useCustomMessages: number })[]) {
-    doors.set(door.code, { ...door, useCustomMessages: Boolean(door.useCustomMessages) });
+  for (const door of JSON.parse(facts!.doors) as (Omit<DoorFacts, "useCustomMessages" | "isEntrance"> & { useCustomMessages: number; isEntrance: number })[]) {
+    doors.set(door.code, { ...door, useCustomMessages: Boolean(door.useCustomMessages), isEntrance: Boolean(door.isEntrance) });
   }
 
   const cards = new Map<string, CardFacts>();
@@ -160,7 +162,7 @@ export function readCommittedAccessFacts(query: Parameters<typeof readAccessFact
 }
 
 /** A new access_logs row (timestamps in epoch ms); `eventId` is the id the door sent. */
-export type NewAccessLogRow = AccessLogRecord & { eventId: string; userId: string | null; source: string | null };
+export type NewAccessLogRow = AccessLogRecord & { eventId: string; userId: string | null; source: string | null; keyId: string | null };
 
 export type AccessBatchWrites = {
   /** Unknown cards seen by this batch, registered as pending. */
@@ -193,11 +195,12 @@ export async function writeAccessBatch(tx: AccessTransaction, writes: AccessBatc
     // no key can clash; DO NOTHING is the belt to those braces.
     await tx.run(sql`
       INSERT INTO access_logs (id, event_id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id,
-                               username, access_granted, reason, is_anonymous, offline, source, ip_address)
+                               username, access_granted, reason, is_anonymous, offline, source, ip_address,
+                               credential_kind, key_id, holder)
       SELECT value->>'id', value->>'eventId', value->>'timestamp', value->>'cardId', value->>'cardNumber', value->>'doorId',
              value->>'doorCode', value->>'doorName', value->>'userId', value->>'username',
              value->>'accessGranted', value->>'reason', value->>'isAnonymous', value->>'offline',
-             value->>'source', value->>'ipAddress'
+             value->>'source', value->>'ipAddress', value->>'credentialKind', value->>'keyId', value->>'holder'
       FROM json_each(${json(writes.newLogs)}) WHERE true
       ON CONFLICT DO NOTHING`);
   }

@@ -75,11 +75,28 @@ export class FakeBridge {
     card: string,
     options: { source?: "reader" | "mobile"; id?: string; doorCode?: string; properties?: IPublishPacket["properties"]; stored?: boolean } = {},
   ): Promise<DecisionMessage & { packet: IPublishPacket }> {
+    return this.present({ card }, { source: "reader", ...options });
+  }
+
+  /** A PIN typed at the door's keypad (`source: "keypad"`), as swipe() does a card. */
+  typePin(pin: string, options: { id?: string; stored?: boolean } = {}) {
+    return this.present({ pin }, { source: "keypad", ...options });
+  }
+
+  /** A token read by the door's QR scanner (`source: "qr"`), as swipe() does a card. */
+  scanQr(qr: string, options: { id?: string; stored?: boolean } = {}) {
+    return this.present({ qr }, { source: "qr", ...options });
+  }
+
+  private async present(
+    credential: { card: string } | { pin: string } | { qr: string },
+    options: { source: "reader" | "mobile" | "keypad" | "qr"; id?: string; doorCode?: string; properties?: IPublishPacket["properties"]; stored?: boolean },
+  ): Promise<DecisionMessage & { packet: IPublishPacket }> {
     const id = options.id ?? randomUUID();
     const since = this.received.length;
     await this.publishJson(
       "swipe",
-      { id, card, at: new Date().toISOString(), source: options.source ?? "reader" },
+      { id, ...credential, at: new Date().toISOString(), source: options.source },
       { doorCode: options.doorCode, properties: options.properties },
     );
     const message = await this.waitFor(

@@ -1,0 +1,188 @@
+// PIN and QR swipes (issue 29) through the real access service and its
+// embedded broker, played by scripted MQTT clients (FakeBridge): decided on
+// the cards' path with the keys' reasons, logged with the kind and the
+// holder, refused at once after a cancellation or a move, the keypad locked
+// after 5 wrong PINs (one staff notice, over the real SMTP receiver), and the
+// doors' offline events with a PIN or QR recorded.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAccessNotifier } from "~/access/notify.server";
+import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
+import { getAccessLog } from "~/models/access-log.server";
+import { getActiveKeyOfReservation } from "~/models/door-key.server";
+import { updateDoor } from "~/services/doors.server";
+import { changeReservationStatus, moveReservationRoom } from "~/services/reservations.server";
+import { createRoom } from "~/services/rooms.server";
+import { addDays, todayInMadrid } from "~/utils/dates";
+import { resetEnvForTests } from "~/utils/env.server";
+import { resetMailTransport } from "~/utils/mail.server";
+import { eventually } from "../../bridge/src/test-support/eventually";
+import { FakeBridge } from "../setup/access";
+import { createTestDoorWithBridge, createTestReservation, hexPrefix } from "../setup/fixtures";
+import { mimePart } from "../setup/mime";
+import { startSmtpReceiver } from "../setup/smtp";
+
+const STAFF = "conserjeria@lacasona.test";
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let service: AccessServiceHandle;
+/** The service decides by this clock: the test moves it forward. */
+let clockOffsetMs = 0;
+const bridges: FakeBridge[] = [];
+let doorCount = 0;
+
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  process.env.SMTP_URL = smtp.url;
+  process.env.STAFF_EMAIL = STAFF;
+  resetEnvForTests();
+  resetMailTransport();
+  service = await startAccessService({
+    host: "127.0.0.1",
+    port: 0,
+    refreshIntervalMs: 60_000,
+    credentialsDebounceMs: 20,
+    clock: () => new Date(Date.now() + clockOffsetMs),
+  });
+  useAccessNotifier(service.notifier);
+});
+
+afterAll(async () => {
+  await Promise.all(bridges.map((bridge) => bridge.end()));
+  await service?.stop();
+  delete process.env.SMTP_URL;
+  delete process.env.STAFF_EMAIL;
+  resetEnvForTests();
+  await smtp.close();
+});
+
+async function door(name: string, { entrance = false } = {}) {
+  doorCount += 1;
+  const code = `kd-${hexPrefix(2).toLowerCase()}-${doorCount}`;
+  const created = await createTestDoorWithBridge(code, name);
+  if (entrance) await updateDoor(created.door.id, { isEntrance: true });
+  const bridge = await FakeBridge.connect(`mqtt://127.0.0.1:${service.mqttPort}`, code, created.password);
+  bridges.push(bridge);
+  return { door: created.door, bridge };
+}
+
+async function room() {
+  const roomDoor = await door(`Habitación ${doorCount + 1}`);
+  const created = await createRoom({ name: `D${hexPrefix(3)}`, floor: 1, roomType: "individual", doorId: roomDoor.door.code, status: "available" });
+  if (!created.ok) throw new Error(created.message);
+  return { ...roomDoor, room: created.room };
+}
+
+/** A confirmed stay in the room; `from` days from today (negative: begun), two nights. */
+async function confirmedStay(roomId: string, from = -1) {
+  const today = todayInMadrid();
+  const stay = await createTestReservation({ guestName: "Ana López", roomType: "individual", startDate: addDays(today, from), endDate: addDays(today, from + 2) });
+  const confirmed = await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId });
+  if (!confirmed.ok) throw new Error(confirmed.message);
+  return { stay, key: (await getActiveKeyOfReservation(stay.id))! };
+}
+
+/** A six-digit PIN no key has (keys' PINs are random; one in a million collides). */
+const wrongPin = () => String(100000 + Math.floor(Math.random() * 900000));
+
+describe("PIN and QR at the door", () => {
+  it("open the entrance and the room's door inside the window, greeting the guest, and log the kind and the holder", async () => {
+    const entrance = await door("Portal", { entrance: true });
+    const stayRoom = await room();
+    const { stay, key } = await confirmedStay(stayRoom.room._id);
+
+    const byPin = await entrance.bridge.typePin(key.pin);
+    expect(byPin).toMatchObject({ granted: true, reason: "granted", display: { line1: "Hola, Ana" }, unlockMs: 3000 });
+    const pinRow = await eventually(() => getAccessLog(byPin.id), "the PIN's row");
+    expect(pinRow).toMatchObject({
+      credentialKind: "pin",
+      holder: `Huésped Ana López · ${stay.reservationCode}`,
+      cardNumber: stay.reservationCode,
+      keyId: key.id,
+      cardId: null,
+      doorId: entrance.door.id,
+      accessGranted: true,
+      source: "keypad",
+    });
+
+    const byQr = await stayRoom.bridge.scanQr(key.qrToken);
+    expect(byQr).toMatchObject({ granted: true, reason: "granted", display: { line1: "Hola, Ana" } });
+    expect(await eventually(() => getAccessLog(byQr.id), "the QR's row")).toMatchObject({ credentialKind: "qr", source: "qr", keyId: key.id });
+  });
+
+  it("refuse at doors the key does not open (no_permission), outside its window (outside_key_window), and an unknown code (invalid_key)", async () => {
+    const entrance = await door("Portal 2", { entrance: true });
+    const stayRoom = await room();
+    const otherRoom = await room();
+    const { key } = await confirmedStay(stayRoom.room._id);
+    const later = await confirmedStay(stayRoom.room._id, 30);
+
+    expect(await otherRoom.bridge.typePin(key.pin)).toMatchObject({ granted: false, reason: "no_permission", display: { line2: "Sin permiso" } });
+    expect(await entrance.bridge.scanQr(later.key.qrToken)).toMatchObject({ granted: false, reason: "outside_key_window", display: { line2: "Fuera de periodo" } });
+    const unknown = await entrance.bridge.typePin(wrongPin());
+    expect(unknown).toMatchObject({ granted: false, reason: "invalid_key", display: { line1: "Acceso denegado", line2: "Código no válido" } });
+    expect(await eventually(() => getAccessLog(unknown.id), "the row")).toMatchObject({ credentialKind: "pin", holder: null, cardNumber: "", reason: "invalid_key" });
+    // A token that differs from a real one in its last character.
+    const forged = key.qrToken.slice(0, -1) + (key.qrToken.endsWith("A") ? "B" : "A");
+    expect(await entrance.bridge.scanQr(forged)).toMatchObject({ granted: false, reason: "invalid_key" });
+    expect(await entrance.bridge.typePin("12345")).toMatchObject({ granted: false, reason: "invalid_key" });
+  });
+
+  it("refuse a cancelled stay's key at once, and follow a move to another room", async () => {
+    const entrance = await door("Portal 3", { entrance: true });
+    const first = await room();
+    const second = await room();
+    const cancelled = await confirmedStay(first.room._id);
+    expect(await entrance.bridge.typePin(cancelled.key.pin)).toMatchObject({ granted: true });
+    await changeReservationStatus(cancelled.stay.id, "cancelled");
+    expect(await entrance.bridge.typePin(cancelled.key.pin)).toMatchObject({ granted: false, reason: "invalid_key" });
+    expect(await first.bridge.scanQr(cancelled.key.qrToken)).toMatchObject({ granted: false, reason: "invalid_key" });
+
+    const moving = await confirmedStay(first.room._id);
+    expect(await first.bridge.typePin(moving.key.pin)).toMatchObject({ granted: true });
+    expect((await moveReservationRoom(moving.stay.id, second.room._id)).ok).toBe(true);
+    expect(await first.bridge.typePin(moving.key.pin)).toMatchObject({ granted: false, reason: "no_permission" });
+    expect(await second.bridge.typePin(moving.key.pin)).toMatchObject({ granted: true });
+  });
+
+  it("lock a door's keypad for 5 minutes after 5 wrong PINs in 5 minutes: logged, one staff notice, QR still read", async () => {
+    const entrance = await door("Portal 4", { entrance: true });
+    const other = await door("Portal 5", { entrance: true });
+    const stayRoom = await room();
+    const { key } = await confirmedStay(stayRoom.room._id);
+    for (let i = 0; i < 5; i++) expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
+    const locked = await entrance.bridge.typePin(key.pin);
+    expect(locked).toMatchObject({ granted: false, reason: "keypad_locked", display: { line2: "Teclado bloq." } });
+    expect(await eventually(() => getAccessLog(locked.id), "the row")).toMatchObject({ reason: "keypad_locked", credentialKind: "pin" });
+    expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "keypad_locked" });
+    // Only this door's keypad; the QR scanner and other doors are not locked.
+    expect(await entrance.bridge.scanQr(key.qrToken)).toMatchObject({ granted: true });
+    expect(await other.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+
+    const notice = await eventually(() => smtp.messages.find((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code)), "the staff notice");
+    expect(mimePart(notice.raw, "text/plain")).toContain("se ha bloqueado por intentos fallidos");
+
+    clockOffsetMs += 5 * 60_000;
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+    expect(smtp.messages.filter((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code))).toHaveLength(1);
+  });
+
+  it("record a door's offline events with a PIN or QR, naming the key's holder", async () => {
+    const entrance = await door("Portal 6", { entrance: true });
+    const stayRoom = await room();
+    const { stay, key } = await confirmedStay(stayRoom.room._id);
+    const pinEvent = randomUUID();
+    const qrEvent = randomUUID();
+    const at = new Date().toISOString();
+    await entrance.bridge.publishJson("events", { id: pinEvent, pin: key.pin, at, granted: true, reason: "granted", offline: true });
+    await entrance.bridge.publishJson("events", { id: qrEvent, qr: "LC1-NOSUCHTOKEN", at, granted: false, reason: "invalid_key", offline: true });
+    await entrance.bridge.waitForReceipt(qrEvent, { as: "event" });
+    expect(await getAccessLog(pinEvent)).toMatchObject({
+      offline: true,
+      accessGranted: true,
+      credentialKind: "pin",
+      holder: `Huésped Ana López · ${stay.reservationCode}`,
+      keyId: key.id,
+    });
+    expect(await getAccessLog(qrEvent)).toMatchObject({ offline: true, accessGranted: false, reason: "invalid_key", credentialKind: "qr", holder: null });
+  });
+});
