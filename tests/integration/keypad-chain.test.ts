@@ -11,6 +11,7 @@ import { startBridge, type BridgeHandle } from "../../bridge/src/controller";
 import { LCUS1_OPEN } from "../../bridge/src/locks/lcus1";
 import { eventually } from "../../bridge/src/test-support/eventually";
 import { countOccurrences, MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
+import { getAccessLog } from "~/models/access-log.server";
 import { getActiveKeyOfReservation } from "~/models/door-key.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { changeReservationStatus } from "~/services/reservations.server";
@@ -23,8 +24,17 @@ const bridges = new Set<BridgeHandle>();
 const access = new RestartableAccessService();
 let doorCount = 0;
 
-/** What the Wiegand-to-serial converter prints for each key of a 4-bit keypad ("#" = 11). */
-const keyBursts = (keys: string) => [...keys].map((key) => `${(key === "#" ? 11 : key === "*" ? 10 : Number(key)).toString(2).padStart(4, "0")}\r\n`).join("");
+const keyCode = (key: string) => (key === "#" ? 11 : key === "*" ? 10 : Number(key));
+/** What the Wiegand-to-serial converter prints for each key: its 4-bit burst, or its 8-bit one (the complement in the high nibble). */
+function keyBursts(keys: string, bits: 4 | 8 = 4) {
+  return [...keys]
+    .map((key) => {
+      const code = keyCode(key);
+      const value = bits === 4 ? code : ((~code & 0xf) << 4) | code;
+      return `${value.toString(2).padStart(bits, "0")}\r\n`;
+    })
+    .join("");
+}
 
 /** An entrance door ('Acceso principal') with a bridge reading cards, a keypad and a QR scanner. */
 async function entranceWithKeypad() {
@@ -80,6 +90,27 @@ afterEach(async () => {
 afterAll(() => access.stop());
 
 describe("keypad and QR scanner on the real chain", () => {
+  it("online, a confirmed guest's PIN typed on the keypad opens the entrance and the app greets them; cancelled, it no longer does", async () => {
+    const { paths, bridge } = await entranceWithKeypad();
+    const { stay, key } = await confirmedStay();
+
+    // 8-bit bursts this time, a slip cleared with "*" first.
+    ports.emit(paths.keypad, keyBursts(`9*${key.pin}#`, 8));
+    await eventually(() => opens(paths.relay) === 1, "the guest's PIN to open the entrance");
+    await eventually(() => ports.text(paths.lcd).includes("Hola, Ana"), "the app's greeting on the LCD");
+    await eventually(() => !bridge.status().lockOpen, "the door to close again");
+
+    const byQr = await bridge.present({ kind: "qr", qr: key.qrToken });
+    expect(byQr).toMatchObject({ granted: true, reason: "granted", offline: false });
+    const row = await eventually(() => getAccessLog(byQr?.id ?? ""), "the QR swipe's row");
+    expect(row).toMatchObject({ credentialKind: "qr", holder: `Huésped ${stay.guestName} · ${stay.reservationCode}`, accessGranted: true });
+
+    expect((await changeReservationStatus(stay.id, "cancelled")).ok).toBe(true);
+    expect(await bridge.present({ kind: "pin", pin: key.pin })).toMatchObject({ granted: false, reason: "invalid_key", offline: false });
+    await eventually(() => ports.text(paths.lcd).includes("Codigo no valido"), "the refusal on the LCD");
+    expect(opens(paths.relay)).toBe(2);
+  });
+
   it("offline, a confirmed guest's PIN and QR code open the entrance from the app's list; a wrong PIN does not", async () => {
     const { paths, bridge } = await entranceWithKeypad();
     const versionBefore = bridge.status().credentialsVersion ?? 0;
