@@ -146,6 +146,7 @@ async function main() {
   if (provisioned) {
     console.info("[bridge] Type a card id (e.g. 004E2B4E) and Enter. An unknown card is denied and appears as pending in /admin/cards;");
     console.info("[bridge] approve it there (or from its denied row in /admin/logs) and swipe again to open the door.");
+    console.info("[bridge] A guest's or a visitor's key: type its PIN followed by # (482913#), or its QR token (LC1-...).");
   }
   const bridgeArgs = values.simulate && values.url === undefined ? [...args, "--url", url] : args;
 

@@ -242,7 +242,7 @@ describe('bridge end to end (mock serial ports, aedes, scripted app)', () => {
     const ids = new Set(app.events.filter((event) => event.card !== undefined).map((event) => event.id));
     expect(ids).toContain(afterReboot?.id);
     for (const id of ids) expect(app.eventCount(id)).toBe(1);
-    const mine = app.events.filter((event) => [CARD_ANA, CARD_BEN, CARD_EVE, '12345678'].includes(event.card));
+    const mine = app.events.filter((event) => [CARD_ANA, CARD_BEN, CARD_EVE, '12345678'].includes(event.card ?? ''));
     expect(mine).toHaveLength(5);
     expect(mine.map((event) => event.reason).sort()).toEqual(['card_expired', 'granted', 'granted', 'unknown_card', 'unknown_card']);
     expect(Object.keys(mine[0] ?? {}).sort()).toEqual(['at', 'card', 'granted', 'id', 'offline', 'reason']);

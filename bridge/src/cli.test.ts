@@ -16,7 +16,7 @@ describe('command line', () => {
     expect(command.config).toMatchObject({
       doorId: 'front-door',
       mqtt: { url: 'mqtt://127.0.0.1:1883', username: 'front-door', password: 'env-secret' },
-      reader: { driver: 'keyboard' },
+      readers: [{ driver: 'keyboard' }],
       lock: { driver: 'console' },
       display: { driver: 'console' },
     });
@@ -88,6 +88,29 @@ describe('simulate-style bridge (keyboard, console lock and display)', () => {
     expect(lines.filter((line) => line.includes('pw-7d1e2b') || line.includes('url-secret'))).toEqual([]);
     expect(lines.at(-1)).toMatch(/stopped, door locked/);
   });
+
+  it('takes a PIN ending in "#" and a QR token typed at the console, and logs neither', async () => {
+    const lines: string[] = [];
+    const stdin = new PassThrough();
+    const bridge = await startBridge(
+      {
+        doorId: 'sim-keys',
+        mqtt: { url: 'mqtt://127.0.0.1:1', password: 'pw', reconnectMinMs: 20, reconnectMaxMs: 40 },
+        reader: { driver: 'keyboard' },
+        display: { driver: 'console' },
+        lock: { driver: 'console' },
+        dataDir: await mkdtemp(path.join(tmpdir(), 'bridge-sim-')),
+        logLevel: 'debug',
+      },
+      { stdin, logger: createConsoleLogger('debug', (line) => lines.push(line), false) },
+    );
+    stdin.write('482913#\nLC1-MFRGGZDFMZTWQ2LKNNWG23TPOA\n');
+    await eventually(() => lines.some((line) => line.includes('PIN ****: denied offline (invalid_key)')), 'the PIN decision');
+    await eventually(() => lines.some((line) => line.includes('QR LC1-****: denied offline (invalid_key)')), 'the QR decision');
+    expect(lines.some((line) => line.includes('display [ACCESS DENIED   ] [Codigo no valido]'))).toBe(true);
+    await bridge.stop();
+    expect(lines.filter((line) => line.includes('482913') || line.includes('MFRGGZDFMZTWQ2LKNNWG23TPOA'))).toEqual([]);
+  });
 });
 
 describe('console logger', () => {
@@ -102,5 +125,13 @@ describe('console logger', () => {
     lines.length = 0;
     createConsoleLogger('debug', (line) => lines.push(line), false).debug('x');
     expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z DEBUG x$/);
+  });
+
+  it('masks PINs and QR tokens in whatever line they slipped into', () => {
+    const lines: string[] = [];
+    createConsoleLogger('info', (line) => lines.push(line), true).warn(
+      'mqtt: ignoring {"id":"x","pin":"482913","at":"y"} and {"qr": "LC1-MFRGGZDFMZTWQ2LKNNWG23TPOA"}; scanned lc1-mfrggzdfmztwq2lknnwg23tpoa',
+    );
+    expect(lines).toEqual(['<4>WARN  mqtt: ignoring {"id":"x","pin":"***","at":"y"} and {"qr": "***"}; scanned LC1-****']);
   });
 });

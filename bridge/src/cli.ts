@@ -7,7 +7,8 @@ export const USAGE = `Usage:
       Run a door with the drivers of the config file.
       --check: only validate the file and print it (password masked).
   coliving-bridge --simulate --door <doorId> [--url mqtt://127.0.0.1:1883] [--password <secret>]
-      Keyboard reader (type a card id, then Enter), console lock and display.
+      Keyboard reader (type a card id, a PIN ending in # or a QR token, then Enter),
+      console lock and display.
       The password may also come from the environment variable BRIDGE_PASSWORD.
       Data is kept in bridge/data/<doorId>.
 

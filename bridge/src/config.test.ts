@@ -34,7 +34,7 @@ describe('config', () => {
     expect(config.unlockMs).toBeUndefined();
     expect(config.dataDir).toBe('/var/lib/coliving-bridge');
     expect(config.eventResendMs).toBe(30_000);
-    expect(config.reader).toEqual({ driver: 'rdm6300', port: '/dev/serial0', baudRate: 9600 });
+    expect(config.readers).toEqual([{ driver: 'rdm6300', port: '/dev/serial0', baudRate: 9600 }]);
   });
 
   it('resolves relative paths against the config file directory', () => {
@@ -51,7 +51,7 @@ describe('config', () => {
       'mqtt.url: must be a URL such as mqtt://host:1883 or mqtts://host:8883',
     ]);
     expect(problemsOf({ ...valid, reader: { driver: 'rc522' } })).toEqual([
-      'reader.driver: must be one of "rdm6300", "line", "wiegand", "keyboard"',
+      'reader.driver: must be one of "rdm6300", "line", "wiegand", "keypad", "qr", "keyboard"',
     ]);
     expect(problemsOf({ ...valid, lock: { driver: 'lcus1' } })).toEqual(['lock.port: required (string)']);
     expect(problemsOf({ ...valid, unlockMS: 3000 })).toEqual(['unlockMS: unknown field']);
@@ -91,10 +91,38 @@ describe('config', () => {
   });
 });
 
+describe('config readers', () => {
+  const keypad = { driver: 'keypad', port: '/dev/ttyUSB2' };
+  const qr = { driver: 'qr', port: '/dev/ttyACM0', baudRate: 115200 };
+
+  it('takes several readers at one door, with the keypad and QR defaults', () => {
+    const { reader: _single, ...withoutReader } = valid;
+    const config = parseConfig({ ...withoutReader, readers: [valid.reader, keypad, qr] });
+    expect(config.readers).toEqual([
+      { driver: 'rdm6300', port: '/dev/serial0', baudRate: 9600 },
+      { driver: 'keypad', port: '/dev/ttyUSB2', baudRate: 9600, input: 'wiegand', idleClearMs: 10_000 },
+      { driver: 'qr', port: '/dev/ttyACM0', baudRate: 115200 },
+    ]);
+    // A parsed config parses again to itself (startBridge takes either).
+    expect(parseConfig(config)).toEqual(config);
+  });
+
+  it('wants exactly one of reader and readers, and one port per reader', () => {
+    const { reader: _single, ...withoutReader } = valid;
+    expect(problemsOf(withoutReader)).toEqual(['reader: required: `reader`, or `readers` for several']);
+    expect(problemsOf({ ...valid, readers: [keypad] })).toEqual(['readers: give `reader` or `readers`, not both']);
+    expect(problemsOf({ ...withoutReader, readers: [] })[0]).toMatch(/^readers: /);
+    expect(problemsOf({ ...withoutReader, readers: [keypad, { ...qr, port: '/dev/ttyUSB2' }] })).toEqual([
+      'readers.1: /dev/ttyUSB2 is already used by readers.0',
+    ]);
+    expect(problemsOf({ ...withoutReader, readers: [{ ...keypad, input: 'usb' }] })[0]).toMatch(/^readers\.0\.input: /);
+  });
+});
+
 describe('config.example.json', () => {
   it('is a valid configuration', async () => {
     const file = fileURLToPath(new URL('../config.example.json', import.meta.url));
     const config = await loadConfigFile(file, { BRIDGE_PASSWORD: 'x' });
-    expect(config).toMatchObject({ doorId: 'front-door', reader: { driver: 'rdm6300' }, lock: { driver: 'lcus1' } });
+    expect(config).toMatchObject({ doorId: 'front-door', readers: [{ driver: 'rdm6300' }], lock: { driver: 'lcus1' } });
   });
 });

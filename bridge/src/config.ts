@@ -16,9 +16,27 @@ const readerSchema = z.discriminatedUnion('driver', [
     /** Bit length of hex input; bit-string input carries its own length. */
     bits: z.union([z.literal(26), z.literal(34)]).default(26),
   }),
-  /** Card ids typed on standard input (development, simulate mode). */
+  /**
+   * A keypad: "wiegand", key bursts (4 or 8 bits a key) from a Wiegand keypad
+   * behind a Wiegand-to-serial converter, digits then "#" submit, "*" clears;
+   * "line", a keypad that sends each PIN as a line.
+   */
+  z.strictObject({
+    driver: z.literal('keypad'),
+    port: serialPath,
+    baudRate,
+    input: z.enum(['wiegand', 'line']).default('wiegand'),
+    /** Keys typed and not submitted are forgotten after this long without a key. */
+    idleClearMs: z.number().int().min(100).max(120_000).default(10_000),
+  }),
+  /** A serial QR scanner: one token per line. */
+  z.strictObject({ driver: z.literal('qr'), port: serialPath, baudRate }),
+  /** Card ids (or a PIN ending in "#", or a QR token) typed on standard input (development, simulate mode). */
   z.strictObject({ driver: z.literal('keyboard'), format: cardTextFormat }),
 ]);
+
+/** Most readers one door takes (a card reader, a keypad, a QR scanner, and one more). */
+export const MAX_READERS = 4;
 
 const displaySchema = z.discriminatedUnion('driver', [
   z.strictObject({ driver: z.literal('serlcd'), port: serialPath, baudRate }),
@@ -73,7 +91,9 @@ const mqttSchema = z.strictObject({
 export const configSchema = z.strictObject({
   doorId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters: letters, digits, "_" or "-"'),
   mqtt: mqttSchema,
-  reader: readerSchema,
+  /** The door's reader; `readers` instead for several (card reader, keypad, QR scanner). Exactly one of the two. */
+  reader: readerSchema.optional(),
+  readers: z.array(readerSchema).min(1).max(MAX_READERS).optional(),
   display: displaySchema,
   lock: lockSchema,
   /** The door-position switch; unset: none (no contact reports, so no forced/held-open alarms). */
@@ -96,14 +116,31 @@ export const configSchema = z.strictObject({
   /** How often the door's unlock timetable is checked against the bridge's clock. */
   timetableCheckMs: z.number().int().min(10).max(60_000).default(1000),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+}).superRefine((config, context) => {
+  if (config.reader === undefined && config.readers === undefined) {
+    context.addIssue({ code: 'custom', path: ['reader'], message: 'required: `reader`, or `readers` for several' });
+  } else if (config.reader !== undefined && config.readers !== undefined) {
+    context.addIssue({ code: 'custom', path: ['readers'], message: 'give `reader` or `readers`, not both' });
+  }
+  const seen = new Map<string, number>();
+  (config.readers ?? []).forEach((reader, index) => {
+    const where = 'port' in reader ? reader.port : 'stdin';
+    const first = seen.get(where);
+    if (first !== undefined) {
+      context.addIssue({ code: 'custom', path: ['readers', index], message: `${where} is already used by readers.${first}` });
+    }
+    seen.set(where, index);
+  });
 });
 
 export type BridgeConfigInput = z.input<typeof configSchema>;
 type ParsedConfig = z.output<typeof configSchema>;
-export type BridgeConfig = Omit<ParsedConfig, 'mqtt'> & {
+export type ReaderConfig = z.output<typeof readerSchema>;
+/** The parsed config: `reader` becomes a list of one, so `readers` is always there. */
+export type BridgeConfig = Omit<ParsedConfig, 'mqtt' | 'reader' | 'readers'> & {
   mqtt: ParsedConfig['mqtt'] & { username: string };
+  readers: ReaderConfig[];
 };
-export type ReaderConfig = BridgeConfig['reader'];
 export type DisplayConfig = BridgeConfig['display'];
 export type LockConfig = BridgeConfig['lock'];
 export type ContactConfig = NonNullable<BridgeConfig['contact']>;
@@ -127,10 +164,11 @@ export function parseConfig(input: unknown, options: { baseDir?: string; source?
   if (!result.success) {
     throw new ConfigError(options.source ?? 'config', result.error.issues.map(describeIssue));
   }
-  const parsed = result.data;
+  const { reader, readers, ...parsed } = result.data;
   const baseDir = options.baseDir ?? process.cwd();
   return {
     ...parsed,
+    readers: readers ?? (reader === undefined ? [] : [reader]),
     dataDir: path.resolve(baseDir, parsed.dataDir),
     mqtt: {
       ...parsed.mqtt,

@@ -90,6 +90,27 @@ export const credentialsListSchema = z.object({
       sch: scheduleRanges.optional(),
     }),
   ),
+  /**
+   * Keys (PINs and QR tokens of guests' stays and visitors' passes) valid on
+   * this door: `h` = sha256(salt + "pin:" + PIN) or sha256(salt + "qr:" +
+   * token), `k` the kind, `win` the periods [from, to) (ISO) it opens in,
+   * `n` the holder's first name for the greeting (may be empty). A key is
+   * granted offline only inside one of its windows, by the bridge's clock.
+   * Lists from before keys have none.
+   */
+  keys: z
+    .array(
+      z.object({
+        h: z
+          .string()
+          .regex(/^[0-9a-fA-F]{64}$/, 'expected a hex SHA-256')
+          .transform((hash) => hash.toLowerCase()),
+        k: z.enum(['pin', 'qr']),
+        win: z.array(z.tuple([isoDate, isoDate])),
+        n: z.string().default(''),
+      }),
+    )
+    .optional(),
 });
 export type CredentialsList = z.infer<typeof credentialsListSchema>;
 
@@ -116,13 +137,17 @@ export const receiptSchema = z
   );
 export type Receipt = z.infer<typeof receiptSchema>;
 
-/** bridge → app. */
-export interface SwipeMessage {
-  id: string;
-  card: string;
-  at: string;
-  source: 'reader' | 'mobile';
-}
+/**
+ * The credential a swipe or an event carries: exactly one of a canonical card
+ * id (`card`), a PIN typed on a keypad (`pin`) or a QR token (`qr`).
+ */
+export type CredentialFields =
+  | { card: string; pin?: undefined; qr?: undefined }
+  | { pin: string; card?: undefined; qr?: undefined }
+  | { qr: string; card?: undefined; pin?: undefined };
+
+/** bridge → app. `source`: `reader` (or `mobile`) with `card`, `keypad` with `pin`, `qr` with `qr`. */
+export type SwipeMessage = { id: string; at: string; source: 'reader' | 'mobile' | 'keypad' | 'qr' } & CredentialFields;
 
 /** bridge → app, retained. The last will is `{"online": false}`. */
 export type StateMessage = { online: true; version: string; reader: string; since: string } | { online: false };
@@ -147,33 +172,34 @@ export const OFFLINE_REASONS = [
   'outside_booking_window',
   'outside_schedule',
   'offline_deny',
+  'invalid_key',
+  'outside_key_window',
+  'keypad_locked',
 ] as const;
 export type OfflineReason = (typeof OFFLINE_REASONS)[number];
 
-/** bridge → app on `events`: a decision the bridge took from its offline list. */
-export interface OfflineEvent {
+/** bridge → app on `events`: a decision the bridge took from its offline list (with the swipe's card, pin or qr). */
+export type OfflineEvent = {
   id: string;
-  card: string;
   at: string;
   granted: boolean;
   reason: OfflineReason;
   offline: true;
-}
+} & CredentialFields;
 
 /**
  * bridge → app on `events`: a swipe the app answered online, sent again
  * because no receipt named it (the app answers before it commits, so it may
- * have stopped in between). id, card and at are the swipe's; granted and
- * reason the app's decision, reason as the app sent it.
+ * have stopped in between). id, at and the credential (card, pin or qr) are
+ * the swipe's; granted and reason the app's decision, reason as the app sent it.
  */
-export interface AnsweredSwipeEvent {
+export type AnsweredSwipeEvent = {
   id: string;
-  card: string;
   at: string;
   granted: boolean;
   reason: string;
   offline: false;
-}
+} & CredentialFields;
 
 /** What the bridge keeps until a receipt names it, and publishes on `events`. */
 export type DoorEvent = OfflineEvent | AnsweredSwipeEvent;

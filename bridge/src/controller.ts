@@ -13,7 +13,7 @@ import {
   type StateMessage,
 } from './contract.js';
 import { openContact } from './contacts/index.js';
-import type { Contact, DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
+import type { Contact, Credential, DeviceEnvironment, Reader, SpawnFunction } from './devices.js';
 import { Door } from './door.js';
 import { doorModeAt, unlockedLines, type DoorMode } from './door-mode.js';
 import { DoorContact } from './door-contact.js';
@@ -76,6 +76,8 @@ export interface BridgeHandle {
    * repeat or the bridge is stopping.
    */
   swipe(card: string): Promise<SwipeOutcome | null>;
+  /** The same for any credential: a card, a PIN typed on a keypad, a QR token scanned. */
+  present(credential: Credential): Promise<SwipeOutcome | null>;
   status(): BridgeStatus;
   /** Fail-secure shutdown: lock shut, offline state published, ports closed. Idempotent. */
   stop(): Promise<void>;
@@ -100,6 +102,8 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
   logger.debug(`config: ${JSON.stringify(redactConfig(config))}`);
   if (config.mqtt.password === undefined) logger.warn('mqtt.password is not set: connecting without a password');
   const ca = config.mqtt.caFile === undefined ? undefined : readCaFile(config.mqtt.caFile);
+  /** The readers' drivers, e.g. "wiegand+keypad+qr", in the retained state and the start-up line. */
+  const readerNames = config.readers.map((reader) => reader.driver).join('+');
 
   let stopped: Promise<void> | null = null;
   const onLost = (error: Error) => {
@@ -129,7 +133,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       reconnectMaxMs: config.mqtt.reconnectMaxMs,
       subscriptions: SUBSCRIBED_KINDS.map((kind) => topics[kind]),
       stateTopic: topics.state,
-      onlineState: (): StateMessage => ({ online: true, version, reader: config.reader.driver, since: new Date().toISOString() }),
+      onlineState: (): StateMessage => ({ online: true, version, reader: readerNames, since: new Date().toISOString() }),
       logger,
     },
     {
@@ -191,7 +195,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     },
   });
   let modeTimer: NodeJS.Timeout | null = null;
-  let reader: Reader | null = null;
+  const readers: Reader[] = [];
   const doorContact = new DoorContact({ door, link, topic: topics.contact, graceMs: config.contactGraceMs, clock, logger });
   let contact: Contact | null = null;
 
@@ -224,7 +228,9 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     } else if (topic === topics.credentials) {
       const list = parse(credentialsListSchema, json, 'credentials list');
       if (list === null) return;
-      if (await store.saveCredentials(list)) logger.info(`offline list version ${list.version}: ${list.cards.length} cards`);
+      if (await store.saveCredentials(list)) {
+        logger.info(`offline list version ${list.version}: ${list.cards.length} cards${list.keys === undefined ? '' : `, ${list.keys.length} keys`}`);
+      }
       else logger.debug(`offline list version ${list.version} ignored: have ${store.credentialsVersion}`);
     } else if (topic === topics.receipt) {
       const receipt = parse(receiptSchema, json, 'receipt');
@@ -240,7 +246,7 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
       const lockShut = door.shutDown();
       const swipesFinished = swipes.stop();
       events.stop();
-      await reader?.close().catch((error) => logger.warn(`reader: ${errorMessage(error)}`));
+      await Promise.all(readers.map((reader) => reader.close().catch((error) => logger.warn(`reader ${reader.driver}: ${errorMessage(error)}`))));
       await contact?.close().catch((error) => logger.warn(`contact: ${errorMessage(error)}`));
       await lockShut;
       // A swipe in progress finishes (it can no longer open the door) before its link and screen go.
@@ -261,21 +267,26 @@ export async function startBridge(configInput: BridgeConfigInput | BridgeConfig,
     modeTimer = setInterval(checkMode, config.timetableCheckMs);
     if (config.contact !== undefined) contact = await openContact(config.contact, devices, (state) => doorContact.receive(state));
     link.start();
-    reader = await openReader(config.reader, devices, (credential) => {
-      swipes.handleCard(credential.card).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
-    });
+    for (const readerConfig of config.readers) {
+      readers.push(
+        await openReader(readerConfig, devices, (credential) => {
+          swipes.handle(credential).catch((error) => logger.error(`swipe: ${errorMessage(error)}`));
+        }),
+      );
+    }
   } catch (error) {
     await stop();
     throw error;
   }
   logger.info(
-    `ready: reader ${config.reader.driver}, lock ${config.lock.driver}, display ${config.display.driver}, ` +
+    `ready: reader ${readerNames}, lock ${config.lock.driver}, display ${config.display.driver}, ` +
       `offline policy ${config.offline}, ${events.pendingCount} events queued`,
   );
 
   return {
     doorId: config.doorId,
     swipe: (card) => swipes.handleCard(card),
+    present: (credential) => swipes.handle(credential),
     status: () => ({
       connected: link.connected,
       lockOpen: door.lockOpen,

@@ -9,8 +9,11 @@ import type { SerialPortFactory } from './serial.js';
 // file per driver exporting `open<Driver>(config, env)`, and an index.ts whose
 // open function picks the driver named in the config.
 
-/** What a reader read. A card id today; a keypad's PIN or a QR code will be kinds of their own. */
-export type Credential = { kind: 'card'; card: string };
+/**
+ * What a reader read: a canonical card id, a PIN entered on a keypad (digits
+ * only), or a token a QR scanner read (`LC1-` + base32).
+ */
+export type Credential = { kind: 'card'; card: string } | { kind: 'pin'; pin: string } | { kind: 'qr'; qr: string };
 
 /** Called with each credential a reader reads (repeats included; the controller filters them). */
 export type CredentialListener = (credential: Credential) => void;

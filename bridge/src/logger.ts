@@ -24,9 +24,20 @@ export function createConsoleLogger(
   const log = (level: LogLevel) => (message: string) => {
     if (LEVEL_RANK[level] < LEVEL_RANK[minLevel]) return;
     const prefix = underJournal ? JOURNAL_PRIORITY[level] : `${new Date().toISOString()} `;
-    write(`${prefix}${level.toUpperCase().padEnd(5)} ${message}`);
+    write(`${prefix}${level.toUpperCase().padEnd(5)} ${maskKeys(message)}`);
   };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/**
+ * A PIN or a QR token never reaches the log in clear, whatever line it slipped
+ * into: a message's `"pin"` and `"qr"` fields and anything shaped like a QR
+ * token are masked. (The swipe code already logs them as "PIN ****".)
+ */
+export function maskKeys(message: string): string {
+  return message
+    .replace(/("(?:pin|qr)"\s*:\s*)"[^"]*"/g, '$1"***"')
+    .replace(/\bLC1-[A-Za-z2-7]+/gi, 'LC1-****');
 }
 
 function writeStderr(line: string): void {

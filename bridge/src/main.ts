@@ -57,8 +57,8 @@ async function main(): Promise<void> {
     logger.error(`cannot start: ${errorMessage(error)}`);
     process.exit(1);
   }
-  if (config.reader.driver === 'keyboard') {
-    logger.info('type a card id (e.g. 004E2B4E or 0005122894) and press Enter; Ctrl+C to stop');
+  if (config.readers.some((reader) => reader.driver === 'keyboard')) {
+    logger.info('type a card id (e.g. 004E2B4E or 0005122894), a PIN ending in # (482913#) or a QR token (LC1-...) and press Enter; Ctrl+C to stop');
   }
 }
 

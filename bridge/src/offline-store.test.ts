@@ -194,3 +194,43 @@ describe('OfflineStore', () => {
     expect((await OfflineStore.open(dir, quiet)).displayMessage).toEqual(message);
   });
 });
+
+describe('OfflineStore keys (PINs and QR tokens)', () => {
+  const stay: [string, string] = ['2030-05-10T14:00:00.000Z', '2030-05-14T10:00:00.000Z'];
+  const later: [string, string] = ['2030-06-01T14:00:00.000Z', '2030-06-02T10:00:00.000Z'];
+  const TOKEN = 'LC1-MFRGGZDFMZTWQ2LKNNWG23TPOA';
+  const storeWithKeys = async (keys: Array<{ h: string; k: 'pin' | 'qr'; win: Array<[string, string]>; n: string }>) => {
+    const store = await OfflineStore.open(await tempDir(), quiet);
+    await store.saveCredentials({ version: 1, generatedAt: new Date().toISOString(), salt: 'ef56', cards: [], keys });
+    return store;
+  };
+
+  it('finds a key by sha256(salt + "pin:" + PIN) or sha256(salt + "qr:" + token), only inside one of its windows', async () => {
+    const store = await storeWithKeys([
+      { h: hash('ef56', 'pin:482913'), k: 'pin', win: [stay], n: 'Ana' },
+      { h: hash('ef56', `qr:${TOKEN}`), k: 'qr', win: [stay, later], n: '' },
+    ]);
+    const pinAt = (iso: string) => store.checkKey({ kind: 'pin', pin: '482913' }, new Date(iso));
+    expect(pinAt('2030-05-10T13:59:59.999Z')).toEqual({ reason: 'outside_key_window' });
+    expect(pinAt('2030-05-10T14:00:00.000Z')).toEqual({ reason: 'granted', name: 'Ana' });
+    expect(pinAt('2030-05-14T09:59:59.999Z')).toEqual({ reason: 'granted', name: 'Ana' });
+    // After check-out: expired, the key is still known but no longer opens.
+    expect(pinAt('2030-05-14T10:00:00.000Z')).toEqual({ reason: 'outside_key_window' });
+    expect(store.checkKey({ kind: 'qr', qr: TOKEN }, new Date('2030-06-01T20:00:00.000Z'))).toEqual({ reason: 'granted', name: '' });
+    expect(store.checkKey({ kind: 'pin', pin: '482914' }, new Date('2030-05-11T12:00:00.000Z'))).toEqual({ reason: 'invalid_key' });
+    // The kinds are kept apart: the same text as the other kind is no key.
+    expect(store.checkKey({ kind: 'qr', qr: TOKEN }, new Date('2030-05-20T12:00:00.000Z'))).toEqual({ reason: 'outside_key_window' });
+    expect(store.checkCard('482913', new Date('2030-05-11T12:00:00.000Z'))).toBe('unknown_card');
+  });
+
+  it('a PIN shared by keys whose windows do not overlap opens for each holder in turn; no list, no key', async () => {
+    const store = await storeWithKeys([
+      { h: hash('ef56', 'pin:111111'), k: 'pin', win: [stay], n: 'Ana' },
+      { h: hash('ef56', 'pin:111111'), k: 'pin', win: [later], n: 'Bea' },
+    ]);
+    expect(store.checkKey({ kind: 'pin', pin: '111111' }, new Date('2030-05-11T12:00:00.000Z'))).toEqual({ reason: 'granted', name: 'Ana' });
+    expect(store.checkKey({ kind: 'pin', pin: '111111' }, new Date('2030-06-01T20:00:00.000Z'))).toEqual({ reason: 'granted', name: 'Bea' });
+    const empty = await OfflineStore.open(await tempDir(), quiet);
+    expect(empty.checkKey({ kind: 'pin', pin: '111111' }, new Date('2030-05-11T12:00:00.000Z'))).toEqual({ reason: 'invalid_key' });
+  });
+});

@@ -25,7 +25,16 @@ const DISPLAY_FILE = 'display.json';
  */
 const EVENTS_FILE = 'events.jsonl';
 
-export type OfflineCardCheck = Exclude<OfflineReason, 'offline_deny'>;
+export type OfflineCardCheck = Exclude<OfflineReason, 'offline_deny' | 'invalid_key' | 'outside_key_window' | 'keypad_locked'>;
+
+/** The offline decision for a key: granted (greeting its holder by `name`), or why not. */
+export type OfflineKeyCheck = { reason: 'granted'; name: string } | { reason: 'invalid_key' | 'outside_key_window' };
+
+/** One key of the offline list: its periods [from, to) in ms since the epoch, its holder's first name. */
+interface OfflineKey {
+  windows: Array<[number, number]>;
+  name: string;
+}
 
 /** One card of the offline list, times in ms since the epoch. */
 interface OfflineCard {
@@ -46,6 +55,8 @@ export class OfflineStore {
   private credentials: CredentialsList | null = null;
   /** The offline list's cards by hash. */
   private cards = new Map<string, OfflineCard>();
+  /** The offline list's keys by hash (a PIN may belong to several keys whose periods do not overlap). */
+  private keys = new Map<string, OfflineKey[]>();
   private display: DisplayMessage | null = null;
   /** Events by id, oldest first. */
   private pending = new Map<string, DoorEvent>();
@@ -109,6 +120,22 @@ export class OfflineStore {
     return entry.schedule !== null ? 'outside_schedule' : 'outside_booking_window';
   }
 
+  /**
+   * The offline decision for a PIN or a QR token at `now` (the bridge's
+   * clock): a key of the list with a period holding now → granted; a key of
+   * the list, but none of its periods holds now (not yet, or over) →
+   * outside_key_window; not on the list (or no list yet) → invalid_key.
+   */
+  checkKey(key: { kind: 'pin'; pin: string } | { kind: 'qr'; qr: string }, now: Date): OfflineKeyCheck {
+    if (this.credentials === null) return { reason: 'invalid_key' };
+    const secret = key.kind === 'pin' ? `pin:${key.pin}` : `qr:${key.qr}`;
+    const entries = this.keys.get(`${key.kind}:${createHash('sha256').update(`${this.credentials.salt}${secret}`, 'utf8').digest('hex')}`);
+    if (entries === undefined) return { reason: 'invalid_key' };
+    const time = now.getTime();
+    const valid = entries.find((entry) => entry.windows.some(([from, to]) => from <= time && time < to));
+    return valid === undefined ? { reason: 'outside_key_window' } : { reason: 'granted', name: valid.name };
+  }
+
   /** Keeps the list if it is newer than the one held; returns whether it was kept. */
   async saveCredentials(list: CredentialsList): Promise<boolean> {
     if (this.credentials !== null && list.version <= this.credentials.version) return false;
@@ -162,6 +189,12 @@ export class OfflineStore {
         },
       ]),
     );
+    this.keys = new Map();
+    for (const key of list.keys ?? []) {
+      const id = `${key.k}:${key.h}`;
+      const entry = { windows: key.win.map(([from, to]): [number, number] => [Date.parse(from), Date.parse(to)]), name: key.n };
+      this.keys.set(id, [...(this.keys.get(id) ?? []), entry]);
+    }
   }
 
   private serialized(write: () => Promise<void>): Promise<void> {

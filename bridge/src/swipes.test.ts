@@ -8,7 +8,7 @@ import type { Logger } from './logger.js';
 import type { MqttLink } from './mqtt-link.js';
 import { OfflineEvents } from './offline-events.js';
 import { OfflineStore } from './offline-store.js';
-import { Swipes } from './swipes.js';
+import { keyGreeting, Swipes } from './swipes.js';
 import { eventually } from './test-support/eventually.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -87,5 +87,14 @@ describe('Swipes: answered swipes in the event queue', () => {
     await events.receive({ ids: [id] });
     expect(store.pendingCount).toBe(0);
     stop();
+  });
+});
+
+describe('keyGreeting (offline grants by a key)', () => {
+  it('greets by the name when it fits the LCD line, else by its first word, cut to 16; no name, no greeting', () => {
+    expect(keyGreeting('Ana')).toBe('Hola, Ana');
+    expect(keyGreeting('Ana María López')).toBe('Hola, Ana');
+    expect(keyGreeting('Maximilianoandrés')).toBe('Hola, Maximilian');
+    expect(keyGreeting('  ')).toBeNull();
   });
 });

@@ -36,6 +36,7 @@ import {
   localTime as bridgeLocalTime,
   unlockedUntil as bridgeUnlockedUntil,
 } from "../../bridge/src/schedule";
+import { MAX_PIN_DIGITS } from "../../bridge/src/readers/keypad";
 import { OFFLINE_LINES } from "../../bridge/src/swipes";
 import { buildingLocalDay, buildingLocalTime, doorModeAt, isWithinSchedule, unlockedUntil } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
@@ -264,6 +265,22 @@ describe("messages the bridge builds parse with the app's schemas", () => {
       { state: "closed", released: true, at: new Date().toISOString() },
     ];
     for (const contact of contacts) expectParses(contactSchema, contact);
+  });
+
+  it("a keypad's PIN and a QR scanner's token: swipes, and offline events for every key reason", () => {
+    const at = new Date().toISOString();
+    const swipes: SwipeMessage[] = [
+      { id: randomUUID(), pin: "482913", at, source: "keypad" },
+      { id: randomUUID(), pin: "9".repeat(MAX_PIN_DIGITS), at, source: "keypad" },
+      { id: randomUUID(), qr: `LC1-${"A".repeat(100)}`, at, source: "qr" },
+    ];
+    for (const swipe of swipes) expectParses(swipeSchema, swipe);
+    for (const reason of ["granted", "invalid_key", "outside_key_window", "keypad_locked"] as const) {
+      for (const credential of [{ pin: "482913" }, { qr: "LC1-MFRGGZDFMZTWQ2LKNNWG23TPOA" }]) {
+        const event: OfflineEvent = { id: randomUUID(), ...credential, at, granted: reason === "granted", reason, offline: true };
+        expectParses(doorEventSchema, event);
+      }
+    }
   });
 
   it("what a running bridge publishes: its swipe, the offline event, its online and offline states; and its client id", async () => {

@@ -1,7 +1,7 @@
 import { canonicalCardId, type CardTextFormat } from '../card-id.js';
 import type { ReaderConfig } from '../config.js';
 import type { CredentialListener, DeviceEnvironment, Reader } from '../devices.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter, type LineResult } from './line-splitter.js';
 import { openParsedSerialReader } from './parsed-input.js';
 
 /**
@@ -13,7 +13,7 @@ export class LineCardParser extends LineSplitter {
     super();
   }
 
-  protected parseLine(line: string): { card: string } | { rejected: string } {
+  protected parseLine(line: string): LineResult {
     const card = canonicalCardId(line, this.format);
     return card === null ? { rejected: `not a card id: ${JSON.stringify(line.slice(0, 40))}` } : { card };
   }

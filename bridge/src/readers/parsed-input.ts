@@ -1,13 +1,14 @@
 import type { Readable, Transform } from 'node:stream';
 import type { ReaderConfig } from '../config.js';
-import type { CredentialListener, DeviceEnvironment, Reader } from '../devices.js';
+import type { Credential, CredentialListener, DeviceEnvironment, Reader } from '../devices.js';
 import { openSerialPort } from '../serial.js';
 
 /**
  * A reader whose input only flows one way, into a parser: a Transform that
- * pushes canonical card ids and emits 'reject' with a reason (logged). The
+ * pushes canonical card ids (strings) or other credentials (PINs, QR tokens,
+ * as Credential objects) and emits 'reject' with a reason (logged). The
  * drivers of such readers are this plus their parser; a two-way protocol
- * (OSDP) or a keypad writes its own open function on openSerialPort.
+ * (OSDP) writes its own open function on openSerialPort.
  */
 export function readParsed(
   driver: ReaderConfig['driver'],
@@ -18,12 +19,14 @@ export function readParsed(
   release: () => Promise<void>,
 ): Reader {
   parser.on('reject', (reason: string) => env.logger.warn(`reader ${driver}: rejected input: ${reason}`));
-  parser.on('data', (card: string) => onCredential({ kind: 'card', card }));
+  parser.on('data', (read: string | Credential) => onCredential(typeof read === 'string' ? { kind: 'card', card: read } : read));
   input.pipe(parser);
   return {
     driver,
     close: async () => {
       input.unpipe(parser);
+      // Without a flush: a half-read line, or a keypad's digits not yet submitted, is dropped.
+      parser.destroy();
       await release();
     },
   };

@@ -19,12 +19,15 @@ export interface ScriptedDecision {
  * decision's row is committed).
  */
 export class ScriptedApp {
-  readonly swipes: Array<{ id: string; card: string; at: string; source: string }> = [];
-  readonly events: Array<{ id: string; card: string; at: string; granted: boolean; reason: string; offline: boolean }> = [];
+  readonly swipes: Array<{ id: string; card?: string; pin?: string; qr?: string; at: string; source: string }> = [];
+  readonly events: Array<{ id: string; card?: string; pin?: string; qr?: string; at: string; granted: boolean; reason: string; offline: boolean }> = [];
   readonly states: unknown[] = [];
   /** The doors' contact reports, with the door they came from. */
   readonly contacts: Array<{ door: string; state: string; released: boolean; at: string }> = [];
-  /** Cards granted by the app; any other card is denied with unknown_card. */
+  /**
+   * Cards granted by the app, and keys as "pin:<PIN>" / "qr:<token>" (grantKey);
+   * any other card is denied with unknown_card, any other key with invalid_key.
+   */
   readonly grants = new Map<string, ScriptedDecision>();
   /** Delay before answering a swipe. */
   decisionDelayMs = 0;
@@ -69,6 +72,10 @@ export class ScriptedApp {
     this.grants.set(card, { granted: true, reason: 'granted', line1, line2, unlockMs });
   }
 
+  grantKey(kind: 'pin' | 'qr', secret: string, line1 = 'Hola, Ana', line2 = 'WELCOME', unlockMs = 200): void {
+    this.grants.set(`${kind}:${secret}`, { granted: true, reason: 'granted', line1, line2, unlockMs });
+  }
+
   eventCount(id: string): number {
     return this.events.filter((event) => event.id === id).length;
   }
@@ -83,16 +90,19 @@ export class ScriptedApp {
     version: number,
     cards: Array<{ card: string; exp?: string | null; win?: Array<[string, string]> }>,
     salt = 'ab12',
+    keys?: Array<{ kind: 'pin' | 'qr'; secret: string; win: Array<[string, string]>; name?: string }>,
   ): Promise<void> {
+    const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
     const message = {
       version,
       generatedAt: new Date().toISOString(),
       salt,
       cards: cards.map(({ card, exp, win }) => ({
-        h: createHash('sha256').update(`${salt}${card}`, 'utf8').digest('hex'),
+        h: sha256(`${salt}${card}`),
         exp: exp ?? null,
         ...(win === undefined ? {} : { win }),
       })),
+      ...(keys === undefined ? {} : { keys: keys.map(({ kind, secret, win, name }) => ({ h: sha256(`${salt}${kind}:${secret}`), k: kind, win, n: name ?? '' })) }),
     };
     await this.client.publishAsync(`${this.prefix}/doors/${door}/credentials`, JSON.stringify(message), { qos: 1, retain: true });
   }
@@ -122,11 +132,12 @@ export class ScriptedApp {
     if (kind !== 'swipe') return;
     this.swipes.push(message);
     if (!this.answering) return;
-    const scripted = this.grants.get(message.card) ?? {
+    const isCard = typeof message.card === 'string';
+    const scripted = this.grants.get(isCard ? message.card : typeof message.pin === 'string' ? `pin:${message.pin}` : `qr:${message.qr}`) ?? {
       granted: false,
-      reason: 'unknown_card',
+      reason: isCard ? 'unknown_card' : 'invalid_key',
       line1: 'ACCESS DENIED',
-      line2: 'UNKNOWN CARD',
+      line2: isCard ? 'UNKNOWN CARD' : 'Código no válido',
       unlockMs: 0,
     };
     const decision = {
