@@ -34,4 +34,5 @@ CREATE INDEX `door_keys_status_idx` ON `door_keys` (`status`,`valid_until`);--> 
 ALTER TABLE `access_logs` ADD `credential_kind` text DEFAULT 'card' NOT NULL;--> statement-breakpoint
 ALTER TABLE `access_logs` ADD `key_id` text REFERENCES door_keys(id) ON DELETE set null;--> statement-breakpoint
 ALTER TABLE `access_logs` ADD `holder` text;--> statement-breakpoint
+CREATE INDEX `access_logs_kind_idx` ON `access_logs` (`credential_kind`,`timestamp`);--> statement-breakpoint
 ALTER TABLE `doors` ADD `is_entrance` integer DEFAULT false NOT NULL;

@@ -9,6 +9,13 @@
 //        [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0]
 //        [--groups 0] [--data-dirs DIR,DIR]
 //
+// --keys adds door keys (issue 29: a stay's PIN and QR token) for as many holders
+// as cards, each opening ~20% of the doors now, and sends a third of the swipes
+// as cards, a third as PINs (source keypad) and a third as QR tokens (source
+// qr), each with the cards' mix (~85% valid here, ~10% other doors, ~3%
+// unknown); it runs once per rate of --rates (default 50,1000) on the embedded
+// broker and prints p50/p99 per credential kind side by side.
+//
 // --groups N adds N access groups of 10 doors each, with timetables (a third
 // always, a third on every day 00:00-24:00, a third at an hour that is over),
 // and puts each user in 3 of them: the decisions then read the groups'
@@ -51,7 +58,7 @@ import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { bundleTs, runTs } from "./lib/run-ts.mjs";
-import { connectBridges, endBridges, percentile, PREFIX, sendSwipes } from "./lib/bridges.mjs";
+import { connectBridges, endBridges, percentile, pickCard, PREFIX, sendSwipes } from "./lib/bridges.mjs";
 import { cpuSeconds, machineBusySeconds } from "./lib/proc.mjs";
 import { freePort, sleep, waitForPort } from "./lib/server.mjs";
 import { aclFileText, mosquittoHash } from "./mosquitto-passwords.mjs";
@@ -68,6 +75,8 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     "log-rows": { type: "string", default: "0" },
     groups: { type: "string", default: "0" },
+    keys: { type: "boolean", default: false },
+    rates: { type: "string", default: "50,1000" },
     "data-dirs": { type: "string" },
     // --scenario web / export
     rows: { type: "string" },
@@ -89,6 +98,7 @@ if (args.help) {
   console.info(
     [
       "usage: node scripts/bench-access.mjs [--broker embedded|mosquitto|both] [--duration 60] [--rate 1000] [--doors 50] [--cards 1000] [--warmup 3] [--log-rows 0] [--groups 0] [--data-dirs DIR,DIR]",
+      "       node scripts/bench-access.mjs --keys [--rates 50,1000] [--duration 60] [--doors 50] [--cards 1000] (cards, PINs and QR tokens side by side)",
       "       node scripts/bench-access.mjs --scenario web [--rows 1000000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--clients 20] [--pages /admin/logs,…] [--warmup 3]",
       "       node scripts/bench-access.mjs --scenario export [--rows 1000000] [--repeat 3]",
       "       node scripts/bench-access.mjs --scenario flood [--readings 1000] [--rate 50] [--duration 30] [--doors 20] [--cards 200] [--rows 0] [--warmup 3]",
@@ -110,10 +120,11 @@ const CARDS = Number(args.cards ?? 1000);
 const WARMUP_S = Number(args.warmup);
 const LOG_ROWS = Number(args["log-rows"]);
 const GROUPS = Number(args.groups);
+const KEYS = args.keys;
 const APP_USERNAME = "coliving.app";
 const MOSQUITTO = "/usr/sbin/mosquitto";
 const DRAIN_TIMEOUT_MS = 10_000;
-const brokers = args.broker === "both" ? ["embedded", "mosquitto"] : [args.broker];
+const brokers = KEYS && args.broker === "both" ? ["embedded"] : args.broker === "both" ? ["embedded", "mosquitto"] : [args.broker];
 // Where each run's scratch directory (its database) goes; the system's temp directory by default.
 const dataDirs = args["data-dirs"] ? args["data-dirs"].split(",").map((dir) => path.resolve(dir)) : [os.tmpdir()];
 for (const broker of brokers) {
@@ -203,11 +214,57 @@ async function seed(databaseUrl) {
       });
     }
   }
+  const keys = KEYS ? seedKeys(statements, doors, now) : [];
   await client.batch(statements, "write");
   if (LOG_ROWS > 0) await fillLog(client, LOG_ROWS, now);
   await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
   client.close();
-  return { doors, cards };
+  return { doors, cards, keys };
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+/** `LC1-` + 32 base32 characters (160 random bits), as the app issues them. */
+const qrToken = () => `LC1-${Array.from(crypto.randomBytes(32), (byte) => BASE32[byte % 32]).join("")}`;
+
+/** --keys: one key per card's holder, open now (until tomorrow), on ~20% of the doors (another fifth than its card's). */
+function seedKeys(statements, doors, now) {
+  const keys = [];
+  const windows = JSON.stringify([[now - 3600_000, now + 86_400_000]]);
+  for (let i = 0; i < CARDS; i++) {
+    const id = crypto.randomUUID();
+    const pin = String(100000 + i);
+    const qr = qrToken();
+    statements.push({
+      sql: `INSERT INTO door_keys (id, kind, pin, qr_token, qr_hash, holder_label, holder_first_name, windows, valid_from, valid_until, entrances)
+            VALUES (?, 'stay', ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      args: [id, pin, qr, crypto.createHash("sha256").update(qr).digest("hex"), `Huésped ${i} · BENCH${i}`, `Huésped${i}`, windows, now - 3600_000, now + 86_400_000],
+    });
+    const allowed = doors.filter((_, d) => (d + i + 1) % 5 === 0);
+    for (const door of allowed) statements.push({ sql: "INSERT INTO door_key_doors (key_id, door_id) VALUES (?, ?)", args: [id, door.rowId] });
+    keys.push({ pin, qr, allowedDoors: new Set(allowed.map((door) => door.code)) });
+  }
+  return keys;
+}
+
+/** --keys: a third of the swipes each as a card, a PIN and a QR token, each with the cards' mix. */
+function presentMixed(cards, keys) {
+  const pickKey = (doorCode, sequence) => {
+    const roll = sequence % 100;
+    if (roll < 3) return null;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const key = keys[Math.floor(Math.random() * keys.length)];
+      if (roll < 13 ? !key.allowedDoors.has(doorCode) : key.allowedDoors.has(doorCode)) return key;
+    }
+    return keys[0];
+  };
+  return (doorCode, sequence) => {
+    const kind = ["card", "pin", "qr"][sequence % 3];
+    const mix = Math.floor(sequence / 3);
+    if (kind === "card") return { kind, fields: { card: pickCard(cards, doorCode, mix), source: "reader" } };
+    const key = pickKey(doorCode, mix);
+    if (kind === "pin") return { kind, fields: { pin: key?.pin ?? String(900000 + (mix % 99999)), source: "keypad" } };
+    return { kind, fields: { qr: key?.qr ?? qrToken(), source: "qr" } };
+  };
 }
 
 function startMosquitto(dir, doors, appPassword) {
@@ -277,10 +334,11 @@ async function stopProcess(child) {
   await exited;
 }
 
-async function runOne(broker, entry, dataDir) {
+async function runOne(broker, entry, dataDir, rate = RATE) {
   const dir = fs.mkdtempSync(path.join(dataDir, `coliving-bench-${broker}-`));
   const databaseUrl = `file:${path.join(dir, "app.db")}`;
-  const { doors, cards } = await seed(databaseUrl);
+  const { doors, cards, keys } = await seed(databaseUrl);
+  const present = KEYS ? presentMixed(cards, keys) : undefined;
   const appPassword = crypto.randomBytes(18).toString("base64url");
   let mosquitto = null;
   let url;
@@ -302,13 +360,13 @@ async function runOne(broker, entry, dataDir) {
   const service = await startService(entry, env);
   const bridges = await connectBridges(url, doors);
   try {
-    console.info(`\n[bench] ${broker}${dataDirs.length > 1 ? ` on ${dataDir}` : ""}: ${DOORS} doors, ${CARDS} cards, ${GROUPS} access groups, ${RATE} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
-    const warm = await sendSwipes(bridges, cards, { rate: RATE, seconds: WARMUP_S, drainTimeoutMs: DRAIN_TIMEOUT_MS });
+    console.info(`\n[bench] ${broker}${dataDirs.length > 1 ? ` on ${dataDir}` : ""}: ${DOORS} doors, ${CARDS} cards, ${GROUPS} access groups, ${rate} swipes/s, warm-up ${WARMUP_S} s, measure ${DURATION_S} s`);
+    const warm = await sendSwipes(bridges, cards, { rate: rate, seconds: WARMUP_S, drainTimeoutMs: DRAIN_TIMEOUT_MS, present });
     const cpuBefore = cpuSeconds(service.child.pid);
     const benchCpuBefore = process.cpuUsage();
     const machineBefore = machineBusySeconds();
     const measuredStart = performance.now();
-    const run = await sendSwipes(bridges, cards, { rate: RATE, seconds: DURATION_S, drainTimeoutMs: DRAIN_TIMEOUT_MS, onWindow: printWindow });
+    const run = await sendSwipes(bridges, cards, { rate: rate, seconds: DURATION_S, drainTimeoutMs: DRAIN_TIMEOUT_MS, onWindow: printWindow, present });
     const measuredSeconds = (performance.now() - measuredStart) / 1000;
     const cpuAfter = cpuSeconds(service.child.pid);
     const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -323,7 +381,15 @@ async function runOne(broker, entry, dataDir) {
 
     const swipes = warm.total + run.total;
     const sorted = run.latencies.sort((a, b) => a - b);
+    const byKind = Object.fromEntries(
+      Object.entries(run.latenciesByKind).map(([kind, values]) => {
+        const kindSorted = values.sort((a, b) => a - b);
+        return [kind, { decided: kindSorted.length, p50: percentile(kindSorted, 50), p99: percentile(kindSorted, 99), max: kindSorted.at(-1) ?? NaN }];
+      }),
+    );
     const result = {
+      rate: rate,
+      byKind,
       broker: dataDirs.length > 1 ? `${broker} on ${dataDir}` : broker,
       swipes: run.total,
       decided: run.decided,
@@ -373,11 +439,15 @@ function printResult(r) {
     console.info(`  machine CPU        ${(r.machineCpu * 100).toFixed(0)}% of one core in all, of which ~${(Math.max(0, others) * 100).toFixed(0)}% other processes (broker included) on ${os.cpus().length} cores`);
   }
   console.info(`  log rows           ${r.logRows} for ${r.expectedRows} swipes: ${r.logOk ? "OK" : "MISMATCH"}`);
+  for (const [kind, k] of Object.entries(r.byKind)) {
+    console.info(`  ${kind.padEnd(5)} decisions      ${k.decided}  p50 ${k.p50.toFixed(1)} ms  p99 ${k.p99.toFixed(1)} ms  max ${k.max.toFixed(1)} ms`);
+  }
 }
 
 async function runDefaultScenario() {
   const entry = await bundleService();
   const results = [];
+  if (KEYS) return runKeysScenario(entry);
   for (const dataDir of dataDirs) {
     for (const broker of brokers) results.push(await runOne(broker, entry, dataDir));
   }
@@ -387,6 +457,23 @@ async function runDefaultScenario() {
     console.info(`  ${r.broker.padEnd(dataDirs.length > 1 ? 30 : 10)} ${r.decisionsPerSecond.toFixed(0)}/s, p99 ${r.p99.toFixed(1)} ms: ${met ? "met" : "NOT met"}`);
   }
   // Lost swipes or a wrong log count are failures; missing the latency target is a finding.
+  return results.some((r) => !r.logOk || r.lost > 0) ? 1 : 0;
+}
+
+/** --keys: cards, PINs and QR tokens mixed, once per rate; p50/p99 per kind side by side. */
+async function runKeysScenario(entry) {
+  const rates = args.rates.split(",").map(Number);
+  const results = [];
+  for (const rate of rates) results.push(await runOne(brokers[0], entry, dataDirs[0], rate));
+  console.info(`\n[bench] decisions by credential kind (${brokers[0]} broker, ${DOORS} doors, ${CARDS} cards and keys, ${DURATION_S} s each)`);
+  console.info("  rate/s   kind   decisions   p50 ms   p99 ms   max ms");
+  for (const r of results) {
+    for (const kind of ["card", "pin", "qr"]) {
+      const k = r.byKind[kind];
+      if (!k) continue;
+      console.info(`  ${String(r.rate).padStart(6)}   ${kind.padEnd(5)}  ${String(k.decided).padStart(9)}   ${k.p50.toFixed(1).padStart(6)}   ${k.p99.toFixed(1).padStart(6)}   ${k.max.toFixed(1).padStart(6)}`);
+    }
+  }
   return results.some((r) => !r.logOk || r.lost > 0) ? 1 : 0;
 }
 

@@ -136,6 +136,8 @@ type Criteria = {
   cardPrefix: string | null;
   /** Search: what the username starts with, case-insensitively (null: no search). */
   usernamePrefix: string | null;
+  /** Only rows of this credential kind (card, PIN, QR); null: all. */
+  credentialKind: CredentialKind | null;
 };
 
 /**
@@ -151,6 +153,7 @@ function criteriaOf(filters: LogFilters, now: Date): Criteria {
     doorId: filters.doorId || null,
     cardPrefix: cardPrefix || null,
     usernamePrefix: search || null,
+    credentialKind: !filters.credentialKind || filters.credentialKind === "all" ? null : filters.credentialKind,
   };
 }
 
@@ -167,6 +170,7 @@ function baseConditions(criteria: Criteria, { checkOnly = false } = {}): SQL[] {
   if (criteria.since !== null) conditions.push(sql`${column("timestamp")} >= ${criteria.since}`);
   if (criteria.granted !== null) conditions.push(sql`${column("access_granted")} = ${criteria.granted ? 1 : 0}`);
   if (criteria.doorId) conditions.push(sql`${column("door_id")} = ${criteria.doorId}`);
+  if (criteria.credentialKind) conditions.push(sql`${column("credential_kind")} = ${criteria.credentialKind}`);
   return conditions;
 }
 
@@ -200,7 +204,8 @@ function searchBranches(criteria: Criteria, columns: SQL): SQL {
  */
 export async function getAccessLogStats(filters: LogFilters, now = new Date()): Promise<AccessLogStats> {
   const criteria = criteriaOf(filters, now);
-  if (criteria.usernamePrefix) return searchStats(criteria);
+  // The counters do not split by credential kind: a kind is counted on its rows, as a search is.
+  if (criteria.usernamePrefix || criteria.credentialKind) return searchStats(criteria);
   const [counts] = await getDb().all<{ total: number; denied: number; uniqueCards: number }>(statsQuery(criteria));
   const total = Number(counts?.total ?? 0);
   const denied = Number(counts?.denied ?? 0);
@@ -216,13 +221,14 @@ export async function getAccessLogStats(filters: LogFilters, now = new Date()): 
  */
 async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
   const cap = LOG_COUNT_BOUND + 1;
-  const bounded = (result: boolean) =>
-    sql`(SELECT count(*) FROM (${searchBranches({ ...criteria, granted: result }, sql`1`)} LIMIT ${cap}))`;
+  const rows = (wanted: Criteria, columns: SQL) =>
+    wanted.usernamePrefix ? searchBranches(wanted, columns) : sql`SELECT ${columns} FROM access_logs WHERE ${and(baseConditions(wanted))}`;
+  const bounded = (result: boolean) => sql`(SELECT count(*) FROM (${rows({ ...criteria, granted: result }, sql`1`)} LIMIT ${cap}))`;
   const grantedCount = criteria.granted === false ? sql`0` : bounded(true);
   const deniedCount = criteria.granted === true ? sql`0` : bounded(false);
   const [counts] = await getDb().all<{ granted: number; denied: number; uniqueCards: number }>(sql`
     SELECT ${grantedCount} AS granted, ${deniedCount} AS denied,
-      (SELECT count(DISTINCT c) FROM (${searchBranches(criteria, sql`card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
+      (SELECT count(DISTINCT c) FROM (${rows(criteria, sql`card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
   const granted = Number(counts?.granted ?? 0);
   const denied = Number(counts?.denied ?? 0);
   const uniqueCards = Number(counts?.uniqueCards ?? 0);

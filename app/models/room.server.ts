@@ -63,11 +63,11 @@ export async function deleteRoom(id: string, today: string) {
   return (await getRoom(id)) ? { ok: false as const, reason: "held" as const } : null;
 }
 
-/** The room's confirmed stays whose exit day is after `today`, soonest first (to name them). */
+/** The room's confirmed stays whose exit day is after `today`, soonest first (to name them; their keys follow the room's door). */
 export async function listUpcomingConfirmedStays(roomId: string, today: string, limit = 5) {
   const r = anonymousReservations;
   return getDb()
-    .select({ reservationCode: r.reservationCode, startDate: r.startDate, endDate: r.endDate })
+    .select({ id: r.id, reservationCode: r.reservationCode, startDate: r.startDate, endDate: r.endDate })
     .from(r)
     .where(and(eq(r.roomId, roomId), eq(r.status, "confirmed"), sql`${r.endDate} > ${today}`))
     .orderBy(asc(r.startDate))

@@ -35,6 +35,8 @@ function toLogLine(line: MergedAccessLog<AccessLogRecord>, approvable: Set<strin
     reasonText: ACCESS_REASON_LABELS[line.reason],
     isAnonymous: line.isAnonymous,
     offline: line.offline,
+    credentialKind: line.credentialKind,
+    holder: line.holder,
     canApprove: approvable.has(line.id),
   };
 }

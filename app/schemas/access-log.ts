@@ -35,6 +35,11 @@ export const LOG_DATE_RANGE_LABELS: Record<LogDateRange, string> = {
   all: "Todo el historial",
 };
 
+/** What was presented at the door (issue 29): "all" or one credential kind. */
+export const LOG_CREDENTIAL_KINDS = ["all", "card", "pin", "qr"] as const;
+export type LogCredentialKind = (typeof LOG_CREDENTIAL_KINDS)[number];
+export const CREDENTIAL_KIND_LABELS: Record<LogCredentialKind, string> = { all: "Todas", card: "Tarjeta", pin: "PIN", qr: "QR" };
+
 export const ACCESS_RESULT_LABELS = { granted: "Concedido", denied: "Denegado" } as const;
 
 export const LogFiltersSchema = z.object({
@@ -47,8 +52,10 @@ export const LogFiltersSchema = z.object({
     z.string().check(z.trim(), z.maxLength(LOG_SEARCH_MAX_LENGTH, `La búsqueda admite como máximo ${LOG_SEARCH_MAX_LENGTH} caracteres`)),
     "",
   ),
+  credentialKind: z._default(z.enum(LOG_CREDENTIAL_KINDS, { error: "credentialKind debe ser all, card, pin o qr" }), "all"),
 });
-export type LogFilters = z.infer<typeof LogFiltersSchema>;
+/** The parsed filters; `credentialKind` absent reads as "all" (callers older than the filter). */
+export type LogFilters = Omit<z.infer<typeof LogFiltersSchema>, "credentialKind"> & { credentialKind?: LogCredentialKind };
 
 /** GET /api/logs; unknown parameters (the cache-busting `t` or `_`) are ignored. */
 export const LogListQuerySchema = z.extend(LogFiltersSchema, pagingFields(LOG_API_MAX_LIMIT, LOG_PAGE_SIZE));

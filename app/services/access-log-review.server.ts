@@ -40,6 +40,10 @@ export function toAccessLogJson(row: AccessLogRecord) {
     user: row.username,
     isAnonymous: row.isAnonymous,
     offline: row.offline,
+    /** What was presented: "card", "pin" or "qr" (issue 29). */
+    credentialKind: row.credentialKind,
+    /** A door key's holder ('Huésped Ana López · LC7Q2M4A'); null for cards. For a key, `cardId` is its reference (the reservation code), never the PIN or token. */
+    holder: row.holder,
   };
 }
 export type AccessLogJson = ReturnType<typeof toAccessLogJson>;
@@ -60,8 +64,9 @@ export async function withDoorRowId(filters: LogFilters): Promise<LogFilters> {
 export function logFiltersQuery(filters: LogFilters) {
   const defaults = LogFiltersSchema.parse({});
   const params = new URLSearchParams();
-  for (const key of ["status", "doorId", "dateRange", "search"] as const) {
-    if (filters[key] !== defaults[key]) params.set(key, filters[key]);
+  for (const key of ["status", "doorId", "dateRange", "search", "credentialKind"] as const) {
+    const value = filters[key] ?? defaults[key];
+    if (value !== defaults[key]) params.set(key, value);
   }
   return params.toString();
 }

@@ -3,6 +3,8 @@
 // cannot be deleted, taken out of service or given another type: the refusal
 // names those stays (the write itself checks, app/models/room.server.ts).
 import { findDoorByCodeOrId, getDoorById, listDoors } from "~/models/door.server";
+import { notifyAccessChange } from "~/access/notify.server";
+import { getReservationById } from "~/models/reservation.server";
 import * as roomModel from "~/models/room.server";
 import type { Room } from "~/models/room.server";
 import type { RoomInput, RoomUpdate } from "~/schemas/room";
@@ -10,6 +12,7 @@ import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { audited, changedFields } from "./audit.server";
+import { syncStayKey } from "./door-keys.server";
 
 /** The fields of a room an event keeps (`doorId`: the door's row id). */
 const AUDITED_ROOM_FIELDS = ["name", "floor", "roomType", "doorId", "status", "notes"] as const;
@@ -98,6 +101,7 @@ export async function updateRoom(id: string, given: RoomUpdate, now = new Date()
   const { input } = resolved;
   const fields = { ...input, ...(input.notes === undefined ? {} : { notes: input.notes || null }) };
   const today = todayInMadrid(now);
+  let keyDoorIds: string[] = [];
   try {
     const updated = await audited(async (audit) => {
       const before = await roomModel.getRoom(id);
@@ -107,15 +111,28 @@ export async function updateRoom(id: string, given: RoomUpdate, now = new Date()
       const result = await roomModel.updateRoom(id, fields, today, now);
       if (result?.ok) {
         audit({ action: "room.update", entityType: "room", entityId: id, summary: `editó la habitación ${result.room.name}`, before: diff.before, after: diff.after });
+        // Another lock on the room: its confirmed stays' keys follow it (docs/access-keys.md).
+        if (diff.changed.includes("doorId")) keyDoorIds = await resyncStayKeys(id, today, now);
       }
       return result;
     });
+    if (keyDoorIds.length > 0) await notifyAccessChange({ doorIds: keyDoorIds });
     if (!updated) return refuse(404, ROOM_NOT_FOUND);
     if (!updated.ok) return heldRefusal(id, input.status === "out-of-service" ? "poner fuera de servicio" : "cambiar el tipo de", today);
     return { ok: true, room: await roomJson(updated.room) };
   } catch (error) {
     return duplicateName(error);
   }
+}
+
+/** The keys of the room's confirmed stays not over, synced to the room as it is now; answers the doors they touched. */
+async function resyncStayKeys(roomId: string, today: string, now: Date) {
+  const doorIds: string[] = [];
+  for (const { id } of await roomModel.listUpcomingConfirmedStays(roomId, today, 1000)) {
+    const stay = await getReservationById(id);
+    if (stay) doorIds.push(...(await syncStayKey(stay, now)).doorIds);
+  }
+  return [...new Set(doorIds)];
 }
 
 export async function deleteRoom(id: string, now = new Date()): Promise<Result<{ room: RoomJson }>> {

@@ -61,9 +61,12 @@ export function pickCard(cards, doorCode, sequence) {
  * is called every windowSeconds with that window's latencies: on a shared
  * machine the tail follows what other processes do.
  */
-export async function sendSwipes(bridges, cards, { rate, seconds, signal, prefix = PREFIX, drainTimeoutMs = 10_000, windowSeconds = 5, onWindow }) {
+export async function sendSwipes(bridges, cards, { rate, seconds, signal, prefix = PREFIX, drainTimeoutMs = 10_000, windowSeconds = 5, onWindow, present }) {
   const sent = new Map();
   const latencies = [];
+  /** By credential kind (card, pin, qr), when `present` picks them. */
+  const latenciesByKind = {};
+  const kindOf = new Map();
   let windowLatencies = [];
   let decided = 0;
   let granted = 0;
@@ -73,6 +76,11 @@ export async function sendSwipes(bridges, cards, { rate, seconds, signal, prefix
     if (sentAt === undefined) return;
     const latency = performance.now() - sentAt;
     sent.delete(decision.id);
+    const kind = kindOf.get(decision.id);
+    if (kind) {
+      kindOf.delete(decision.id);
+      (latenciesByKind[kind] ??= []).push(latency);
+    }
     decided += 1;
     if (decision.granted) granted += 1;
     latencies.push(latency);
@@ -100,7 +108,12 @@ export async function sendSwipes(bridges, cards, { rate, seconds, signal, prefix
       const { door, client } = bridges[next];
       next = (next + 1) % bridges.length;
       const id = crypto.randomUUID();
-      const swipe = { id, card: pickCard(cards, door.code, total), at: new Date().toISOString(), source: "reader" };
+      // `present(doorCode, sequence)` → {kind, fields} (e.g. {pin} with source keypad); else a card.
+      const presented = present?.(door.code, total);
+      const swipe = presented
+        ? { id, ...presented.fields, at: new Date().toISOString() }
+        : { id, card: pickCard(cards, door.code, total), at: new Date().toISOString(), source: "reader" };
+      if (presented) kindOf.set(id, presented.kind);
       sent.set(id, performance.now());
       client.publish(`${prefix}/doors/${door.code}/swipe`, JSON.stringify(swipe), { qos: 1 });
       total += 1;
@@ -112,5 +125,5 @@ export async function sendSwipes(bridges, cards, { rate, seconds, signal, prefix
   while (sent.size > 0 && Date.now() < drainDeadline) await sleep(20);
   for (const { client } of bridges) client.off("message", onMessage);
   clearInterval(windowTimer);
-  return { total, decided, granted, lost: sent.size, latencies, sendingSeconds: (sendingEnded - start) / 1000 };
+  return { total, decided, granted, lost: sent.size, latencies, latenciesByKind, sendingSeconds: (sendingEnded - start) / 1000 };
 }

@@ -5,6 +5,7 @@ const { getDoorById } = await import("~/models/door.server");
 const { listHolidays } = await import("~/models/holiday.server");
 
 test("an admin puts a door on an unlock timetable with first-person-in; a bad timetable is refused and kept", async ({ page, asAdmin }) => {
+  test.slow(); // a dozen form round trips, each a full page without JavaScript
   const door = await createTestDoor({ name: `Cowork horario ${unique()}` });
   await page.goto("/admin");
   const card = page.getByTestId("door-card").filter({ hasText: door.name });

@@ -4,6 +4,7 @@ const { createTestDoor, unique } = await import("../setup/fixtures");
 const { getAccessGroup, listAccessGroups } = await import("~/models/access-group.server");
 
 test("an admin creates a group with a door on a timetable, a bad timetable is refused and kept, then edits and deletes it", async ({ page, asAdmin }) => {
+  test.slow(); // a dozen form round trips, each a full page without JavaScript
   const gym = await createTestDoor({ name: `Gimnasio ${unique()}` });
   const name = `Gimnasio residentes ${unique()}`;
   await page.goto("/admin");

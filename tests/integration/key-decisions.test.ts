@@ -21,6 +21,10 @@ import { FakeBridge } from "../setup/access";
 import { createTestDoorWithBridge, createTestReservation, hexPrefix } from "../setup/fixtures";
 import { mimePart } from "../setup/mime";
 import { startSmtpReceiver } from "../setup/smtp";
+import * as logsRoute from "~/routes/api.logs";
+import * as logsPage from "~/routes/admin.logs";
+import { callApi, callRoute, pageRequest } from "../setup/route";
+import { createApiCallers, createTestUser, sessionCookie } from "../setup/fixtures";
 
 const STAFF = "conserjeria@lacasona.test";
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
@@ -184,5 +188,32 @@ describe("PIN and QR at the door", () => {
       keyId: key.id,
     });
     expect(await getAccessLog(qrEvent)).toMatchObject({ offline: true, accessGranted: false, reason: "invalid_key", credentialKind: "qr", holder: null });
+  });
+
+  it("are told apart in the log: GET /api/logs and /admin/logs filter by credentialKind and show the holder", async () => {
+    const entrance = await door("Portal 7", { entrance: true });
+    const stayRoom = await room();
+    const { stay, key } = await confirmedStay(stayRoom.room._id);
+    const pin = await entrance.bridge.typePin(key.pin);
+    const qr = await entrance.bridge.scanQr(key.qrToken);
+    const holder = `Huésped Ana López · ${stay.reservationCode}`;
+    const { adminToken } = await createApiCallers();
+    const list = async (kind: string) =>
+      (await callApi(logsRoute.loader, `/api/logs?doorId=${entrance.door.code}&credentialKind=${kind}&limit=200`, { token: adminToken })).body;
+    const pins = await list("pin");
+    expect(pins.data.logs.map((row: { _id: string }) => row._id)).toEqual([pin.id]);
+    expect(pins.data.logs[0]).toMatchObject({ credentialKind: "pin", holder, cardId: stay.reservationCode, reason: "granted" });
+    expect(pins.data.stats).toMatchObject({ total: 1, granted: 1 });
+    expect((await list("qr")).data.logs.map((row: { _id: string }) => row._id)).toEqual([qr.id]);
+    expect((await list("card")).data.logs).toEqual([]);
+    expect((await list("all")).data.logs).toHaveLength(2);
+    const refused = await callApi(logsRoute.loader, "/api/logs?credentialKind=llave", { token: adminToken });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe("credentialKind debe ser all, card, pin o qr");
+
+    const cookie = await sessionCookie((await createTestUser({ role: "admin" })).id);
+    const page = await callRoute(logsPage.loader, pageRequest(`/admin/logs?doorId=${entrance.door.code}&credentialKind=qr`, cookie));
+    const data = (await page.json()) as { lines: { id: string; credentialKind: string; holder: string }[] };
+    expect(data.lines).toEqual([expect.objectContaining({ id: qr.id, credentialKind: "qr", holder })]);
   });
 });

@@ -71,6 +71,8 @@ describe("GET /api/logs", () => {
       user: null,
       isAnonymous: true,
       offline: true,
+      credentialKind: "card",
+      holder: null,
     });
     const second = await (await list(`?doorId=${door.code}&limit=2&page=2`)).json();
     expect(second.data.logs.map((log: { _id: string; user: string }) => [log._id, log.user])).toEqual([[ids[0], "lucia"]]);

@@ -62,7 +62,7 @@ describe("loader", () => {
       { at: now - 10 * MINUTE, cardNumber: `${hexPrefix()}02`, door: garaje, granted: true },
     ]);
     const day = await (await load(`?doorId=${garaje.code}`)).json();
-    expect(day.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "" });
+    expect(day.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "", credentialKind: "all" });
     expect(day.stats).toEqual({ total: 3, granted: 2, denied: 1, uniqueCards: 2 });
     expect(day.doors.map((d: { id: string }) => d.id)).toContain(garaje.id);
     const week = await (await load(`?doorId=${garaje.code}&dateRange=7d&status=granted&search=${card.slice(0, 4).toLowerCase()}`)).json();
@@ -70,7 +70,7 @@ describe("loader", () => {
     expect(week.lines.map((line: { username: string }) => line.username)).toEqual(["zoe", "zoe"]);
     expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.code}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
     const odd = await (await load(`?doorId=${garaje.code}&status=maybe&dateRange=1y`)).json();
-    expect(odd.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "" });
+    expect(odd.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "", credentialKind: "all" });
   });
 
   it("drops only a bad filter value: the other filters and the page stay", async () => {
@@ -83,10 +83,10 @@ describe("loader", () => {
       { at: now - 10 * MINUTE, cardNumber: `${hexPrefix()}06`, door: patio, granted: true },
     ]);
     const badStatus = await (await load(`?doorId=${patio.code}&status=maybe&dateRange=7d&search=${card}`)).json();
-    expect(badStatus.filters).toEqual({ status: "all", doorId: patio.code, dateRange: "7d", search: card });
+    expect(badStatus.filters).toEqual({ status: "all", doorId: patio.code, dateRange: "7d", search: card, credentialKind: "all" });
     expect(badStatus.stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 1 });
     const badRange = await (await load(`?doorId=${patio.code}&status=denied&dateRange=1y&search=${"x".repeat(65)}`)).json();
-    expect(badRange.filters).toEqual({ status: "denied", doorId: patio.code, dateRange: "24h", search: "" });
+    expect(badRange.filters).toEqual({ status: "denied", doorId: patio.code, dateRange: "24h", search: "", credentialKind: "all" });
     expect(badRange.stats.total).toBe(0);
     expect(badRange.exportQuery).toBe(`status=denied&doorId=${patio.code}`);
   });

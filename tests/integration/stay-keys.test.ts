@@ -9,7 +9,7 @@ import { getActiveKeyOfReservation } from "~/models/door-key.server";
 import { updateDoor } from "~/services/doors.server";
 import { freePin, stayKeyWindows } from "~/services/door-keys.server";
 import { changeReservationStatus, moveReservationRoom } from "~/services/reservations.server";
-import { createRoom } from "~/services/rooms.server";
+import { createRoom, updateRoom } from "~/services/rooms.server";
 import { cancelGuestReservation } from "~/services/visitor.server";
 import { sha256 } from "~/utils/crypto.server";
 import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
@@ -127,6 +127,19 @@ describe("a confirmed stay's key", () => {
     expect(after).toMatchObject({ id: key.id, pin: key.pin, qrToken: key.qrToken, doorIds: [second.door.id] });
     await listCarries(first.bridge, key.pin, false);
     await listCarries(second.bridge, key.pin, true);
+  });
+
+  it("follows the room's lock when the room is given another door", async () => {
+    const { room, bridge: oldBridge } = await roomWithDoor(`L${hexPrefix(2)}`);
+    const stay = await currentStay();
+    await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: room._id });
+    const key = (await getActiveKeyOfReservation(stay.id))!;
+    await listCarries(oldBridge, key.pin, true);
+    const { door: newDoor, bridge: newBridge } = await doorWithBridge("Cerradura nueva");
+    expect((await updateRoom(room._id, { doorId: newDoor.code })).ok).toBe(true);
+    expect((await getActiveKeyOfReservation(stay.id))!.doorIds).toEqual([newDoor.id]);
+    await listCarries(oldBridge, key.pin, false);
+    await listCarries(newBridge, key.pin, true);
   });
 
   it("never gives two keys with overlapping windows the same PIN", async () => {

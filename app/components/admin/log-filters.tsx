@@ -1,6 +1,8 @@
 import { Form, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import {
+  CREDENTIAL_KIND_LABELS,
+  LOG_CREDENTIAL_KINDS,
   LOG_DATE_RANGE_LABELS,
   LOG_DATE_RANGES,
   LOG_SEARCH_MAX_LENGTH,
@@ -27,9 +29,9 @@ export function LogFiltersForm({ filters, doors, exportHref }: { filters: LogFil
   useEffect(() => {
     const elements = form.current?.elements;
     if (!elements) return;
-    for (const name of ["status", "doorId", "dateRange", "search"] as const) {
+    for (const name of ["status", "doorId", "dateRange", "search", "credentialKind"] as const) {
       const field = elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
-      if (field && field !== document.activeElement) field.value = filters[name];
+      if (field && field !== document.activeElement) field.value = filters[name] ?? "all";
     }
   }, [filters]);
   return (
@@ -61,6 +63,16 @@ export function LogFiltersForm({ filters, doors, exportHref }: { filters: LogFil
           {LOG_DATE_RANGES.map((value) => (
             <option key={value} value={value}>
               {LOG_DATE_RANGE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="log-kind">Credencial</label>
+        <select id="log-kind" name="credentialKind" defaultValue={filters.credentialKind ?? "all"} onChange={submitOnChange}>
+          {LOG_CREDENTIAL_KINDS.map((value) => (
+            <option key={value} value={value}>
+              {CREDENTIAL_KIND_LABELS[value]}
             </option>
           ))}
         </select>

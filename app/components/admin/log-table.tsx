@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { CardNumber } from "~/components/admin/card-badges";
-import { ACCESS_RESULT_LABELS } from "~/schemas/access-log";
+import { ACCESS_RESULT_LABELS, CREDENTIAL_KIND_LABELS } from "~/schemas/access-log";
 import { formatDateTimeSeconds, formatTimeSeconds } from "~/utils/dates";
 
 /** One line of the table: a log row, or several merged (SPEC §2). Dates are ISO strings. */
@@ -16,6 +16,9 @@ export type LogLine = {
   reasonText: string;
   isAnonymous: boolean;
   offline: boolean;
+  /** Card, or a door key's PIN or QR (issue 29); a key's row names its holder instead of a user. */
+  credentialKind: "card" | "pin" | "qr";
+  holder: string | null;
   /** A denied row offers approving its card when that would change something (approvableLogRows). */
   canApprove: boolean;
 };
@@ -62,10 +65,16 @@ function LogRow({ line }: { line: LogLine }) {
           </>
         ) : null}
       </td>
-      <td data-label="Tarjeta">
-        <CardNumber cardNumber={line.cardNumber} isAnonymous={line.isAnonymous} />
+      <td data-label="Tarjeta" data-testid="log-credential">
+        {line.credentialKind === "card" ? (
+          <CardNumber cardNumber={line.cardNumber} isAnonymous={line.isAnonymous} />
+        ) : (
+          <span className="badge">{CREDENTIAL_KIND_LABELS[line.credentialKind]}</span>
+        )}
       </td>
-      <td data-label="Usuario">{line.username ?? <span className="muted">—</span>}</td>
+      <td data-label="Usuario" data-testid="log-holder">
+        {line.holder ?? line.username ?? <span className="muted">—</span>}
+      </td>
       <td data-label="Puerta">{line.doorName}</td>
       <td data-label="Resultado">
         <span className={`badge badge-${result}`}>{ACCESS_RESULT_LABELS[result]}</span>
