@@ -14,7 +14,9 @@
 // - a search's figures are counted on its prefix indexes up to
 //   LOG_COUNT_BOUND rows, then say "more than";
 // - search is a prefix range on the card number (canonical upper-case hex)
-//   and on the username (case-insensitive index), never LIKE '%…%';
+//   and on the username (case-insensitive index), never LIKE '%…%'; with a
+//   date range, one index range of the range per matching card number and
+//   username (searchSeeks), so it costs the range, not every match;
 // - a page is the row ids of one index range (OFFSET skips index entries
 //   only, from the nearer end of the range), then those rows; the export
 //   walks the log by keyset.
@@ -172,9 +174,13 @@ const usernameMatch = (prefix: string) =>
 /**
  * A search as two disjoint selects, each answered by its own index: rows
  * whose card number matches, and rows whose username matches but card
- * number does not. `columns` is what each select returns.
+ * number does not. `columns` is what each select returns (qualified by
+ * `access_logs.`). With a date range each select seeks the range per key
+ * (`searchSeeks`), so its cost follows the rows of the range, not every
+ * match in the log.
  */
 function searchBranches(criteria: Criteria, columns: SQL): SQL {
+  if (criteria.since !== null) return searchSeeks(criteria, columns);
   const base = baseConditions(criteria, { checkOnly: true });
   const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
     usernameMatch(criteria.usernamePrefix!),
@@ -183,6 +189,54 @@ function searchBranches(criteria: Criteria, columns: SQL): SQL {
   ])}`;
   if (!criteria.cardPrefix) return byUsername;
   return sql`SELECT ${columns} FROM access_logs WHERE ${and([cardMatch(criteria.cardPrefix), ...base])}
+    UNION ALL ${byUsername}`;
+}
+
+/**
+ * The search's two selects over a date range. The prefix indexes hold the
+ * time after the card (access_logs_card_idx: card, result, time) or after the
+ * username and card (access_logs_user_idx), so a prefix range alone reads
+ * every match of the whole log and drops those before the range: on a log of
+ * years, a username matching a tenth of it meant reading a tenth of the log
+ * per figure. Instead the distinct keys of the prefix (card numbers; username
+ * and card pairs) are found one index seek each (a loose index scan written
+ * as a recursive CTE), and for each key and result the rows of the range are
+ * one index range (CROSS JOIN keeps the keys outside: SQLite would otherwise
+ * scan the index and look the keys up): the cost is the keys plus the rows
+ * in the range.
+ */
+function searchSeeks(criteria: Criteria, columns: SQL): SQL {
+  const granted = criteria.granted === null ? sql`access_granted IN (0, 1)` : sql`access_granted = ${criteria.granted ? 1 : 0}`;
+  const range = [granted, sql`timestamp >= ${criteria.since}`, ...(criteria.doorId ? [sql`+door_id = ${criteria.doorId}`] : [])];
+  const prefix = criteria.usernamePrefix!;
+  const byUsername = sql`SELECT ${columns} FROM (
+      WITH RECURSIVE seek_users(u) AS (
+        SELECT (SELECT username FROM access_logs WHERE ${usernameMatch(prefix)} ORDER BY username COLLATE NOCASE LIMIT 1)
+        UNION ALL
+        SELECT (SELECT username FROM access_logs
+                WHERE username COLLATE NOCASE > seek_users.u AND username COLLATE NOCASE < ${prefixEnd(prefix)}
+                ORDER BY username COLLATE NOCASE LIMIT 1)
+        FROM seek_users WHERE u IS NOT NULL),
+      seek_pairs(u, c) AS (
+        SELECT u, (SELECT min(card_number) FROM access_logs WHERE username COLLATE NOCASE = seek_users.u) FROM seek_users WHERE u IS NOT NULL
+        UNION ALL
+        SELECT u, (SELECT min(card_number) FROM access_logs WHERE username COLLATE NOCASE = seek_pairs.u AND card_number > seek_pairs.c)
+        FROM seek_pairs WHERE c IS NOT NULL)
+      SELECT u, c FROM seek_pairs WHERE c IS NOT NULL${
+        criteria.cardPrefix ? sql` AND NOT (c >= ${criteria.cardPrefix} AND c < ${prefixEnd(criteria.cardPrefix)})` : sql``
+      }) AS seek_keys
+    CROSS JOIN access_logs INDEXED BY access_logs_user_idx
+      ON ${and([sql`username COLLATE NOCASE = seek_keys.u`, sql`card_number = seek_keys.c`, ...range])}`;
+  if (!criteria.cardPrefix) return byUsername;
+  const cardPrefix = criteria.cardPrefix;
+  return sql`SELECT ${columns} FROM (
+      WITH RECURSIVE seek_cards(k) AS (
+        SELECT (SELECT min(card_number) FROM access_logs WHERE ${cardMatch(cardPrefix)})
+        UNION ALL
+        SELECT (SELECT min(card_number) FROM access_logs WHERE card_number > seek_cards.k AND card_number < ${prefixEnd(cardPrefix)})
+        FROM seek_cards WHERE k IS NOT NULL)
+      SELECT k FROM seek_cards WHERE k IS NOT NULL) AS seek_keys
+    CROSS JOIN access_logs INDEXED BY access_logs_card_idx ON ${and([sql`card_number = seek_keys.k`, ...range])}
     UNION ALL ${byUsername}`;
 }
 
@@ -217,7 +271,7 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
   const deniedCount = criteria.granted === true ? sql`0` : bounded(false);
   const [counts] = await getDb().all<{ granted: number; denied: number; uniqueCards: number }>(sql`
     SELECT ${grantedCount} AS granted, ${deniedCount} AS denied,
-      (SELECT count(DISTINCT c) FROM (${searchBranches(criteria, sql`card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
+      (SELECT count(DISTINCT c) FROM (${searchBranches(criteria, sql`access_logs.card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
   const granted = Number(counts?.granted ?? 0);
   const denied = Number(counts?.denied ?? 0);
   const uniqueCards = Number(counts?.uniqueCards ?? 0);
@@ -360,7 +414,7 @@ export async function listAccessLogs(
     pageIds = sql`SELECT rowid FROM access_logs WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${limit} OFFSET ${offset}`;
   } else {
-    pageIds = sql`SELECT rid FROM (${searchBranches(criteria, sql`rowid AS rid, timestamp`)})
+    pageIds = sql`SELECT rid FROM (${searchBranches(criteria, sql`access_logs.rowid AS rid, access_logs.timestamp AS timestamp`)})
       ORDER BY timestamp DESC, rid DESC LIMIT ${limit} OFFSET ${offset}`;
   }
   const rows = await readRecords(sql`
