@@ -15,8 +15,9 @@
 //   LOG_COUNT_BOUND rows, then say "more than";
 // - search is a prefix range on the card number (canonical upper-case hex)
 //   and on the username (case-insensitive index), never LIKE '%…%'; with a
-//   date range, one index range of the range per matching card number and
-//   username (searchSeeks), so it costs the range, not every match;
+//   date range or a door, one index range of the range (and door) per
+//   matching card number and username (searchSeeks), so it costs what the
+//   range and door hold, not every match;
 // - a page is the row ids of one index range (OFFSET skips index entries
 //   only, from the nearer end of the range), then those rows; the export
 //   walks the log by keyset.
@@ -175,12 +176,12 @@ const usernameMatch = (prefix: string) =>
  * A search as two disjoint selects, each answered by its own index: rows
  * whose card number matches, and rows whose username matches but card
  * number does not. `columns` is what each select returns (qualified by
- * `access_logs.`). With a date range each select seeks the range per key
- * (`searchSeeks`), so its cost follows the rows of the range, not every
- * match in the log.
+ * `access_logs.`). With a date range or a door each select seeks them per
+ * key (`searchSeeks`), so its cost follows the rows of the range and door,
+ * not every match in the log.
  */
 function searchBranches(criteria: Criteria, columns: SQL): SQL {
-  if (criteria.since !== null) return searchSeeks(criteria, columns);
+  if (criteria.since !== null || criteria.doorId) return searchSeeks(criteria, columns);
   const base = baseConditions(criteria, { checkOnly: true });
   const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
     usernameMatch(criteria.usernamePrefix!),
@@ -193,22 +194,31 @@ function searchBranches(criteria: Criteria, columns: SQL): SQL {
 }
 
 /**
- * The search's two selects over a date range. The prefix indexes hold the
- * time after the card (access_logs_card_idx: card, result, time) or after the
- * username and card (access_logs_user_idx), so a prefix range alone reads
- * every match of the whole log and drops those before the range: on a log of
- * years, a username matching a tenth of it meant reading a tenth of the log
- * per figure. Instead the distinct keys of the prefix (card numbers; username
- * and card pairs) are found one index seek each (a loose index scan written
- * as a recursive CTE), and for each key and result the rows of the range are
- * one index range (CROSS JOIN keeps the keys outside: SQLite would otherwise
- * scan the index and look the keys up): the cost is the keys plus the rows
- * in the range.
+ * The search's two selects over a date range or at a door. The prefix
+ * indexes hold the time after the card (access_logs_card_idx: card, result,
+ * time) or after the username and card (access_logs_user_idx), and no door
+ * before them, so a prefix range alone reads every match of the whole log
+ * and drops those outside the range or door: on a log of years, a username
+ * matching a tenth of it meant reading a tenth of the log per figure.
+ * Instead the distinct keys of the prefix (card numbers; username and card
+ * pairs) are found one index seek each (a loose index scan written as a
+ * recursive CTE), and for each key and result the rows of the range are one
+ * index range, of access_logs_door_card_idx (door, card, result, time) when
+ * a door is filtered (CROSS JOIN keeps the keys outside: SQLite would
+ * otherwise scan the index and look the keys up). The cost is the keys plus
+ * the rows in the range and door.
  */
 function searchSeeks(criteria: Criteria, columns: SQL): SQL {
   const granted = criteria.granted === null ? sql`access_granted IN (0, 1)` : sql`access_granted = ${criteria.granted ? 1 : 0}`;
-  const range = [granted, sql`timestamp >= ${criteria.since}`, ...(criteria.doorId ? [sql`+door_id = ${criteria.doorId}`] : [])];
+  const range = [granted, ...(criteria.since === null ? [] : [sql`timestamp >= ${criteria.since}`])];
+  const door = criteria.doorId ? [sql`door_id = ${criteria.doorId}`] : [];
+  const rowsOf = (card: SQL) =>
+    criteria.doorId
+      ? sql`access_logs INDEXED BY access_logs_door_card_idx ON ${and([...door, sql`card_number = ${card}`, ...range])}`
+      : null;
   const prefix = criteria.usernamePrefix!;
+  const byUsernameRows =
+    rowsOf(sql`seek_keys.c`) ?? sql`access_logs INDEXED BY access_logs_user_idx ON ${and([sql`username COLLATE NOCASE = seek_keys.u`, sql`card_number = seek_keys.c`, ...range])}`;
   const byUsername = sql`SELECT ${columns} FROM (
       WITH RECURSIVE seek_users(u) AS (
         SELECT (SELECT username FROM access_logs WHERE ${usernameMatch(prefix)} ORDER BY username COLLATE NOCASE LIMIT 1)
@@ -225,10 +235,11 @@ function searchSeeks(criteria: Criteria, columns: SQL): SQL {
       SELECT u, c FROM seek_pairs WHERE c IS NOT NULL${
         criteria.cardPrefix ? sql` AND NOT (c >= ${criteria.cardPrefix} AND c < ${prefixEnd(criteria.cardPrefix)})` : sql``
       }) AS seek_keys
-    CROSS JOIN access_logs INDEXED BY access_logs_user_idx
-      ON ${and([sql`username COLLATE NOCASE = seek_keys.u`, sql`card_number = seek_keys.c`, ...range])}`;
+    CROSS JOIN ${byUsernameRows}${criteria.doorId ? sql` WHERE username COLLATE NOCASE = seek_keys.u` : sql``}`;
   if (!criteria.cardPrefix) return byUsername;
   const cardPrefix = criteria.cardPrefix;
+  const byCardRows =
+    rowsOf(sql`seek_keys.k`) ?? sql`access_logs INDEXED BY access_logs_card_idx ON ${and([sql`card_number = seek_keys.k`, ...range])}`;
   return sql`SELECT ${columns} FROM (
       WITH RECURSIVE seek_cards(k) AS (
         SELECT (SELECT min(card_number) FROM access_logs WHERE ${cardMatch(cardPrefix)})
@@ -236,7 +247,7 @@ function searchSeeks(criteria: Criteria, columns: SQL): SQL {
         SELECT (SELECT min(card_number) FROM access_logs WHERE card_number > seek_cards.k AND card_number < ${prefixEnd(cardPrefix)})
         FROM seek_cards WHERE k IS NOT NULL)
       SELECT k FROM seek_cards WHERE k IS NOT NULL) AS seek_keys
-    CROSS JOIN access_logs INDEXED BY access_logs_card_idx ON ${and([sql`card_number = seek_keys.k`, ...range])}
+    CROSS JOIN ${byCardRows}
     UNION ALL ${byUsername}`;
 }
 
