@@ -14,7 +14,10 @@
 // - a search's figures are counted on its prefix indexes up to
 //   LOG_COUNT_BOUND rows, then say "more than";
 // - search is a prefix range on the card number (canonical upper-case hex)
-//   and on the username (case-insensitive index), never LIKE '%…%';
+//   and on the username (case-insensitive index), never LIKE '%…%'; with a
+//   date range or a door, one index range of the range (and door) per
+//   matching card number and username (searchSeeks), so it costs what the
+//   range and door hold, not every match;
 // - a page is the row ids of one index range (OFFSET skips index entries
 //   only, from the nearer end of the range), then those rows; the export
 //   walks the log by keyset.
@@ -181,9 +184,13 @@ const usernameMatch = (prefix: string) =>
 /**
  * A search as two disjoint selects, each answered by its own index: rows
  * whose card number matches, and rows whose username matches but card
- * number does not. `columns` is what each select returns.
+ * number does not. `columns` is what each select returns (qualified by
+ * `access_logs.`). With a date range or a door each select seeks them per
+ * key (`searchSeeks`), so its cost follows the rows of the range and door,
+ * not every match in the log.
  */
 function searchBranches(criteria: Criteria, columns: SQL): SQL {
+  if (criteria.since !== null || criteria.doorId) return searchSeeks(criteria, columns);
   const base = baseConditions(criteria, { checkOnly: true });
   const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
     usernameMatch(criteria.usernamePrefix!),
@@ -192,6 +199,69 @@ function searchBranches(criteria: Criteria, columns: SQL): SQL {
   ])}`;
   if (!criteria.cardPrefix) return byUsername;
   return sql`SELECT ${columns} FROM access_logs WHERE ${and([cardMatch(criteria.cardPrefix), ...base])}
+    UNION ALL ${byUsername}`;
+}
+
+/**
+ * The search's two selects over a date range or at a door. The prefix
+ * indexes hold the time after the card (access_logs_card_idx: card, result,
+ * time) or after the username and card (access_logs_user_idx), and no door
+ * before them, so a prefix range alone reads every match of the whole log
+ * and drops those outside the range or door: on a log of years, a username
+ * matching a tenth of it meant reading a tenth of the log per figure.
+ * Instead the distinct keys of the prefix (card numbers; username and card
+ * pairs) are found one index seek each (a loose index scan written as a
+ * recursive CTE), and for each key and result the rows of the range are one
+ * index range, of access_logs_door_card_idx (door, card, result, time) when
+ * a door is filtered (CROSS JOIN keeps the keys outside: SQLite would
+ * otherwise scan the index and look the keys up). The cost is the keys plus
+ * the rows in the range and door.
+ */
+function searchSeeks(criteria: Criteria, columns: SQL): SQL {
+  const granted = criteria.granted === null ? sql`access_granted IN (0, 1)` : sql`access_granted = ${criteria.granted ? 1 : 0}`;
+  const range = [
+    granted,
+    ...(criteria.since === null ? [] : [sql`timestamp >= ${criteria.since}`]),
+    // Not in these indexes: checked on the rows each seek reads.
+    ...(criteria.credentialKind ? [sql`credential_kind = ${criteria.credentialKind}`] : []),
+  ];
+  const door = criteria.doorId ? [sql`door_id = ${criteria.doorId}`] : [];
+  const rowsOf = (card: SQL) =>
+    criteria.doorId
+      ? sql`access_logs INDEXED BY access_logs_door_card_idx ON ${and([...door, sql`card_number = ${card}`, ...range])}`
+      : null;
+  const prefix = criteria.usernamePrefix!;
+  const byUsernameRows =
+    rowsOf(sql`seek_keys.c`) ?? sql`access_logs INDEXED BY access_logs_user_idx ON ${and([sql`username COLLATE NOCASE = seek_keys.u`, sql`card_number = seek_keys.c`, ...range])}`;
+  const byUsername = sql`SELECT ${columns} FROM (
+      WITH RECURSIVE seek_users(u) AS (
+        SELECT (SELECT username FROM access_logs WHERE ${usernameMatch(prefix)} ORDER BY username COLLATE NOCASE LIMIT 1)
+        UNION ALL
+        SELECT (SELECT username FROM access_logs
+                WHERE username COLLATE NOCASE > seek_users.u AND username COLLATE NOCASE < ${prefixEnd(prefix)}
+                ORDER BY username COLLATE NOCASE LIMIT 1)
+        FROM seek_users WHERE u IS NOT NULL),
+      seek_pairs(u, c) AS (
+        SELECT u, (SELECT min(card_number) FROM access_logs WHERE username COLLATE NOCASE = seek_users.u) FROM seek_users WHERE u IS NOT NULL
+        UNION ALL
+        SELECT u, (SELECT min(card_number) FROM access_logs WHERE username COLLATE NOCASE = seek_pairs.u AND card_number > seek_pairs.c)
+        FROM seek_pairs WHERE c IS NOT NULL)
+      SELECT u, c FROM seek_pairs WHERE c IS NOT NULL${
+        criteria.cardPrefix ? sql` AND NOT (c >= ${criteria.cardPrefix} AND c < ${prefixEnd(criteria.cardPrefix)})` : sql``
+      }) AS seek_keys
+    CROSS JOIN ${byUsernameRows}${criteria.doorId ? sql` WHERE username COLLATE NOCASE = seek_keys.u` : sql``}`;
+  if (!criteria.cardPrefix) return byUsername;
+  const cardPrefix = criteria.cardPrefix;
+  const byCardRows =
+    rowsOf(sql`seek_keys.k`) ?? sql`access_logs INDEXED BY access_logs_card_idx ON ${and([sql`card_number = seek_keys.k`, ...range])}`;
+  return sql`SELECT ${columns} FROM (
+      WITH RECURSIVE seek_cards(k) AS (
+        SELECT (SELECT min(card_number) FROM access_logs WHERE ${cardMatch(cardPrefix)})
+        UNION ALL
+        SELECT (SELECT min(card_number) FROM access_logs WHERE card_number > seek_cards.k AND card_number < ${prefixEnd(cardPrefix)})
+        FROM seek_cards WHERE k IS NOT NULL)
+      SELECT k FROM seek_cards WHERE k IS NOT NULL) AS seek_keys
+    CROSS JOIN ${byCardRows}
     UNION ALL ${byUsername}`;
 }
 
@@ -228,7 +298,7 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
   const deniedCount = criteria.granted === true ? sql`0` : bounded(false);
   const [counts] = await getDb().all<{ granted: number; denied: number; uniqueCards: number }>(sql`
     SELECT ${grantedCount} AS granted, ${deniedCount} AS denied,
-      (SELECT count(DISTINCT c) FROM (${rows(criteria, sql`card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
+      (SELECT count(DISTINCT c) FROM (${rows(criteria, sql`access_logs.card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
   const granted = Number(counts?.granted ?? 0);
   const denied = Number(counts?.denied ?? 0);
   const uniqueCards = Number(counts?.uniqueCards ?? 0);
@@ -377,7 +447,7 @@ export async function listAccessLogs(
     pageIds = sql`SELECT rowid FROM access_logs WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${limit} OFFSET ${offset}`;
   } else {
-    pageIds = sql`SELECT rid FROM (${searchBranches(criteria, sql`rowid AS rid, timestamp`)})
+    pageIds = sql`SELECT rid FROM (${searchBranches(criteria, sql`access_logs.rowid AS rid, access_logs.timestamp AS timestamp`)})
       ORDER BY timestamp DESC, rid DESC LIMIT ${limit} OFFSET ${offset}`;
   }
   const rows = await readRecords(sql`
@@ -410,21 +480,74 @@ export const EXPORT_BATCH_SIZE = 250;
  * reads the date range once instead of sorting matches per batch.
  */
 export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {}) {
+  for await (const rows of keysetBatches(filters, { batchSize, now }, readRecords, (row) => row.record.timestamp)) {
+    yield rows.map((row) => row.record);
+  }
+}
+
+/** The keyset walk of the exports: `read` runs a select of RECORD_COLUMNS; each row's rowid and timestamp place the next batch. */
+async function* keysetBatches<T extends { rowId: number }>(
+  filters: LogFilters,
+  { batchSize, now }: { batchSize: number; now: Date },
+  read: (select: SQL) => Promise<T[]>,
+  timestampOf: (row: T) => number,
+) {
   const criteria = criteriaOf(filters, now);
   const conditions = baseConditions(criteria);
   if (criteria.usernamePrefix) conditions.push(searchCheck(criteria));
   let after: { timestamp: number; rowId: number } | null = null;
   while (true) {
     const keyset: SQL[] = after ? [sql`(timestamp, rowid) < (${after.timestamp}, ${after.rowId})`] : [];
-    const rows = await readRecords(sql`
+    const rows = await read(sql`
       SELECT ${RECORD_COLUMNS} FROM access_logs
       WHERE ${and([...conditions, ...keyset])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${batchSize}`);
     if (rows.length === 0) return;
     const last = rows[rows.length - 1]!;
-    after = { timestamp: last.record.timestamp, rowId: last.rowId };
-    yield rows.map((row) => row.record);
+    after = { timestamp: timestampOf(last), rowId: last.rowId };
+    yield rows;
     if (rows.length < batchSize) return;
+  }
+}
+
+/** The export's fixed cells, each already a quoted CSV cell (see app/services/access-log-export.server.ts). */
+export type CsvLabels = { granted: string; denied: string; yes: string; no: string; reasons: Record<AccessReason, string> };
+
+/**
+ * A text column as a CSV cell, in SQLite: the export service's csvCell
+ * (always quoted, quotes doubled, an apostrophe before = + - @ tab CR), the
+ * same rule (tests/integration/logs-export.test.ts compares them).
+ */
+const csvCellSql = (column: SQL) =>
+  sql`'"' || replace(iif(substr(${column}, 1, 1) IN ('=', '+', '-', '@', char(9), char(13)), '''' || ${column}, ${column}), '"', '""') || '"'`;
+
+/**
+ * The export's rows as CSV text, in the order and batches of
+ * streamAccessLogs: each row is its timestamp (the caller writes the date
+ * cell, in Madrid time) and the rest of its line, the cells after the date,
+ * quoted by SQLite. One text per row instead of fourteen values (each a
+ * JavaScript value, then an object, then quoted in JavaScript) is what lets
+ * the export stream 100,000 rows a second (scripts/bench-admin.mjs --only=export).
+ */
+export async function* streamAccessLogCsvCells(
+  filters: LogFilters,
+  labels: CsvLabels,
+  { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {},
+): AsyncGenerator<Array<[timestamp: number, cells: string]>> {
+  const reasons = Object.entries(labels.reasons).map(([reason, label]) => sql`WHEN ${reason} THEN ${label}`);
+  const cells = sql`${csvCellSql(sql`card_number`)} || ',' || ${csvCellSql(sql`coalesce(username, '')`)} || ',' ||
+    ${csvCellSql(sql`coalesce(door_name, door_code)`)} || ',' ||
+    CASE access_granted WHEN 1 THEN ${labels.granted} ELSE ${labels.denied} END || ',' ||
+    CASE reason ${sql.join(reasons, sql` `)} ELSE ${csvCellSql(sql`reason`)} END || ',' ||
+    CASE is_anonymous WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' ||
+    CASE offline WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' || ${csvCellSql(sql`coalesce(ip_address, '')`)}`;
+  const read = async (select: SQL) => {
+    const [result] = await getDb().all<{ rows: string }>(sql`
+      SELECT json_group_array(json_array(row_id, timestamp, ${cells})) AS rows FROM (${select})`);
+    return (JSON.parse(result?.rows ?? "[]") as Array<[number, number, string]>).map(([rowId, timestamp, text]) => ({ rowId, timestamp, text }));
+  };
+  for await (const rows of keysetBatches(filters, { batchSize, now }, read, (row) => row.timestamp)) {
+    yield rows.map((row): [number, string] => [row.timestamp, row.text]);
   }
 }
 

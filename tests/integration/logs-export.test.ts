@@ -8,7 +8,8 @@ import { EXPORT_BATCH_SIZE } from "~/models/access-log-query.server";
 import { issueApiToken } from "~/models/api-token.server";
 import * as pageExport from "~/routes/admin.logs.export";
 import * as apiExport from "~/routes/api.logs.export";
-import { accessLogCsv, CSV_HEADERS } from "~/services/access-log-export.server";
+import { ACCESS_REASON_LABELS } from "~/doors/reasons";
+import { accessLogCsv, CSV_HEADERS, csvLine } from "~/services/access-log-export.server";
 import type { LogFilters } from "~/schemas/access-log";
 import { todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
@@ -125,6 +126,45 @@ describe("the export", () => {
       ["02/07/2026 00:15:09", card, "", `'=Sala "Norte", 1`, "Denegado", "Tarjeta pendiente de aprobación", "Sí", "Sí", ""],
       ["02/07/2026 00:14:09", card, "'-marta", `'=Sala "Norte", 1`, "Concedido", "Acceso concedido", "No", "No", "10.0.0.7"],
     ]);
+  });
+
+  it("quotes every cell as csvCell does, whatever the text (the cells are quoted by the query)", async () => {
+    const card = `${hexPrefix()}02`;
+    const texts = ["=1+1", "+34 600", "-x", "@SUM(A1)", "\tTab", "\rCR", 'dice "hola"', '"', "", "ñandú, 2", "línea\r\nnueva", "'ya"];
+    const start = Date.UTC(2026, 0, 10, 9, 0, 0); // 10:00 in Madrid (winter time)
+    const doorOf = await Promise.all(
+      texts.map((text, i) => createTestDoor({ code: `quote-${hexPrefix()}-${i}`, name: text || "x", location: "Planta 2" })),
+    );
+    await insertLogs(
+      texts.map((text, i) => ({
+        at: start + i * 1000,
+        cardNumber: card,
+        door: doorOf[i],
+        username: i % 4 === 3 ? null : text,
+        ipAddress: i % 3 === 2 ? null : text,
+        granted: i % 2 === 0,
+        reason: i % 2 === 0 ? "granted" : "no_permission",
+        isAnonymous: i % 5 === 1,
+        offline: i % 3 === 1,
+      })),
+    );
+    const { text } = await readAll(accessLogCsvResponse({ status: "all", doorId: "", dateRange: "all", search: card }));
+    const expected = texts
+      .map((value, i) =>
+        csvLine([
+          `10/01/2026 10:00:${String(i).padStart(2, "0")}`,
+          card,
+          i % 4 === 3 ? "" : value,
+          value || "x",
+          i % 2 === 0 ? "Concedido" : "Denegado",
+          i % 2 === 0 ? ACCESS_REASON_LABELS.granted : ACCESS_REASON_LABELS.no_permission,
+          i % 5 === 1 ? "Sí" : "No",
+          i % 3 === 1 ? "Sí" : "No",
+          i % 3 === 2 ? "" : value,
+        ]),
+      )
+      .reverse();
+    expect(text.replace(/^\uFEFF/, "")).toBe(HEADER_LINE + expected.join(""));
   });
 
   it("is a stream that arrives in many chunks, one batch of rows per chunk", async () => {
