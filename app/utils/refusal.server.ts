@@ -3,7 +3,7 @@
 // error with an error toast (app/utils/form-reply.server.ts); the JSON API
 // answers it as `{success: false, error: {message}}` with its status.
 
-export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429;
 
 export type Refusal = {
   ok: false;

@@ -200,7 +200,13 @@ describe("door alarms", () => {
 
   it("the dashboard lists the open alarms, and its event stream sends each change", async () => {
     const { door, contact } = await newDoor();
-    const stream = await callRoute(streamRoute.loader, pageRequest("/api/door-alarms/stream", adminCookie));
+    const streamRequest = pageRequest("/api/door-alarms/stream", adminCookie);
+    // Without asking for an event stream (a fetch, Remix's `.data` URL) the answer is a 406, not a body that never ends.
+    const notAsked = await callRoute(streamRoute.loader, streamRequest.clone());
+    expect(notAsked.status).toBe(406);
+    expect((await notAsked.json()).error.message).toBe("Este recurso es un flujo de eventos: pídelo con Accept: text/event-stream");
+    streamRequest.headers.set("Accept", "text/event-stream");
+    const stream = await callRoute(streamRoute.loader, streamRequest);
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     expect(stream.headers.get("cache-control")).toContain("no-transform");
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
