@@ -3,7 +3,7 @@
 // key (PIN, window and QR). Decisions at the door are tested in
 // tests/integration/key-decisions.test.ts.
 import { randomBytes } from "node:crypto";
-import { expect, test } from "./fixtures";
+import { expect, test, toast } from "./fixtures";
 
 const { createTestDoor, createTestReservation } = await import("../setup/fixtures");
 const { getDoorById } = await import("~/models/door.server");
@@ -19,7 +19,7 @@ test("an admin marks a door as 'Acceso principal' and unmarks it", async ({ page
   await expect(dialog.getByLabel("Acceso principal")).not.toBeChecked();
   await dialog.getByLabel("Acceso principal").check();
   await dialog.getByRole("button", { name: "Guardar Cambios" }).click();
-  await expect(page.getByTestId("toast").filter({ hasText: "Puerta actualizada" })).toBeVisible();
+  await expect(toast(page, "Puerta actualizada")).toBeVisible();
   await expect(card.getByTestId("door-entrance")).toHaveText("Sí");
   expect((await getDoorById(door.id))?.isEntrance).toBe(true);
 
@@ -27,7 +27,7 @@ test("an admin marks a door as 'Acceso principal' and unmarks it", async ({ page
   await expect(dialog.getByLabel("Acceso principal")).toBeChecked();
   await dialog.getByLabel("Acceso principal").uncheck();
   await dialog.getByRole("button", { name: "Guardar Cambios" }).click();
-  await expect(page.getByTestId("toast").filter({ hasText: "Puerta actualizada" })).toBeVisible();
+  await expect(toast(page, "Puerta actualizada")).toBeVisible();
   await expect(card.getByTestId("door-entrance")).toHaveCount(0);
   expect((await getDoorById(door.id))?.isEntrance).toBe(false);
 });
