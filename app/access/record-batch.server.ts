@@ -176,6 +176,32 @@ function keyOpensDoor(key: KeyFacts, door: { id: string; isEntrance: boolean } |
   return Boolean(door && (key.doorIds.includes(door.id) || (key.entrances && door.isEntrance)));
 }
 
+/** A key's row in the access log: no card; the key that matched (if any) gives its reference and holder. */
+function keyLogRow(
+  item: { id: string; doorCode: string; ipAddress: NewAccessLogRow["ipAddress"] },
+  key: PresentedKey,
+  door: { id: string; name: string } | null,
+  matched: KeyFacts | null,
+  row: Pick<NewAccessLogRow, "id" | "timestamp" | "accessGranted" | "reason" | "offline" | "source">,
+): NewAccessLogRow {
+  return {
+    ...row,
+    eventId: item.id,
+    cardId: null,
+    cardNumber: matched?.reference ?? "",
+    doorId: door?.id ?? null,
+    doorCode: item.doorCode,
+    doorName: door?.name ?? null,
+    userId: null,
+    username: null,
+    isAnonymous: false,
+    ipAddress: item.ipAddress,
+    credentialKind: key.kind,
+    keyId: matched?.id ?? null,
+    holder: matched?.holderLabel ?? null,
+  };
+}
+
 /** Everything a plan of these items reads. */
 async function readPlanFacts(read: FactReaders, items: AccessInput[], now: Date): Promise<PlanFacts> {
   const facts = await read.accessFacts({
@@ -326,27 +352,7 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
       const { granted, reason } = answer ?? outcome;
       const at = answer?.at ?? now.getTime();
       const rowId = newRowId(item.id);
-      newLogs.push({
-        id: rowId,
-        eventId: item.id,
-        timestamp: at,
-        cardId: null,
-        cardNumber: matched?.reference ?? "",
-        doorId: door?.id ?? null,
-        doorCode: item.doorCode,
-        doorName: door?.name ?? null,
-        userId: null,
-        username: null,
-        accessGranted: granted,
-        reason,
-        isAnonymous: false,
-        offline: false,
-        source: item.source,
-        ipAddress: item.ipAddress,
-        credentialKind: item.key.kind,
-        keyId: matched?.id ?? null,
-        holder: matched?.holderLabel ?? null,
-      });
+      newLogs.push(keyLogRow(item, item.key, door, matched, { id: rowId, timestamp: at, accessGranted: granted, reason, offline: false, source: item.source }));
       recorded.set(key, { rowId, offline: false, granted, reason });
       if (door) countDoorAccess(door.id, at);
       decisions.push({
@@ -440,27 +446,7 @@ function planAccessBatch(facts: PlanFacts, items: AccessInput[], answers: SwipeA
       const rowId = previous?.rowId ?? newRowId(item.id);
       if (previous) overriddenLogs.push({ rowId: previous.rowId, granted: item.granted, reason: item.reason });
       else {
-        newLogs.push({
-          id: rowId,
-          eventId: item.id,
-          timestamp: at,
-          cardId: null,
-          cardNumber: matched?.reference ?? "",
-          doorId: door?.id ?? null,
-          doorCode: item.doorCode,
-          doorName: door?.name ?? null,
-          userId: null,
-          username: null,
-          accessGranted: item.granted,
-          reason: item.reason,
-          isAnonymous: false,
-          offline: item.offline,
-          source: null,
-          ipAddress: item.ipAddress,
-          credentialKind: item.key.kind,
-          keyId: matched?.id ?? null,
-          holder: matched?.holderLabel ?? null,
-        });
+        newLogs.push(keyLogRow(item, item.key, door, matched, { id: rowId, timestamp: at, accessGranted: item.granted, reason: item.reason, offline: item.offline, source: null }));
         if (door) countDoorAccess(door.id, at);
       }
       recorded.set(key, { rowId, offline: item.offline, granted: item.granted, reason: item.reason });
