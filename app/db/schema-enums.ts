@@ -42,8 +42,8 @@ export const ACCESS_REASONS = [
 export const DOOR_ALARM_KINDS = ["forced_open", "held_open", "door_offline"] as const;
 /** What was presented at the door: a card, a key's PIN or a key's QR token. */
 export const CREDENTIAL_KINDS = ["card", "pin", "qr"] as const;
-/** A door key's kind: a guest's stay (later: a resident's visitor pass). */
-export const DOOR_KEY_KINDS = ["stay"] as const;
+/** A door key's kind: a guest's stay, or a resident's visitor pass. */
+export const DOOR_KEY_KINDS = ["stay", "visitor"] as const;
 export const DOOR_KEY_STATUSES = ["active", "revoked"] as const;
 export const INCIDENT_SOURCES = ["door", "resident", "public"] as const;
 export const INCIDENT_TYPES = ["hardware", "access", "network", "maintenance", "other"] as const;

@@ -678,7 +678,8 @@ export type Consultation = typeof consultations.$inferSelect;
 export type Facility = typeof facilities.$inferSelect;
 // Door keys (issue 29; docs/access-keys.md): a PIN and a QR token that open
 // some doors only inside their windows. A guest's confirmed stay has one
-// (kind "stay"), kept in step with the stay by app/services/door-keys.server.ts.
+// (kind "stay"), kept in step with the stay by app/services/door-keys.server.ts;
+// a resident's visitor pass is one (kind "visitor", app/services/visitor-passes.server.ts).
 // The PIN and token are kept as issued (the guest's lookup page shows them
 // again, as the cards' numbers are kept); the doors look the token up by its
 // SHA-256 (`qr_hash`) and compare it in constant time; offline lists carry
@@ -707,11 +708,21 @@ export const doorKeys = sqliteTable(
     /** Every building entrance (doors.is_entrance) too, whichever they are at the swipe. */
     entrances: integer("entrances", { mode: "boolean" }).notNull().default(false),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    /** A visitor pass: the resident who gave it (deleting them deletes their passes). */
+    createdBy: text("created_by").references((): AnySQLiteColumn => users.id, { onDelete: "cascade" }),
+    visitorName: text("visitor_name"),
+    visitorEmail: text("visitor_email"),
+    /** A visitor pass's first granted use (set by the access log's recording, once). */
+    firstUsedAt: integer("first_used_at", { mode: "timestamp_ms" }),
+    /** When the resident was told 'Tu visita … ha llegado' (claimed once, by one web process). */
+    arrivalNotifiedAt: integer("arrival_notified_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("door_keys_pin_idx").on(t.pin, t.status, t.validUntil),
+    index("door_keys_created_by_idx").on(t.createdBy, t.validUntil),
+    index("door_keys_arrival_idx").on(t.kind, t.arrivalNotifiedAt, t.firstUsedAt),
     uniqueIndex("door_keys_qr_hash_unique").on(t.qrHash),
     index("door_keys_reservation_idx").on(t.reservationId),
     index("door_keys_status_idx").on(t.status, t.validUntil),

@@ -1,6 +1,7 @@
 // Mail to visitors: booking received (with the stay as a tentative .ics), the
 // guest's own cancellation, the house's confirmation (the .ics confirmed) and
-// cancellation, and the acknowledgements of an enquiry and of a visit request.
+// cancellation, the acknowledgements of an enquiry and of a visit request, and
+// a resident's visitor pass.
 import type { AnonymousReservation } from "~/db/schema";
 import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
 import { accessCodeLine } from "~/utils/access-code";
@@ -129,6 +130,33 @@ export function reservationConfirmedByHouseMail(reservation: MailedReservation, 
       stayCalendar(reservation, "confirmed"),
       ...(access ? [{ filename: "codigo-acceso.png", contentType: "image/png", content: access.qrPng, cid: QR_CID }] : []),
     ],
+  };
+}
+
+/**
+ * A resident invited a visitor (the portal's 'Invitar a una visita'): the
+ * pass's PIN, its QR image and window, the doors, and who invited them.
+ */
+export function visitorPassMail(pass: { visitorName: string; visitorEmail: string; residentName: string }, access: MailedAccess): Mail {
+  const { BUILDING_NAME } = getEnv();
+  return {
+    to: pass.visitorEmail,
+    subject: `Invitación de ${pass.residentName} a ${BUILDING_NAME}`,
+    ...composeMail({
+      greeting: `Hola, ${pass.visitorName}:`,
+      paragraphs: [
+        `${pass.residentName} te ha invitado a ${BUILDING_NAME}.`,
+        accessCodeLine(access),
+        "Teclea el código y pulsa # en el teclado de la puerta, o acerca el código QR de este mensaje al lector.",
+      ],
+      rows: [
+        ["Dirección", ADDRESS],
+        ["Puertas", access.doors.map((door) => door.name).join(", ")],
+        ["Código QR", access.qr],
+      ],
+      image: { cid: QR_CID, alt: `Código QR de acceso ${access.qr}`, size: 240 },
+    }),
+    attachments: [{ filename: "codigo-acceso.png", contentType: "image/png", content: access.qrPng, cid: QR_CID }],
   };
 }
 

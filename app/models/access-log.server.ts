@@ -204,6 +204,14 @@ export async function writeAccessBatch(tx: AccessTransaction, writes: AccessBatc
       FROM json_each(${json(writes.newLogs)}) WHERE true
       ON CONFLICT DO NOTHING`);
   }
+  // A visitor pass's first granted use, once: the web process tells its resident (services/visitor-passes).
+  const keyGrants = writes.newLogs.filter((log) => log.keyId && log.accessGranted);
+  if (keyGrants.length > 0) {
+    await tx.run(sql`
+      UPDATE door_keys SET first_used_at = used.first
+      FROM (SELECT value->>'keyId' AS key_id, min(value->>'timestamp') AS first FROM json_each(${json(keyGrants.map(({ keyId, timestamp }) => ({ keyId, timestamp })))}) GROUP BY 1) AS used
+      WHERE door_keys.id = used.key_id AND door_keys.kind = 'visitor' AND door_keys.first_used_at IS NULL`);
+  }
   for (const log of writes.overriddenLogs) {
     await tx.update(accessLogs).set({ offline: true, accessGranted: log.granted, reason: log.reason }).where(eq(accessLogs.id, log.rowId));
   }

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { auditControl, auditEvents, type AuditEvent } from "~/db/schema";
-import { getDb } from "~/utils/db.server";
+import { getDb, likePattern } from "~/utils/db.server";
 
 export type { AuditEvent };
 
@@ -77,12 +77,6 @@ export type AuditCriteria = {
   /** In the summary, the actor, the entity's id, the address or the fields before and after. */
   search?: string;
 };
-
-/** `text` as a LIKE pattern, its own % and _ taken literally, with `%` where asked. */
-function likePattern(text: string, { prefixOnly = false } = {}) {
-  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return prefixOnly ? `${escaped}%` : `%${escaped}%`;
-}
 
 function criteriaWhere({ actor, entityType, action, from, to, search }: AuditCriteria): SQL | undefined {
   const e = auditEvents;

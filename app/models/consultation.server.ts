@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { consultations, type Consultation } from "~/db/schema";
 import { createId, sha256 } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, likePattern } from "~/utils/db.server";
 
 export type { Consultation };
 
@@ -66,10 +66,6 @@ export async function countConsultationsByEmail(email: string) {
 const c = consultations;
 type Status = Consultation["status"];
 
-/** `%text%` for LIKE, with the wildcards in the text taken literally (ESCAPE '\\'). */
-function containsPattern(text: string) {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /** Trigrams need three characters (drizzle/…_consultation_search.sql). */
 const INDEXED_SEARCH_MIN_LENGTH = 3;
@@ -84,7 +80,7 @@ function searchCondition(search: string): SQL {
     const phrase = `"${search.replace(/"/g, '""')}"`;
     return sql`${c}.rowid IN (SELECT rowid FROM consultations_search WHERE consultations_search MATCH ${phrase})`;
   }
-  const pattern = containsPattern(search);
+  const pattern = likePattern(search);
   const contains = (column: SQLWrapper) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
   return or(contains(c.nombre), contains(c.email), contains(c.mensaje))!;
 }

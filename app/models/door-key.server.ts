@@ -1,10 +1,10 @@
 // Door keys (PIN and QR token, issue 29; docs/access-keys.md): their rows,
 // the doors each opens, and the reads the access service makes of them (by
 // PIN, by the QR token's hash, per door for the offline lists).
-import { and, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
-import { doorKeyDoors, doorKeys, doors, type DoorKey } from "~/db/schema";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { doorKeyDoors, doorKeys, doors, users, type DoorKey } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, type Database } from "~/utils/db.server";
+import { getDb, likePattern, type Database } from "~/utils/db.server";
 
 export type { DoorKey };
 
@@ -13,7 +13,8 @@ type Executor = Pick<Database, "all">;
 export type NewDoorKey = Pick<
   DoorKey,
   "kind" | "reservationId" | "pin" | "qrToken" | "qrHash" | "holderLabel" | "holderFirstName" | "windows" | "validFrom" | "validUntil" | "entrances"
->;
+> &
+  Partial<Pick<DoorKey, "createdBy" | "visitorName" | "visitorEmail">>;
 
 /** The active key of a reservation, with its doors (row ids), or null. */
 export async function getActiveKeyOfReservation(reservationId: string): Promise<(DoorKey & { doorIds: string[] }) | null> {
@@ -196,4 +197,131 @@ export async function listKeyDoors(key: Pick<DoorKey, "id" | "entrances">) {
           OR (${key.entrances ? 1 : 0} = 1 AND ${doors.isEntrance} = 1)`,
     )
     .orderBy(doors.name);
+}
+
+// ---- Visitor passes (kind "visitor"): a resident's key for a visitor ----
+
+export type VisitorPassStatusFilter = "active" | "used" | "cancelled" | "expired";
+
+/** A pass's status as the API names it, in SQL: cancelled (revoked), used (it opened a door once), expired, active. */
+function visitorStatusIs(status: VisitorPassStatusFilter, now: Date): SQL | undefined {
+  switch (status) {
+    case "cancelled":
+      return eq(doorKeys.status, "revoked");
+    case "used":
+      return and(eq(doorKeys.status, "active"), isNotNull(doorKeys.firstUsedAt));
+    case "expired":
+      return and(eq(doorKeys.status, "active"), isNull(doorKeys.firstUsedAt), lte(doorKeys.validUntil, now));
+    case "active":
+      return and(eq(doorKeys.status, "active"), isNull(doorKeys.firstUsedAt), gt(doorKeys.validUntil, now));
+  }
+}
+
+export type VisitorPassQuery = { createdBy?: string; status?: VisitorPassStatusFilter; search?: string; now: Date };
+
+function visitorPassWhere({ createdBy, status, search, now }: VisitorPassQuery) {
+  const pattern = search ? likePattern(search) : null;
+  return and(
+    eq(doorKeys.kind, "visitor"),
+    createdBy ? eq(doorKeys.createdBy, createdBy) : undefined,
+    status ? visitorStatusIs(status, now) : undefined,
+    pattern
+      ? or(
+          sql`${doorKeys.visitorName} LIKE ${pattern} ESCAPE '\\'`,
+          sql`${doorKeys.visitorEmail} LIKE ${pattern} ESCAPE '\\'`,
+          sql`${users.username} LIKE ${pattern} ESCAPE '\\'`,
+          sql`(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) LIKE ${pattern} ESCAPE '\\'`,
+        )
+      : undefined,
+  );
+}
+
+const visitorPassColumns = {
+  key: doorKeys,
+  resident: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
+};
+
+export type VisitorPassRow = DoorKey & {
+  resident: { id: string; username: string; firstName: string | null; lastName: string | null } | null;
+  doors: { id: string; code: string; name: string }[];
+};
+
+async function withDoors(rows: { key: DoorKey; resident: VisitorPassRow["resident"] }[]): Promise<VisitorPassRow[]> {
+  const ids = rows.map((row) => row.key.id);
+  const doorRows =
+    ids.length === 0
+      ? []
+      : await getDb()
+          .select({ keyId: doorKeyDoors.keyId, id: doors.id, code: doors.code, name: doors.name })
+          .from(doorKeyDoors)
+          .innerJoin(doors, eq(doors.id, doorKeyDoors.doorId))
+          .where(inArray(doorKeyDoors.keyId, ids))
+          .orderBy(doors.name);
+  return rows.map((row) => ({
+    ...row.key,
+    resident: row.resident?.id ? row.resident : null,
+    doors: doorRows.filter((door) => door.keyId === row.key.id).map(({ id, code, name }) => ({ id, code, name })),
+  }));
+}
+
+/** Visitor passes, the newest window first (a resident's own when `createdBy` is given). */
+export async function listVisitorPasses(query: VisitorPassQuery, { limit, offset }: { limit: number; offset: number }) {
+  const rows = await getDb()
+    .select(visitorPassColumns)
+    .from(doorKeys)
+    .leftJoin(users, eq(users.id, doorKeys.createdBy))
+    .where(visitorPassWhere(query))
+    .orderBy(desc(doorKeys.validFrom), desc(doorKeys.id))
+    .limit(limit)
+    .offset(offset);
+  return withDoors(rows);
+}
+
+export async function countVisitorPasses(query: VisitorPassQuery) {
+  const [row] = await getDb().select({ count: count() }).from(doorKeys).leftJoin(users, eq(users.id, doorKeys.createdBy)).where(visitorPassWhere(query));
+  return row?.count ?? 0;
+}
+
+/** One visitor pass; with `createdBy`, only if that resident gave it. */
+export async function getVisitorPass(id: string, createdBy?: string): Promise<VisitorPassRow | null> {
+  const rows = await getDb()
+    .select(visitorPassColumns)
+    .from(doorKeys)
+    .leftJoin(users, eq(users.id, doorKeys.createdBy))
+    .where(and(eq(doorKeys.id, id), eq(doorKeys.kind, "visitor"), createdBy ? eq(doorKeys.createdBy, createdBy) : undefined))
+    .limit(1);
+  const [pass] = await withDoors(rows);
+  return pass ?? null;
+}
+
+/** A resident's passes that still count against their limit: not cancelled, not over. */
+export async function countLiveVisitorPasses(createdBy: string, now: Date) {
+  const [row] = await getDb()
+    .select({ count: count() })
+    .from(doorKeys)
+    .where(and(eq(doorKeys.kind, "visitor"), eq(doorKeys.createdBy, createdBy), eq(doorKeys.status, "active"), gt(doorKeys.validUntil, now)));
+  return row?.count ?? 0;
+}
+
+/** Revokes one active key; answers it, or null when it was not active. */
+export async function revokeDoorKey(id: string, now = new Date()) {
+  const [key] = await getDb()
+    .update(doorKeys)
+    .set({ status: "revoked", revokedAt: now, updatedAt: now })
+    .where(and(eq(doorKeys.id, id), eq(doorKeys.status, "active")))
+    .returning();
+  return key ?? null;
+}
+
+/** The visitor passes used for the first time whose resident has not been told yet. */
+export async function listUntoldVisitorArrivals(limit = 100) {
+  return getDb()
+    .select({ id: doorKeys.id, createdBy: doorKeys.createdBy, visitorName: doorKeys.visitorName })
+    .from(doorKeys)
+    .where(and(eq(doorKeys.kind, "visitor"), isNull(doorKeys.arrivalNotifiedAt), isNotNull(doorKeys.firstUsedAt)))
+    .limit(limit);
+}
+
+export async function markVisitorArrivalTold(id: string, now = new Date()) {
+  await getDb().update(doorKeys).set({ arrivalNotifiedAt: now }).where(eq(doorKeys.id, id));
 }

@@ -17,7 +17,7 @@ import {
   type ReservationInput,
 } from "~/schemas/reservation";
 import { createId } from "~/utils/crypto.server";
-import { getDb, isUniqueViolation } from "~/utils/db.server";
+import { getDb, isUniqueViolation, likePattern } from "~/utils/db.server";
 
 export type { AnonymousReservation };
 
@@ -292,14 +292,9 @@ function shownStatusIs(status: Status, today: string): SQL {
   return and(eq(r.status, status), gte(r.endDate, today))!;
 }
 
-/** `%text%` for LIKE, with the wildcards in the text taken literally (ESCAPE '\\'). */
-function containsPattern(text: string) {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 /** The code is the text (any case), or the guest's name or email contains it (case ignored for unaccented letters). */
 function searchMatches(search: string): SQL {
-  const pattern = containsPattern(search);
+  const pattern = likePattern(search);
   return sql`(${r.reservationCode} = ${search.toUpperCase()} OR ${r.guestName} LIKE ${pattern} ESCAPE '\\' OR ${r.guestEmail} LIKE ${pattern} ESCAPE '\\')`;
 }
 

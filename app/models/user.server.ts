@@ -1,7 +1,7 @@
 import { and, count, eq, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { cards, facilityBookings, notifications, users, type User } from "~/db/schema";
 import { createId, hashPassword, verifyPassword } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, likePattern } from "~/utils/db.server";
 
 export type { User };
 
@@ -116,16 +116,11 @@ export async function countActiveAdmins() {
   return row?.count ?? 0;
 }
 
-/** `text` as a LIKE pattern matching it anywhere, its own % and _ taken literally. */
-function containsPattern(text: string) {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
 /** Username, name ("Marta García"), email or department contains the text (ASCII letters in any case). */
 function userSearchWhere(search: string | undefined): SQL | undefined {
   const text = search?.trim();
   if (!text) return undefined;
-  const pattern = containsPattern(text);
+  const pattern = likePattern(text);
   const contains = (column: SQLWrapper) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
   return or(
     contains(users.username),

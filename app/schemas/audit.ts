@@ -38,6 +38,7 @@ export const AUDIT_ENTITY_LABELS = {
   access_group: "Grupo de acceso",
   building: "Edificio",
   holiday: "Festivo",
+  visitor_pass: "Invitación de visita",
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as [AuditEntityType, ...AuditEntityType[]];
@@ -107,6 +108,8 @@ export const AUDIT_ACTION_LABELS = {
   "building.lockdown_lift": "Bloqueo general levantado",
   "holiday.create": "Festivo añadido",
   "holiday.delete": "Festivo eliminado",
+  "visitor_pass.create": "Invitación creada",
+  "visitor_pass.cancel": "Invitación anulada",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];

@@ -12,6 +12,7 @@ import { purgeExpiredSessions } from "~/models/session.server";
 import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
 import { scheduleDoorAlarmPolls } from "~/services/door-alarms.server";
+import { scheduleVisitorArrivalPolls } from "~/services/visitor-passes.server";
 import { audited, purgeAuditTrail, SYSTEM_ACTOR } from "~/services/audit.server";
 import { purgeOldConsultations } from "~/services/consultations.server";
 import { purgeOldPublicIncidents } from "~/services/incidents.server";
@@ -150,6 +151,8 @@ export async function boot() {
   scheduleDailyBackups();
   // Door alarms raised by the access service: notices, incidents, live dashboards.
   scheduleDoorAlarmPolls();
+  // A visitor pass's first use: 'Tu visita … ha llegado' to its resident.
+  scheduleVisitorArrivalPolls();
   void purgeOldAuditEvents();
   setInterval(() => void purgeOldAuditEvents(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);

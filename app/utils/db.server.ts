@@ -204,3 +204,9 @@ export function isUniqueViolation(error: unknown, target: string): boolean {
   const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${(error as Error)?.message ?? ""}`;
   return text.includes("UNIQUE constraint failed") && text.includes(target);
 }
+
+/** `text` as a LIKE pattern (`%text%`, or `text%` with `prefixOnly`), its own \, % and _ taken literally: use with ESCAPE '\'. */
+export function likePattern(text: string, { prefixOnly = false } = {}) {
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return prefixOnly ? `${escaped}%` : `%${escaped}%`;
+}

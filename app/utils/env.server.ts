@@ -114,6 +114,8 @@ const envSchema = z.object({
   MAX_ACTIVE_BOOKINGS: z.coerce.number().int().min(1).max(1000).default(3),
   MAX_ACTIVE_BOOKINGS_BY_TYPE: limitsByFacilityType.optional(),
   MAX_INCIDENTS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
+  // Per resident: visitor passes not over yet and not cancelled (docs/access-keys.md).
+  MAX_ACTIVE_VISITOR_PASSES: z.coerce.number().int().min(1).max(100).default(5),
   // Guests' stay keys (docs/access-keys.md), Europe/Madrid: a room stay's key
   // opens from the check-in day at CHECKIN_TIME to the check-out day at
   // CHECKOUT_TIME; a sala's, on each booked day during SALA_HOURS.

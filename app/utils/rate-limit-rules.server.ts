@@ -31,6 +31,8 @@ export const RATE_LIMITS = {
   captchaCreation: { limit: 60, windowMs: 10 * MINUTE },
   /** Wrong current passwords when changing one's own (per user). */
   passwordChange: { limit: 10, windowMs: 15 * MINUTE },
+  /** Visitor passes a resident creates (each mails an address they typed), per resident and day. */
+  visitorPassCreation: { limit: 20, windowMs: 24 * 60 * MINUTE },
 } as const;
 export type RateLimitRule = keyof typeof RATE_LIMITS;
 
