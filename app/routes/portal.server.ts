@@ -8,6 +8,7 @@ import { BookingDraftSchema, type BookingDraft } from "~/schemas/calendar";
 import { BookingSchema, MAX_BOOKING_DAYS_AHEAD } from "~/schemas/facility-booking";
 import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import { ResidentIncidentSchema } from "~/schemas/resident-incident";
+import { MAX_VISITOR_PASS_DAYS_AHEAD, VisitorPassSchema } from "~/schemas/visitor-pass";
 import { getBuildingInfo } from "~/services/building.server";
 import {
   activeBookingLimits,
@@ -28,6 +29,7 @@ import {
   reportResidentIncident,
 } from "~/services/resident-incidents.server";
 import type { User } from "~/services/users.server";
+import { cancelVisitorPass, createVisitorPass, listResidentVisitorPasses, visitorPassDoorChoices } from "~/services/visitor-passes.server";
 import { filtersFromQuery } from "~/utils/api.server";
 import { getSessionId } from "~/utils/auth.server";
 import { addDays, todayInMadrid, renderedNow } from "~/utils/dates";
@@ -36,7 +38,8 @@ import { modalOf } from "~/utils/page-url";
 import { isMultipart, readPhotoForm } from "~/utils/photo-upload.server";
 import { throwRefusal } from "~/utils/refusal.server";
 import { errorToast, infoToast, successToast, type Toast } from "~/utils/toast";
-import { redirectWithToast } from "~/utils/toast.server";
+import { dataWithToast, redirectWithToast } from "~/utils/toast.server";
+import { qrSvg } from "~/utils/qr-code.server";
 
 export const PORTAL_MODALS = [
   "reservar",
@@ -46,6 +49,8 @@ export const PORTAL_MODALS = [
   "cancelar-incidencia",
   "perfil",
   "contrasena",
+  "invitar",
+  "anular-invitacion",
 ] as const;
 export type PortalModal = (typeof PORTAL_MODALS)[number];
 
@@ -62,6 +67,9 @@ export const PORTAL_FAILURES = {
   updateProfile: "No se pudo actualizar el perfil",
   changePassword: "No se pudo cambiar la contraseña",
   building: "No se pudo cargar la información del edificio",
+  visitorPasses: "No se pudieron cargar las invitaciones",
+  createVisitorPass: "No se pudo crear la invitación",
+  cancelVisitorPass: "No se pudo anular la invitación",
 } as const;
 
 /** One card's data, or the message that says it could not be read. */
@@ -81,7 +89,7 @@ export async function loadPortal(request: Request, user: User) {
   const now = new Date();
   const modal = modalOf(url.searchParams, PORTAL_MODALS);
   const today = todayInMadrid(now);
-  const [facilities, bookings, incidents, notifications, building, modalBooking, modalIncident, bookingDraft] = await Promise.all([
+  const [facilities, bookings, incidents, notifications, building, modalBooking, modalIncident, bookingDraft, visitorPasses, visitorPassDoors] = await Promise.all([
     modal === "reservar" ? listFacilityCatalogue() : Promise.resolve([]),
     section(() => listResidentBookings(user, now), PORTAL_FAILURES.bookings),
     section(() => listResidentIncidents(user), PORTAL_FAILURES.incidents),
@@ -90,7 +98,10 @@ export async function loadPortal(request: Request, user: User) {
     modal === "cancelar-reserva" ? getResidentBooking(user, url.searchParams.get("reserva") ?? "", now) : null,
     modal === "editar-incidencia" || modal === "cancelar-incidencia" ? getResidentIncident(user, url.searchParams.get("incidencia") ?? "") : null,
     modal === "reservar" ? loadBookingDraft(url, now) : null,
+    section(() => listResidentVisitorPasses(user, now), PORTAL_FAILURES.visitorPasses),
+    modal === "invitar" ? visitorPassDoorChoices(user, now) : Promise.resolve([]),
   ]);
+  const passId = url.searchParams.get("invitacion");
   return {
     profile: toProfileJson(user),
     now: renderedNow(now),
@@ -101,10 +112,14 @@ export async function loadPortal(request: Request, user: User) {
     incidents,
     notifications,
     building,
+    visitorPasses,
+    visitorPassForm: { doors: visitorPassDoors, dates: { min: today, max: addDays(today, MAX_VISITOR_PASS_DAYS_AHEAD) } },
     modal: {
       name: modal,
       booking: modalBooking?.ok ? modalBooking.booking : null,
       incident: modalIncident?.ok ? modalIncident.incident : null,
+      // Only a pass of the resident's own list (and still cancellable) can be cancelled here.
+      visitorPass: modal === "anular-invitacion" && visitorPasses.ok ? (visitorPasses.data.find((pass) => pass._id === passId && pass.cancellable) ?? null) : null,
     },
     bookingDraft: bookingDraft ?? { draft: {}, slots: null },
   };
@@ -164,6 +179,22 @@ export async function portalAction(request: Request, user: User) {
       const cancelled = await cancelResidentIncident(user, String(formData.get("id") ?? ""));
       if (!cancelled.ok) return refusedForm(cancelled, { intent, toastTitle: PORTAL_FAILURES.cancelIncident });
       return done(successToast("Incidencia Cancelada", cancelled.incident.title));
+    }
+    case "create-visitor-pass": {
+      const submission = parseWithZod(formData, { schema: VisitorPassSchema });
+      if (submission.status !== "success") return refusedForm(submission, { intent, toastTitle: PORTAL_FAILURES.createVisitorPass });
+      const created = await createVisitorPass(user, submission.value);
+      if (!created.ok) return refusedForm(created, { intent, submission, toastTitle: PORTAL_FAILURES.createVisitorPass });
+      // Not a redirect: the PIN and QR are shown this once, in this answer (and in the visitor's mail).
+      return dataWithToast(
+        { intent, createdVisitorPass: created.pass, qrSvg: await qrSvg(created.pass.qr) },
+        successToast("Invitación enviada", `${created.pass.visitorName} recibirá su código por correo.`),
+      );
+    }
+    case "cancel-visitor-pass": {
+      const cancelled = await cancelVisitorPass(String(formData.get("id") ?? ""), { createdBy: user.id });
+      if (!cancelled.ok) return refusedForm(cancelled, { intent, toastTitle: PORTAL_FAILURES.cancelVisitorPass });
+      return done(successToast("Invitación anulada", cancelled.pass.visitorName));
     }
     case "mark-notifications-read": {
       const marked = await markAllRead(user.id);

@@ -6,6 +6,7 @@ import { CancelBookingModal, NewBookingModal, NotFoundModal } from "~/components
 import { CancelIncidentModal, EditIncidentModal, ReportIncidentModal } from "~/components/portal/incident-modals";
 import { BookingsCard, BuildingCard, IncidentsCard, NotificationsCard } from "~/components/portal/portal-cards";
 import { PasswordModal, ProfileModal } from "~/components/portal/profile-modals";
+import { CancelVisitorPassModal, CreatedVisitorPassModal, InviteVisitorModal, VisitorPassesCard } from "~/components/portal/visitor-pass-views";
 import { requireUser } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
 import { loadPortal, portalAction } from "./portal.server";
@@ -27,8 +28,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Portal() {
-  const { profile, now, bookingDates, bookingLimits, facilities, bookings, incidents, notifications, building, modal, bookingDraft } = useLoaderData<typeof loader>();
+  const { profile, now, bookingDates, bookingLimits, facilities, bookings, incidents, notifications, building, visitorPasses, visitorPassForm, modal, bookingDraft } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const created = actionData && "createdVisitorPass" in actionData ? actionData : null;
   const firstName = profile.firstName || profile.username;
   return (
     <>
@@ -56,6 +59,7 @@ export default function Portal() {
         <BookingsCard bookings={bookings} />
         <IncidentsCard incidents={incidents} />
         <NotificationsCard notifications={notifications} now={now} />
+        <VisitorPassesCard passes={visitorPasses} />
         <BuildingCard building={building} />
       </div>
 
@@ -82,6 +86,17 @@ export default function Portal() {
           <CancelIncidentModal incident={modal.incident} lastResult={resultFor(actionData, "cancel-incident")} />
         ) : (
           <NotFoundModal title="Cancelar incidencia" message="Incidencia no encontrada" />
+        )
+      ) : null}
+      {created ? <CreatedVisitorPassModal pass={created.createdVisitorPass} qrSvg={created.qrSvg} /> : null}
+      {modal.name === "invitar" && !created ? (
+        <InviteVisitorModal doors={visitorPassForm.doors} dates={visitorPassForm.dates} lastResult={resultFor(actionData, "create-visitor-pass")} />
+      ) : null}
+      {modal.name === "anular-invitacion" ? (
+        modal.visitorPass ? (
+          <CancelVisitorPassModal pass={modal.visitorPass} lastResult={resultFor(actionData, "cancel-visitor-pass")} />
+        ) : (
+          <NotFoundModal title="Anular invitación" message="Invitación no encontrada" />
         )
       ) : null}
       {modal.name === "perfil" ? <ProfileModal profile={profile} lastResult={resultFor(actionData, "update-profile")} /> : null}
