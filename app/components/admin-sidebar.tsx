@@ -14,6 +14,7 @@ const LINKS = [
   { to: "/admin/habitaciones", label: "Habitaciones", end: false },
   { to: "/admin/ocupacion", label: "Ocupación", end: false },
   { to: "/admin/instalaciones", label: "Reservas de instalaciones", end: false },
+  { to: "/admin/invitaciones", label: "Invitaciones", end: false },
   { to: "/admin/consultations", label: "Consultas", end: false },
   { to: "/admin/copias", label: "Copias de seguridad", end: false },
   { to: "/admin/auditoria", label: "Auditoría", end: false },

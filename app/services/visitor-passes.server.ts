@@ -211,6 +211,12 @@ export async function listVisitorPassesPage(filters: VisitorPassFilters, { page,
   return { passes: rows.map((row) => toVisitorPassJson(row, now)), total, page: window.page, pages: window.pages };
 }
 
+/** One pass as the admin's screen shows it, or null. */
+export async function getVisitorPassJson(id: string, now = new Date()) {
+  const pass = await keyModel.getVisitorPass(id);
+  return pass ? toVisitorPassJson(pass, now) : null;
+}
+
 /**
  * 'Anular invitación': revokes the pass (the resident's own when `createdBy`
  * is given: someone else's is not found); the doors drop it at once.

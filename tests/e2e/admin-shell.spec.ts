@@ -1,8 +1,8 @@
 import { expect, test } from "./fixtures";
 
-const LINKS = ["Dashboard", "Usuarios", "Gestionar Tarjetas", "Grupos de acceso", "Registros", "Incidencias", "Reservas", "Habitaciones", "Ocupación", "Reservas de instalaciones", "Consultas", "Copias de seguridad", "Auditoría"];
+const LINKS = ["Dashboard", "Usuarios", "Gestionar Tarjetas", "Grupos de acceso", "Registros", "Incidencias", "Reservas", "Habitaciones", "Ocupación", "Reservas de instalaciones", "Invitaciones", "Consultas", "Copias de seguridad", "Auditoría"];
 
-test("the admin sidebar has the eight links, access groups, the inventory's three and the audit trail, marks the active one and hides the public chrome", async ({ page, asAdmin }) => {
+test("the admin sidebar has the eight links, access groups, the inventory's three, visitor passes and the audit trail, marks the active one and hides the public chrome", async ({ page, asAdmin }) => {
   await page.goto("/admin/cards");
   const nav = page.getByRole("navigation", { name: "Administración" });
   for (const name of LINKS) await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
