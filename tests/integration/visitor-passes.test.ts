@@ -12,6 +12,9 @@ import { startAccessService, type AccessServiceHandle } from "~/access/service.s
 import { issueApiToken } from "~/models/api-token.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { listNotificationsOfUser } from "~/models/notification.server";
+import { auditEvents } from "~/db/schema";
+import { getDb } from "~/utils/db.server";
+import { eq } from "drizzle-orm";
 import * as passesRoute from "~/routes/api.user-portal.visitor-passes";
 import * as passRoute from "~/routes/api.user-portal.visitor-passes.$id";
 import * as adminPassesRoute from "~/routes/api.visitor-passes";
@@ -180,6 +183,12 @@ describe("a resident's visitor pass", () => {
     expect(cancelled.body.data).toMatchObject({ status: "cancelled", cancellable: false });
     if (span.startsNow) expect(await entrance.bridge.typePin(pass.pin)).toMatchObject({ granted: false, reason: "invalid_key" });
     await eventually(() => !listHasPin(entrance.bridge, pass.pin) || null, "the pass gone from the offline list", 1000);
+    // Both changes are in the audit trail, without the PIN or the token.
+    const events = await getDb().select().from(auditEvents).where(eq(auditEvents.entityId, pass._id));
+    expect(events.map((event) => event.action).sort()).toEqual(["visitor_pass.cancel", "visitor_pass.create"]);
+    const recorded = JSON.stringify(events.map((event) => [event.summary, event.before, event.after]));
+    expect(recorded).not.toContain(pass.pin);
+    expect(recorded).not.toContain(pass.qr);
     // Twice: it is no longer active.
     const again = await callApi(passRoute.action, `/api/user-portal/visitor-passes/${pass._id}`, { method: "DELETE", token, params: { id: pass._id } });
     expect(again).toMatchObject({ status: 409, body: { success: false, error: { message: "Esta invitación ya no está activa" } } });
