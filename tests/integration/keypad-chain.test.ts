@@ -2,7 +2,8 @@
 // card reader, on mock serial ports → the bridge → the app's embedded broker →
 // the access service and libSQL → relay and LCD bytes. A confirmed guest's key
 // is issued by the app (reservations service) and reaches the door's offline
-// list as salted hashes; the bridge decides it by its own clock.
+// list as salted hashes; the bridge decides it by its own clock. A resident's
+// visitor pass goes the same way, on its day only, and tells the resident once.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,15 +14,19 @@ import { eventually } from "../../bridge/src/test-support/eventually";
 import { countOccurrences, MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { getAccessLog } from "~/models/access-log.server";
 import { getActiveKeyOfReservation } from "~/models/door-key.server";
+import { listNotificationsOfUser } from "~/models/notification.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { changeReservationStatus } from "~/services/reservations.server";
-import { addDays, todayInMadrid } from "~/utils/dates";
-import { createTestReservation, hexPrefix } from "../setup/fixtures";
+import { createVisitorPass, notifyVisitorArrivals } from "~/services/visitor-passes.server";
+import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
+import { createTestCard, createTestReservation, hexPrefix } from "../setup/fixtures";
 import { quietLogger, RestartableAccessService } from "../setup/door-chain";
 
 const ports = new MockSerialPorts();
 const bridges = new Set<BridgeHandle>();
-const access = new RestartableAccessService();
+/** The app's clock runs this far ahead of the real one while a test moves it (the visitor's day). */
+let appOffsetMs = 0;
+const access = new RestartableAccessService({ clock: () => new Date(Date.now() + appOffsetMs) });
 let doorCount = 0;
 
 const keyCode = (key: string) => (key === "#" ? 11 : key === "*" ? 10 : Number(key));
@@ -37,7 +42,7 @@ function keyBursts(keys: string, bits: 4 | 8 = 4) {
 }
 
 /** An entrance door ('Acceso principal') with a bridge reading cards, a keypad and a QR scanner. */
-async function entranceWithKeypad() {
+async function entranceWithKeypad({ clock }: { clock?: () => Date } = {}) {
   doorCount += 1;
   const { door, credential } = await provisionDoor(`kpc-${hexPrefix(2).toLowerCase()}-${doorCount}`, { name: `Portal ${doorCount}`, location: "Pruebas" });
   const marked = await updateDoor(door.id, { isEntrance: true });
@@ -61,7 +66,7 @@ async function entranceWithKeypad() {
       displayHoldMs: 200,
       unlockMs: 100,
     },
-    { serialPortFactory: ports.factory, logger: quietLogger, version: "0.0.0-test" },
+    { serialPortFactory: ports.factory, logger: quietLogger, version: "0.0.0-test", ...(clock ? { clock } : {}) },
   );
   bridges.add(bridge);
   await eventually(() => bridge.status().connected, "the bridge to connect");
@@ -83,6 +88,7 @@ const opens = (relay: string) => countOccurrences(ports.written(relay), LCUS1_OP
 
 beforeAll(() => access.start());
 afterEach(async () => {
+  appOffsetMs = 0;
   await Promise.all([...bridges].map((bridge) => bridge.stop()));
   bridges.clear();
   if (!access.running) await access.start();
@@ -128,5 +134,51 @@ describe("keypad and QR scanner on the real chain", () => {
     const wrong = key.pin === "000000" ? "111111" : "000000";
     expect(await bridge.present({ kind: "pin", pin: wrong })).toMatchObject({ granted: false, reason: "invalid_key", offline: true });
     expect(opens(paths.relay)).toBe(2);
+  });
+
+  it("a resident's visitor pass opens the entrance on its day only, online and offline, and tells the resident once", async () => {
+    const doorClock = { now: new Date() };
+    const { door, paths, bridge } = await entranceWithKeypad({ clock: () => doorClock.now });
+    const { user } = await createTestCard(hexPrefix(4), [door.id], { firstName: "Carlos" });
+    await eventually(() => (bridge.status().credentialsVersion ?? 0) > 0 || null, "the entrance's first list");
+    const versionBefore = bridge.status().credentialsVersion ?? 0;
+    const day = addDays(todayInMadrid(), 2);
+    const created = await createVisitorPass(user!, { visitorName: "Bea Suárez", visitorEmail: "bea@example.com", date: day, startTime: "10:00", endTime: "12:00" });
+    if (!created.ok) throw new Error(created.message);
+    const pass = created.pass;
+    expect(pass.doors.map((passDoor) => passDoor.doorId)).toEqual([door.code]);
+    await eventually(() => (bridge.status().credentialsVersion ?? 0) > versionBefore || null, "the entrance's list with the pass");
+
+    // Online, the app deciding by its clock on the visit's day.
+    const at = (time: string) => madridInstant(day, time)!;
+    appOffsetMs = at("10:30").getTime() - Date.now();
+    doorClock.now = at("10:30");
+    ports.emit(paths.keypad, keyBursts(`${pass.pin}#`));
+    await eventually(() => opens(paths.relay) === 1, "the visitor's PIN to open the entrance");
+    await eventually(() => ports.text(paths.lcd).includes("Hola, Bea"), "the visitor's greeting");
+    await eventually(() => !bridge.status().lockOpen, "the door to close again");
+    await eventually(async () => {
+      await notifyVisitorArrivals();
+      return (await listNotificationsOfUser(user!.id)).some((n) => n.message === "Tu visita Bea Suárez ha llegado") || null;
+    }, "the resident told of the arrival");
+    const byQr = await bridge.present({ kind: "qr", qr: pass.qr });
+    expect(byQr).toMatchObject({ granted: true, offline: false });
+    expect(await eventually(() => getAccessLog(byQr?.id ?? ""), "the QR's row")).toMatchObject({ credentialKind: "qr", holder: "Visita de Bea Suárez: Carlos" });
+    await eventually(() => !bridge.status().lockOpen, "the door to close again");
+    await notifyVisitorArrivals();
+    expect((await listNotificationsOfUser(user!.id)).filter((n) => n.message.startsWith("Tu visita"))).toHaveLength(1);
+    appOffsetMs = at("12:30").getTime() - Date.now();
+    expect(await bridge.present({ kind: "pin", pin: pass.pin })).toMatchObject({ granted: false, reason: "outside_key_window", offline: false });
+
+    // Offline, the bridge deciding by its own clock from the list's hashes and window.
+    await access.stop();
+    await eventually(() => !bridge.status().connected, "the bridge to notice the app is away");
+    doorClock.now = at("11:00");
+    ports.emit(paths.qr, `${pass.qr}\r\n`);
+    await eventually(() => opens(paths.relay) === 3, "the visitor's QR to open the entrance offline");
+    await eventually(() => !bridge.status().lockOpen, "the door to close again");
+    doorClock.now = at("12:30");
+    expect(await bridge.present({ kind: "pin", pin: pass.pin })).toMatchObject({ granted: false, offline: true });
+    expect(opens(paths.relay)).toBe(3);
   });
 });
