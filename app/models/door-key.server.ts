@@ -99,6 +99,9 @@ export type KeyFacts = {
   holderFirstName: string;
   /** The reservation's code (the log's card_number for this key), or "". */
   reference: string;
+  /** A visitor pass's resident (the log row's user, so a search by their username finds their visitors), else null. */
+  userId: string | null;
+  username: string | null;
   windows: [number, number][];
   entrances: boolean;
   doorIds: string[];
@@ -121,14 +124,16 @@ export async function readKeyFacts(executor: Executor, { pins, qrHashes, since }
     holderLabel: string;
     holderFirstName: string;
     reference: string | null;
+    userId: string | null;
+    username: string | null;
     windows: string;
     entrances: number;
     doorIds: string;
   }>(sql`
     SELECT k.id, k.kind, k.pin, k.qr_hash AS qrHash, k.holder_label AS holderLabel, k.holder_first_name AS holderFirstName,
-           r.reservation_code AS reference, k.windows, k.entrances,
+           r.reservation_code AS reference, u.id AS userId, u.username AS username, k.windows, k.entrances,
            (SELECT json_group_array(kd.door_id) FROM door_key_doors kd WHERE kd.key_id = k.id) AS doorIds
-    FROM door_keys k LEFT JOIN anonymous_reservations r ON r.id = k.reservation_id
+    FROM door_keys k LEFT JOIN anonymous_reservations r ON r.id = k.reservation_id LEFT JOIN users u ON u.id = k.created_by
     WHERE k.status = 'active' AND k.valid_until > ${since}
       AND (k.pin IN (SELECT value FROM json_each(${JSON.stringify(pins)}))
            OR k.qr_hash IN (SELECT value FROM json_each(${JSON.stringify(qrHashes)})))`);
@@ -142,6 +147,8 @@ export async function readKeyFacts(executor: Executor, { pins, qrHashes, since }
       holderLabel: row.holderLabel,
       holderFirstName: row.holderFirstName,
       reference: row.reference ?? "",
+      userId: row.userId,
+      username: row.username,
       windows: JSON.parse(row.windows) as [number, number][],
       entrances: Boolean(row.entrances),
       doorIds: JSON.parse(row.doorIds) as string[],

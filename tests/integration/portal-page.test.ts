@@ -67,7 +67,7 @@ describe("loader", () => {
     expect(body.bookings.data.map((b: { facilityName: string }) => b.facilityName)).toEqual([facility.name]);
     expect(body.incidents.data.map((i: { title: string }) => i.title)).toEqual(["Persiana rota"]);
     expect(body.notifications.data).toMatchObject({ unread: 1, notifications: [{ title: "Hola" }] });
-    expect(body.modal).toEqual({ name: null, booking: null, incident: null });
+    expect(body.modal).toEqual({ name: null, booking: null, incident: null, visitorPass: null });
   });
 
   it("loads the open modal's booking or incident only when it is the resident's", async () => {
@@ -79,7 +79,7 @@ describe("loader", () => {
     const mine = await (await load(ana.cookie, `?modal=cancelar-reserva&reserva=${booking.booking._id}`)).json();
     expect(mine.modal.booking._id).toBe(booking.booking._id);
     const theirs = await (await load(ben.cookie, `?modal=cancelar-reserva&reserva=${booking.booking._id}`)).json();
-    expect(theirs.modal).toEqual({ name: "cancelar-reserva", booking: null, incident: null });
+    expect(theirs.modal).toEqual({ name: "cancelar-reserva", booking: null, incident: null, visitorPass: null });
     const reservar = await (await load(ana.cookie, "?modal=reservar")).json();
     expect(reservar.facilities.map((f: { name: string }) => f.name)).toContain("Sala de Reuniones A");
     expect(reservar.bookingDates).toEqual({ min: todayInMadrid(), max: day(90) });

@@ -159,7 +159,7 @@ describe("the portal's free slots", () => {
     const page = await (await callRoute(portalPage.loader, pageRequest(`/portal${query}`, cookie))).json();
     expect(page.bookingDraft.draft).toEqual({ facilityType: "meeting-room", facilityId: "sala-reuniones-b", date: day, duration: "2" });
     expect(page.bookingDraft.slots.free).toHaveLength(2);
-    expect(page.modal).toEqual({ name: "reservar", booking: null, incident: null });
+    expect(page.modal).toEqual({ name: "reservar", booking: null, incident: null, visitorPass: null });
   });
 });
 

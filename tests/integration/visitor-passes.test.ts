@@ -19,6 +19,7 @@ import * as passesRoute from "~/routes/api.user-portal.visitor-passes";
 import * as passRoute from "~/routes/api.user-portal.visitor-passes.$id";
 import * as adminPassesRoute from "~/routes/api.visitor-passes";
 import * as adminPassRoute from "~/routes/api.visitor-passes.$id";
+import * as logsRoute from "~/routes/api.logs";
 import { setCardPermission } from "~/services/cards.server";
 import { updateDoor } from "~/services/doors.server";
 import { notifyVisitorArrivals } from "~/services/visitor-passes.server";
@@ -145,8 +146,14 @@ describe("a resident's visitor pass", () => {
         credentialKind: "pin",
         holder: "Visita de Bea Suárez: Carlos",
         accessGranted: true,
+        // The resident who invited: a search of the log by their username finds their visitors.
+        userId: user.id,
+        username: user.username,
       });
       expect(await gym.bridge.scanQr(pass.qr)).toMatchObject({ granted: false, reason: "no_permission" });
+      const { adminToken } = await createApiCallers();
+      const searched = await callApi(logsRoute.loader, `/api/logs?search=${user.username}&credentialKind=pin`, { token: adminToken });
+      expect(searched.body.data.logs).toEqual([expect.objectContaining({ _id: opened.id, holder: "Visita de Bea Suárez: Carlos", user: user.username })]);
 
       // First use: one notification, whatever happens next.
       await eventually(async () => {
