@@ -167,9 +167,9 @@ export function ReservationDetailModal({
           <dt>{sala ? "Sala" : "Habitación"}</dt>
           <dd data-testid="reservation-room">{reservation.room?.name ?? <span className="muted">{sala ? "Sin sala" : "Se asigna al confirmar"}</span>}</dd>
           <dt>Entrada</dt>
-          <dd>{formatIsoDay(reservation.startDate)}</dd>
+          <dd data-testid="reservation-start">{formatIsoDay(reservation.startDate)}</dd>
           <dt>Salida</dt>
-          <dd>{formatIsoDay(reservation.endDate)}</dd>
+          <dd data-testid="reservation-end">{formatIsoDay(reservation.endDate)}</dd>
           <dt>Duración</dt>
           <dd>{daysText(reservation.days)}</dd>
           <dt>Estado</dt>
