@@ -1,7 +1,8 @@
 // Guests' reservations as the house manages them, shared by
 // /admin/reservations and the admin calls of /api/anonymous-reservations:
-// the list with its stats, confirming and cancelling (each mails the guest)
-// and the admin's notes. What a guest does with their own reservation is in
+// the list with its stats, confirming and cancelling (each mails the guest),
+// moving a stay to another room, new dates, and the admin's notes. What a
+// guest does with their own reservation is in
 // visitor.server.ts.
 import { reservationCancelledByHouseMail, reservationConfirmedByHouseMail } from "~/mail/visitor-mail.server";
 import { getFacility } from "~/models/facility-booking.server";
