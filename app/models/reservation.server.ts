@@ -59,8 +59,8 @@ export function generateReservationCode(length = 8) {
 /** The instants a meeting-room stay holds its sala: Madrid's midnights of its entry and exit days. */
 export type SalaHold = { heldFrom: Date; heldTo: Date };
 
-/** SQL: the first sala (by the catalogue's order) free for the whole hold, or NULL. */
-function freeSalaSql({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null) {
+/** SQL: the first sala (by the catalogue's order; `preferId` before the others) free for the whole hold, or NULL. */
+function freeSalaSql({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null, preferId: string | null = null) {
   const [from, to] = [heldFrom.getTime(), heldTo.getTime()];
   return sql`(SELECT f.id FROM facilities f
     WHERE f.type = 'meeting-room'
@@ -69,7 +69,7 @@ function freeSalaSql({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null
       AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
         WHERE s.sala_id = f.id AND s.status IN ('pending', 'confirmed') AND s.id IS NOT ${exceptStayId}
           AND s.held_from < ${to} AND ${from} < s.held_to)
-    ORDER BY f.sort_order, f.name LIMIT 1)`;
+    ORDER BY f.id IS NOT ${preferId}, f.sort_order, f.name LIMIT 1)`;
 }
 
 /**
@@ -260,6 +260,50 @@ export async function moveReservation(stay: Pick<AnonymousReservation, "id" | "r
     if (reason) return { ok: false as const, reason };
     throw error;
   }
+}
+
+export type DatesOutcome = { ok: true; reservation: Stay } | { ok: false; reason: StayRefusal | "not-changeable" | "no-free-room" };
+
+/**
+ * New nights for a pending or confirmed stay that is not over, in one
+ * statement the inventory's triggers check: a room stay keeps the room it
+ * has (refused when it is taken on a new night, or the type is full); a
+ * confirmed sala stay keeps its sala (refused when it is held or booked on a
+ * new day); a pending one keeps it if free on all the new days, else takes
+ * the first free sala. "not-changeable" when the stay is not (or no longer)
+ * one in the state it was read in.
+ */
+export async function changeReservationDates(
+  stay: Pick<AnonymousReservation, "id" | "reservationType" | "status" | "salaId">,
+  { startDate, endDate, hold }: { startDate: string; endDate: string; hold: SalaHold | null },
+  today: string,
+  now = new Date(),
+): Promise<DatesOutcome> {
+  const changeable = and(eq(r.id, stay.id), eq(r.status, stay.status), inArray(r.status, [...OPEN]), gte(r.endDate, today));
+  let place: Partial<Record<"salaId", SQL>> & Partial<SalaHold> = {};
+  let needsPlace: SQL | undefined;
+  if (stay.reservationType === "sala" && hold) {
+    place = { ...hold };
+    if (stay.status === "pending" || !stay.salaId) {
+      const sala = freeSalaSql(hold, stay.id, stay.salaId);
+      place.salaId = sala;
+      needsPlace = sql`${sala} IS NOT NULL`;
+    }
+  }
+  try {
+    const [row] = await getDb()
+      .update(r)
+      .set({ startDate, endDate, updatedAt: now, ...place })
+      .where(and(changeable, needsPlace))
+      .returning({ id: r.id });
+    if (row) return { ok: true, reservation: (await getReservationById(row.id))! };
+  } catch (error) {
+    const reason = stayRefusalOf(error);
+    if (reason) return { ok: false, reason };
+    throw error;
+  }
+  const [still] = await getDb().select({ id: r.id }).from(r).where(changeable).limit(1);
+  return { ok: false, reason: still ? "no-free-room" : "not-changeable" };
 }
 
 /** Cancels a pending or confirmed reservation whose stay is not over; null when it is not (or no longer) one. */

@@ -1,8 +1,9 @@
 // /admin/reservations: the list with its stats, the open modal's
-// reservation, and the forms' intents (confirm, cancel, notes), through
+// reservation, and the forms' intents (confirm, cancel, move, dates, notes), through
 // app/services/reservations.server.ts. Every answer keeps the page's query.
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
+  createReservationDatesSchema,
   RESERVATION_PAGE_SIZE,
   ReservationFiltersSchema,
   ReservationNotesSchema,
@@ -15,6 +16,7 @@ import { filtersFromQuery } from "~/utils/api.server";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf, pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
+import { formatIsoDay, todayInMadrid } from "~/utils/dates";
 import { refuse, throwRefusal } from "~/utils/refusal.server";
 import { successToast, type Toast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -32,7 +34,8 @@ export async function loadReservationsPage(request: Request) {
   // The details offer the rooms (or salas) the stay could be given or moved to.
   const open = reservation && modalName === "detail" && (reservation.status === "pending" || reservation.status === "confirmed");
   const places = open ? await reservations.listPlacesForStay(reservation) : [];
-  return { filters, ...list, modal: { name: modalName, reservation, places } };
+  // `today`: the building's date, for the date change's rules in the browser.
+  return { filters, ...list, today: todayInMadrid(), modal: { name: modalName, reservation, places } };
 }
 
 const STATUS_FAILED = "Error al actualizar el estado";
@@ -66,6 +69,17 @@ export async function reservationsAction(request: Request) {
       if (!moved.ok) return refusedForm(moved, { intent, submission, toastTitle: "No se pudo cambiar la habitación" });
       const { reservationCode, room } = moved.reservation;
       return redirectWithToast(pageUrl(request), successToast("Habitación cambiada", `Reserva ${reservationCode}: ${room?.name ?? ""}`));
+    }
+    case "change-dates": {
+      const submission = parseWithZod(formData, { schema: createReservationDatesSchema({ today: todayInMadrid() }) });
+      if (submission.status !== "success") return refusedForm(submission, { intent });
+      const changed = await reservations.changeReservationDates(id, submission.value);
+      if (!changed.ok) return refusedForm(changed, { intent, submission, toastTitle: "No se pudieron cambiar las fechas" });
+      const { reservationCode, startDate, endDate } = changed.reservation;
+      return redirectWithToast(
+        pageUrl(request),
+        successToast("Fechas actualizadas", `Reserva ${reservationCode}: del ${formatIsoDay(startDate)} al ${formatIsoDay(endDate)}`),
+      );
     }
     case "save-notes": {
       const submission = parseWithZod(formData, { schema: ReservationNotesSchema });

@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const COLUMNS = ["Código", "Huésped", "Tipo", "Fechas", "Contacto", "Estado", "Acciones"];
 
 export default function ReservationsPage() {
-  const { filters, reservations, stats, total, page, pages, modal } = useLoaderData<typeof loader>();
+  const { filters, reservations, stats, total, page, pages, today, modal } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as FormActionData | undefined;
   const { search } = useLocation();
   const submit = useSubmit();
@@ -105,6 +105,8 @@ export default function ReservationsPage() {
           reservation={reservation}
           places={modal.places}
           moveResult={resultFor(actionData, "move-room")}
+          today={today}
+          datesResult={resultFor(actionData, "change-dates")}
           closeTo={listUrl}
           cancelTo={here({ modal: "cancel" })}
           notesResult={resultFor(actionData, "save-notes")}

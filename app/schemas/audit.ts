@@ -76,6 +76,7 @@ export const AUDIT_ACTION_LABELS = {
   "reservation.status": "Estado de reserva cambiado",
   "reservation.notes": "Notas de reserva cambiadas",
   "reservation.room": "Habitación de reserva cambiada",
+  "reservation.dates": "Fechas de reserva cambiadas",
   "room.create": "Habitación creada",
   "room.update": "Habitación editada",
   "room.delete": "Habitación eliminada",

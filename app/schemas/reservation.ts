@@ -30,19 +30,36 @@ export const CONTACT_PREFERENCE_LABELS: Record<(typeof CONTACT_PREFERENCES)[numb
 /** The booking form's schema for a day in the building. */
 export const createReservationSchema = builtOncePerDay(buildReservationSchema);
 
-function buildReservationSchema(today: string) {
+/** A stay's entry and exit days with the booking's rules and messages (the booking form, the admin's date change). */
+function stayDateFields(today: string) {
   const lastStart = addDays(today, MAX_DAYS_AHEAD);
+  return {
+    startDate: isoDay("La fecha de entrada es requerida").check(
+      z.refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy"),
+      z.refine((day) => day <= lastStart, "La fecha de entrada debe estar dentro de los próximos dos años"),
+    ),
+    endDate: isoDay("La fecha de salida es requerida"),
+  };
+}
+
+/** What is wrong with the exit day given the entry day (on `endDate`), or null; `value` may be anything the client sent. */
+function stayLengthProblem(value: unknown): string | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { startDate, endDate } = value as { startDate?: unknown; endDate?: unknown };
+  if (typeof startDate !== "string" || typeof endDate !== "string") return null;
+  if (endDate <= startDate) return "La fecha de salida debe ser posterior a la fecha de entrada";
+  if (daysBetween(startDate, endDate) > MAX_STAY_NIGHTS) return "La estancia no puede superar un año";
+  return null;
+}
+
+function buildReservationSchema(today: string) {
   const fields = z
     .object({
       reservationType: z._default(z.enum(RESERVATION_TYPES, { error: "El tipo de reserva no es válido" }), "habitacion"),
       guestName: requiredText("El nombre es requerido", 100),
       guestEmail: email({ required: "El email es requerido", invalid: "El email no es válido" }),
       guestPhone: phone({ required: "El teléfono es requerido", invalid: "El teléfono no es válido" }),
-      startDate: isoDay("La fecha de entrada es requerida").check(
-        z.refine((day) => day >= today, "La fecha de entrada no puede ser anterior a hoy"),
-        z.refine((day) => day <= lastStart, "La fecha de entrada debe estar dentro de los próximos dos años"),
-      ),
-      endDate: isoDay("La fecha de salida es requerida"),
+      ...stayDateFields(today),
       roomType: z.optional(z.enum(ROOM_TYPES, { error: "El tipo de habitación es requerido" })),
       contactPreference: z._default(z.enum(CONTACT_PREFERENCES, { error: "La preferencia de contacto no es válida" }), "email"),
       specialRequests: optionalMultilineText(1000),
@@ -53,16 +70,8 @@ function buildReservationSchema(today: string) {
       z.superRefine(
         (value, ctx) => {
           if (typeof value !== "object" || value === null) return;
-          const { startDate, endDate } = value as { startDate?: unknown; endDate?: unknown };
-          if (typeof startDate === "string" && typeof endDate === "string" && endDate <= startDate) {
-            ctx.addIssue({
-              code: "custom",
-              path: ["endDate"],
-              message: "La fecha de salida debe ser posterior a la fecha de entrada",
-            });
-          } else if (typeof startDate === "string" && typeof endDate === "string" && daysBetween(startDate, endDate) > MAX_STAY_NIGHTS) {
-            ctx.addIssue({ code: "custom", path: ["endDate"], message: "La estancia no puede superar un año" });
-          }
+          const length = stayLengthProblem(value);
+          if (length) ctx.addIssue({ code: "custom", path: ["endDate"], message: length });
           if ((value.reservationType ?? "habitacion") === "habitacion" && !value.roomType) {
             ctx.addIssue({ code: "custom", path: ["roomType"], message: "El tipo de habitación es requerido" });
           }
@@ -180,3 +189,24 @@ export const ReservationStatusFormSchema = z.extend(ReservationStatusSchema, {
 
 /** PUT /api/anonymous-reservations/{id}/room and the admin's move form. */
 export const ReservationRoomSchema = z.object({ roomId: requiredText("roomId es requerido", 64) });
+
+/**
+ * PUT /api/anonymous-reservations/{id}/dates and the admin's 'Cambiar
+ * fechas' form, for a day in the building: the booking's date fields, rules
+ * and messages.
+ */
+export const createReservationDatesSchema = builtOncePerDay(buildReservationDatesSchema);
+
+function buildReservationDatesSchema(today: string) {
+  return z.object(stayDateFields(today)).check(
+    z.superRefine(
+      (value, ctx) => {
+        const length = stayLengthProblem(value);
+        if (length) ctx.addIssue({ code: "custom", path: ["endDate"], message: length });
+      },
+      // Also when a field is invalid, so every message shows at once.
+      { when: () => true },
+    ),
+  );
+}
+export type ReservationDates = z.output<ReturnType<typeof buildReservationDatesSchema>>;

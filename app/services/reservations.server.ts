@@ -1,7 +1,8 @@
 // Guests' reservations as the house manages them, shared by
 // /admin/reservations and the admin calls of /api/anonymous-reservations:
-// the list with its stats, confirming and cancelling (each mails the guest)
-// and the admin's notes. What a guest does with their own reservation is in
+// the list with its stats, confirming and cancelling (each mails the guest),
+// moving a stay to another room, new dates, and the admin's notes. What a
+// guest does with their own reservation is in
 // visitor.server.ts.
 import { reservationCancelledByHouseMail, reservationConfirmedByHouseMail } from "~/mail/visitor-mail.server";
 import { getFacility } from "~/models/facility-booking.server";
@@ -9,7 +10,7 @@ import * as reservationModel from "~/models/reservation.server";
 import type { AnonymousReservation, Stay, StayRefusal } from "~/models/reservation.server";
 import { getRoom } from "~/models/room.server";
 import { ROOM_TYPE_WORDS } from "~/schemas/room";
-import { stayDays, type AdminReservationStatus, type ReservationFilters } from "~/schemas/reservation";
+import { stayDays, type AdminReservationStatus, type ReservationDates, type ReservationFilters } from "~/schemas/reservation";
 import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
 import { qrPng } from "~/utils/qr-code.server";
@@ -29,6 +30,7 @@ export const RESERVATION_REFUSALS = {
   notMovable: "Solo se puede cambiar la habitación de una reserva confirmada cuya estancia no ha terminado",
   roomNotFound: "Habitación no encontrada",
   salaNotFound: "Sala no encontrada",
+  notRedatable: "Solo se pueden cambiar las fechas de una reserva pendiente o confirmada",
 } as const;
 
 /** SPEC §4: a pending or confirmed reservation whose exit day has passed shows as completed. */
@@ -217,6 +219,55 @@ export async function moveReservationRoom(id: string, roomId: string, now = new 
   }
   await notifyAccessChange({ doorIds: keyDoorIds });
   return { ok: true, reservation: toAdminReservationJson(moved.reservation, today) };
+}
+
+/**
+ * New dates for a pending or confirmed stay that is not over, within the
+ * rooms inventory (issue 28): a confirmed stay keeps its room (or sala) only
+ * if it is free on the new nights, and is refused naming it otherwise; a
+ * pending one needs a free room of its type (or a free sala) as a booking
+ * does. Read and written in one write transaction, so two changes cannot
+ * race. A confirmed stay's key follows (issue 29): new windows, the same QR
+ * and PIN (a new PIN only if the old one now overlaps another key's), and its
+ * doors hear of it once committed.
+ */
+export async function changeReservationDates(
+  id: string,
+  { startDate, endDate }: ReservationDates,
+  now = new Date(),
+): Promise<Result<{ reservation: AdminReservationJson }>> {
+  const today = todayInMadrid(now);
+  let keyDoorIds: string[] = [];
+  const changed = await audited(async (audit) => {
+    const stay = await reservationModel.getReservationById(id);
+    if (!stay) return { ok: false as const, reason: "not-changeable" as const, stay };
+    const open = (stay.status === "pending" || stay.status === "confirmed") && stay.endDate >= today;
+    // The same dates: nothing to write.
+    if (open && stay.startDate === startDate && stay.endDate === endDate) return { ok: true as const, reservation: stay, stay };
+    const hold = stay.reservationType === "sala" ? salaHold(startDate, endDate) : null;
+    const result = await reservationModel.changeReservationDates(stay, { startDate, endDate, hold }, today, now);
+    if (result.ok) {
+      // The key's windows follow the new dates; the doors it opens stay the same.
+      keyDoorIds = (await syncStayKey(result.reservation, now)).doorIds;
+      audit({
+        action: "reservation.dates",
+        entityType: "reservation",
+        entityId: id,
+        summary: `cambió las fechas de la reserva ${result.reservation.reservationCode}`,
+        before: { startDate: stay.startDate, endDate: stay.endDate, salaId: stay.salaId },
+        after: { startDate: result.reservation.startDate, endDate: result.reservation.endDate, salaId: result.reservation.salaId },
+      });
+    }
+    return { ...result, stay };
+  });
+  if (!changed.ok) {
+    if (changed.reason === "not-changeable" || !changed.stay) return stateRefusal(id, today, RESERVATION_REFUSALS.notRedatable);
+    const { stay } = changed;
+    const keptPlace = stay.reservationType === "sala" ? (stay.status === "confirmed" ? (stay.salaId ?? undefined) : undefined) : (stay.roomId ?? undefined);
+    return placeRefusal({ ...stay, startDate, endDate }, changed.reason, keptPlace);
+  }
+  await notifyAccessChange({ doorIds: keyDoorIds });
+  return { ok: true, reservation: toAdminReservationJson(changed.reservation, today) };
 }
 
 /** The rooms (or salas) a stay could be given now, best fit first, for the admin's choice. */

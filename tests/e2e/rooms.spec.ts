@@ -221,7 +221,7 @@ test("the admin finds a stay, confirms it into a chosen room and moves it; the g
   const target = (await move.locator("option:not([disabled])").first().textContent())!.trim();
   expect(target).not.toBe(chosen);
   await move.selectOption({ label: target });
-  await dialog.getByRole("button", { name: "Cambiar" }).click();
+  await dialog.getByRole("button", { name: "Cambiar", exact: true }).click();
   await expect(toast(page, "Habitación cambiada")).toContainText(`Reserva ${stay.reservationCode}: ${target}`);
   await expect(page.getByRole("dialog", { name: `Reserva ${stay.reservationCode}` }).getByTestId("reservation-room")).toHaveText(target);
 

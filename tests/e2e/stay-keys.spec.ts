@@ -1,7 +1,8 @@
 // Issue 29 in the browser, with and without JavaScript: the door modal's
 // 'Acceso principal' checkbox, and the lookup page showing a confirmed stay's
-// key (PIN, window and QR). Decisions at the door are tested in
-// tests/integration/key-decisions.test.ts.
+// key (PIN, window and QR), and the house's 'Cambiar fechas' (the key
+// follows). Decisions at the door are tested in
+// tests/integration/key-decisions.test.ts and stay-keys.test.ts.
 import { randomBytes } from "node:crypto";
 import { expect, test, toast } from "./fixtures";
 
@@ -9,6 +10,9 @@ const { createTestDoor, createTestReservation } = await import("../setup/fixture
 const { getDoorById } = await import("~/models/door.server");
 const { getActiveKeyOfReservation } = await import("~/models/door-key.server");
 const { changeReservationStatus } = await import("~/services/reservations.server");
+const { addDays, madridInstant, todayInMadrid } = await import("~/utils/dates");
+
+const slash = (day: string) => day.split("-").reverse().join("/");
 
 test("an admin marks a door as 'Acceso principal' and unmarks it", async ({ page, asAdmin }) => {
   const door = await createTestDoor({ name: `Portal ${randomBytes(3).toString("hex")}` });
@@ -53,4 +57,26 @@ test("the lookup page shows a confirmed stay's key, and no key while it is pendi
   await expect(access.getByTestId("access-line")).toHaveText(new RegExp(`^Tu código de acceso: ${key.pin} · válido del \\d\\d/\\d\\d/\\d{4} 15:00 al \\d\\d/\\d\\d/\\d{4} 11:00$`));
   await expect(access.getByTestId("access-qr")).toHaveText(key.qrToken);
   await expect(access.getByRole("img", { name: `Código QR de acceso ${key.qrToken}` })).toBeVisible();
+});
+
+test("the house changes a confirmed stay's dates from its details, and its key follows", async ({ page, asAdmin, javaScriptEnabled }) => {
+  // Nights of this project's own (715–722, 723–730), beyond the fixtures' stays and clear of
+  // the other specs' (rooms.spec.ts keeps 700–714 and 750–764 free), a new entry within two years.
+  const base = addDays(todayInMadrid(), javaScriptEnabled ? 715 : 723);
+  const stay = await createTestReservation({ guestName: "Lucía Fechas", roomType: "individual", startDate: base, endDate: addDays(base, 2) });
+  expect((await changeReservationStatus(stay.id, "confirmed")).ok).toBe(true);
+  const key = (await getActiveKeyOfReservation(stay.id))!;
+
+  await page.goto(`/admin/reservations?modal=detail&reservation=${stay.id}`);
+  const dialog = page.getByRole("dialog", { name: `Reserva ${stay.reservationCode}` });
+  const [startDate, endDate] = [addDays(base, 4), addDays(base, 7)];
+  await dialog.getByLabel("Fecha de entrada").fill(startDate);
+  await dialog.getByLabel("Fecha de salida").fill(endDate);
+  await dialog.getByRole("button", { name: "Cambiar fechas" }).click();
+  await expect(toast(page, "Fechas actualizadas")).toContainText(`Reserva ${stay.reservationCode}: del ${slash(startDate)} al ${slash(endDate)}`);
+  const reopened = page.getByRole("dialog", { name: `Reserva ${stay.reservationCode}` });
+  await expect(reopened.getByTestId("reservation-start")).toHaveText(slash(startDate));
+  await expect(reopened.getByTestId("reservation-end")).toHaveText(slash(endDate));
+  await expect(reopened.getByLabel("Fecha de entrada")).toHaveValue(startDate);
+  expect(await getActiveKeyOfReservation(stay.id)).toMatchObject({ id: key.id, pin: key.pin, validFrom: madridInstant(startDate, "15:00"), validUntil: madridInstant(endDate, "11:00") });
 });

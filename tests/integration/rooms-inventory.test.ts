@@ -1,7 +1,8 @@
 // Rooms as inventory (issue 28): availability before booking, no overbooking
 // whatever the concurrency (the database decides), a room assigned on
 // confirmation and never given twice, one calendar for guests' salas and
-// residents' facility bookings. Through the JSON API and the services, on the
+// residents' facility bookings, and new dates only within the inventory.
+// Through the JSON API and the services, on the
 // seeded inventory (4 individual, 4 doble, 2 suite; 3 salas). Each test books
 // its own nights, far enough apart that no two tests meet.
 import { describe, expect, it } from "vitest";
@@ -10,12 +11,13 @@ import { getReservationById } from "~/models/reservation.server";
 import * as availabilityRoute from "~/routes/api.availability";
 import * as reservationsRoute from "~/routes/api.anonymous-reservations";
 import * as lookupRoute from "~/routes/api.anonymous-reservations.code.$code";
+import * as datesRoute from "~/routes/api.anonymous-reservations.$id.dates";
 import * as roomRoute from "~/routes/api.anonymous-reservations.$id.room";
 import * as statusRoute from "~/routes/api.anonymous-reservations.$id.status";
 import { createResidentBooking } from "~/services/facility-bookings.server";
 import { changeReservationStatus } from "~/services/reservations.server";
 import { cancelGuestReservation } from "~/services/visitor.server";
-import { addDays, todayInMadrid } from "~/utils/dates";
+import { addDays, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { getDb, openDatabase } from "~/utils/db.server";
 import { RATE_LIMITS } from "~/utils/rate-limit-rules.server";
 import { createApiCallers, createTestReservation, createTestResident } from "../setup/fixtures";
@@ -257,5 +259,63 @@ describe("salas: one calendar with residents' bookings", () => {
     const created = answers.filter((answer) => answer.status === 201);
     expect(created).toHaveLength(3);
     expect(new Set(created.map((answer) => answer.body.data.room._id)).size).toBe(3);
+  });
+});
+
+describe("new dates (PUT /api/anonymous-reservations/{id}/dates)", () => {
+  it("keep a confirmed stay's room only if it is free on them, need a free room of a pending stay's type, and refuse without changing anything", async () => {
+    const { adminToken } = await createApiCallers();
+    const redate = (id: string, body: unknown) => callApi(datesRoute.action, `/api/anonymous-reservations/${id}/dates`, { method: "PUT", body, token: adminToken, params: { id } });
+    const [first, second] = [nights(2), nights(2)];
+    const [p, q] = [await createTestReservation({ ...first, roomType: "doble" }), await createTestReservation({ ...second, roomType: "doble" })];
+    expect((await changeReservationStatus(p.id, "confirmed", new Date(), { roomId: "room-201" })).ok).toBe(true);
+    expect((await changeReservationStatus(q.id, "confirmed", new Date(), { roomId: "room-201" })).ok).toBe(true);
+
+    // Onto p's nights: room 201 is taken (though other doubles are free).
+    expect(await redate(q.id, first)).toEqual({ status: 409, body: { success: false, error: { message: "La habitación 201 no está libre en esas fechas" } } });
+    expect(await getReservationById(q.id)).toMatchObject({ ...second, roomId: "room-201", status: "confirmed" });
+    // From the day p leaves (nights are half-open): the room is free, the stay keeps it.
+    const later = { startDate: first.endDate, endDate: addDays(first.endDate, 3) };
+    expect(await redate(q.id, later)).toMatchObject({ status: 200, body: { data: { ...later, days: 3, status: "confirmed", room: { _id: "room-201", name: "201" } } } });
+    const events = await getDb().$client.execute({ sql: "SELECT action, before, after FROM audit_events WHERE entity_id = ? AND action = 'reservation.dates'", args: [q.id] });
+    expect(events.rows.map((row) => [row.action, JSON.parse(String(row.before)), JSON.parse(String(row.after))])).toEqual([
+      ["reservation.dates", { ...second, salaId: null }, { ...later, salaId: null }],
+    ]);
+
+    // A pending stay needs its type free on every new night: both suites are held there.
+    const full = nights(2);
+    for (let i = 0; i < 2; i++) await createTestReservation({ ...full, roomType: "suite" });
+    const pending = await createTestReservation({ ...nights(2), roomType: "suite" });
+    expect(await redate(pending.id, full)).toMatchObject({ status: 409, body: { error: { message: "No quedan habitaciones suites libres para esas fechas" } } });
+    expect(await getReservationById(pending.id)).toMatchObject({ startDate: pending.startDate, endDate: pending.endDate, status: "pending" });
+
+    // The booking's date rules and messages; only an open stay; an admin only.
+    expect((await redate(q.id, { startDate: later.startDate, endDate: later.startDate })).body.error.message).toBe("La fecha de salida debe ser posterior a la fecha de entrada");
+    expect((await redate(q.id, { startDate: addDays(today, -1), endDate: addDays(today, 1) })).body.error.message).toBe("La fecha de entrada no puede ser anterior a hoy");
+    expect((await redate(q.id, {})).status).toBe(400);
+    await changeReservationStatus(p.id, "cancelled");
+    expect(await redate(p.id, later)).toMatchObject({ status: 409, body: { error: { message: "Solo se pueden cambiar las fechas de una reserva pendiente o confirmada" } } });
+    expect(await redate("no-existe", later)).toMatchObject({ status: 404, body: { error: { message: "Reserva no encontrada" } } });
+    expect((await callApi(datesRoute.action, `/api/anonymous-reservations/${q.id}/dates`, { method: "PUT", body: later, params: { id: q.id } })).status).toBe(401);
+  });
+
+  it("a sala: a confirmed stay keeps its sala only if it is free those days; a pending one takes another free sala", async () => {
+    const { adminToken } = await createApiCallers();
+    const redate = (id: string, body: unknown) => callApi(datesRoute.action, `/api/anonymous-reservations/${id}/dates`, { method: "PUT", body, token: adminToken, params: { id } });
+    const [day, other, third] = [nights(1), nights(1), nights(1)];
+    const held = await createTestReservation({ ...day, reservationType: "sala", roomType: null });
+    expect(held.salaId).toBe("sala-reuniones-a");
+    // Pending, on another day in the same sala: moved onto `day`, it takes the next free sala.
+    const pending = await createTestReservation({ ...other, reservationType: "sala", roomType: null });
+    expect(await redate(pending.id, day)).toMatchObject({ status: 200, body: { data: { ...day, room: { _id: "sala-reuniones-b", name: "Sala de Reuniones B" } } } });
+    // Confirmed: it keeps its sala, which is held that day.
+    const confirmed = await createTestReservation({ ...third, reservationType: "sala", roomType: null });
+    expect((await changeReservationStatus(confirmed.id, "confirmed")).ok).toBe(true);
+    expect(await redate(confirmed.id, day)).toMatchObject({ status: 409, body: { error: { message: "Sala de Reuniones A no está libre en esas fechas" } } });
+    expect(await getReservationById(confirmed.id)).toMatchObject({ ...third, salaId: "sala-reuniones-a" });
+    // On a free day it keeps its sala, held for the new whole days.
+    const free = nights(2);
+    expect(await redate(confirmed.id, free)).toMatchObject({ status: 200, body: { data: { ...free, room: { _id: "sala-reuniones-a" } } } });
+    expect(await getReservationById(confirmed.id)).toMatchObject({ heldFrom: startOfMadridDay(free.startDate), heldTo: startOfMadridDay(free.endDate) });
   });
 });

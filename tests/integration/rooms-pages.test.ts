@@ -197,6 +197,35 @@ describe("/admin/reservations: search and rooms", () => {
   });
 });
 
+describe("/admin/reservations: 'Cambiar fechas'", () => {
+  it("changes a stay's dates with 'Fechas actualizadas'; a taken room and a bad date answer in the form and change nothing", async () => {
+    const cookie = await adminCookie();
+    const stay = await createTestReservation({ roomType: "suite", startDate: addDays(today, 720), endDate: addDays(today, 722) });
+    const other = await createTestReservation({ roomType: "suite", startDate: addDays(today, 724), endDate: addDays(today, 726) });
+    expect((await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: "room-301" })).ok).toBe(true);
+    expect((await changeReservationStatus(other.id, "confirmed", new Date(), { roomId: "room-301" })).ok).toBe(true);
+    const post = (fields: Record<string, string>) =>
+      callRoute(reservationsPage.action, formPost(`/admin/reservations?modal=detail&reservation=${stay.id}`, cookie, { intent: "change-dates", id: stay.id, ...fields }));
+    const slash = (day: string) => day.split("-").reverse().join("/");
+
+    const [startDate, endDate] = [addDays(today, 721), addDays(today, 724)];
+    const changed = await post({ startDate, endDate });
+    expect(changed.status).toBe(302);
+    expect(changed.headers.get("Location")).toBe(`/admin/reservations?modal=detail&reservation=${stay.id}`);
+    expect(await toastOf(changed)).toMatchObject({ type: "success", title: "Fechas actualizadas", description: `Reserva ${stay.reservationCode}: del ${slash(startDate)} al ${slash(endDate)}` });
+    expect(await getReservationById(stay.id)).toMatchObject({ startDate, endDate, roomId: "room-301" });
+
+    const taken = await post({ startDate, endDate: addDays(today, 725) });
+    expect(taken.status).toBe(409);
+    expect(await toastOf(taken)).toMatchObject({ type: "error", title: "No se pudieron cambiar las fechas", description: "La habitación 301 no está libre en esas fechas" });
+    expect((await taken.json()).intent).toBe("change-dates");
+    const bad = await post({ startDate, endDate: startDate });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).result.error.endDate).toEqual(["La fecha de salida debe ser posterior a la fecha de entrada"]);
+    expect(await getReservationById(stay.id)).toMatchObject({ startDate, endDate });
+  });
+});
+
 describe("/reservar without JavaScript", () => {
   const guest = { guestName: "Sin Script", guestEmail: "sinscript@example.com", guestPhone: "600 000 111", contactPreference: "email" };
   const post = (fields: Record<string, string>) =>

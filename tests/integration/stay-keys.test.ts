@@ -1,14 +1,16 @@
 // Stay keys (issue 29): a confirmed guest's stay gets a key (PIN and QR)
 // opening the entrances and its room's door from check-in to check-out; a
-// cancellation revokes it and a move re-points it, and the doors' offline
+// cancellation revokes it, a move re-points it, new dates re-issue it with
+// new windows (decided online by the service's clock), and the doors' offline
 // lists (read here by fake bridges on the real embedded broker) follow within
 // a second, carrying only salted hashes of the PIN and token.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CredentialsMessage } from "~/doors/contract";
 import { getActiveKeyOfReservation } from "~/models/door-key.server";
+import { getReservationById } from "~/models/reservation.server";
 import { updateDoor } from "~/services/doors.server";
 import { freePin, stayKeyWindows } from "~/services/door-keys.server";
-import { changeReservationStatus, moveReservationRoom } from "~/services/reservations.server";
+import { changeReservationDates, changeReservationStatus, moveReservationRoom } from "~/services/reservations.server";
 import { createRoom, updateRoom } from "~/services/rooms.server";
 import { cancelGuestReservation } from "~/services/visitor.server";
 import { sha256 } from "~/utils/crypto.server";
@@ -19,7 +21,9 @@ import { RestartableAccessService } from "../setup/door-chain";
 import { createTestDoorWithBridge, createTestReservation, hexPrefix } from "../setup/fixtures";
 import { eventually } from "../../bridge/src/test-support/eventually";
 
-const access = new RestartableAccessService();
+/** The service decides by this clock: a test moves it forward (and back). */
+let clockOffsetMs = 0;
+const access = new RestartableAccessService({ clock: () => new Date(Date.now() + clockOffsetMs) });
 const bridges: FakeBridge[] = [];
 let doorCount = 0;
 
@@ -127,6 +131,65 @@ describe("a confirmed stay's key", () => {
     expect(after).toMatchObject({ id: key.id, pin: key.pin, qrToken: key.qrToken, doorIds: [second.door.id] });
     await listCarries(first.bridge, key.pin, false);
     await listCarries(second.bridge, key.pin, true);
+  });
+
+  it("follows new dates: same PIN and QR, refused online inside the old window only, granted inside the new one, the lists carry the new window", async () => {
+    const entrance = await doorWithBridge("Portal F", true);
+    const { room, bridge: roomBridge } = await roomWithDoor(`F${hexPrefix(2)}`);
+    const stay = await currentStay();
+    await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: room._id });
+    const key = (await getActiveKeyOfReservation(stay.id))!;
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+    await listCarries(roomBridge, key.pin, true);
+
+    const today = todayInMadrid();
+    const [startDate, endDate] = [addDays(today, 2), addDays(today, 4)];
+    const changed = await changeReservationDates(stay.id, { startDate, endDate });
+    if (!changed.ok) throw new Error(changed.message);
+    expect(changed.reservation).toMatchObject({ startDate, endDate, room: { _id: room._id } });
+    const after = (await getActiveKeyOfReservation(stay.id))!;
+    const [from, until] = [madridInstant(startDate, "15:00")!, madridInstant(endDate, "11:00")!];
+    expect(after).toMatchObject({ id: key.id, pin: key.pin, qrToken: key.qrToken, doorIds: key.doorIds, validFrom: from, validUntil: until });
+
+    // Now is inside the old window, not the new one: refused at once, by PIN and by QR.
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: false, reason: "outside_key_window" });
+    expect(await roomBridge.scanQr(key.qrToken)).toMatchObject({ granted: false, reason: "outside_key_window" });
+    // Every door's offline list carries the new window within a second.
+    const newWindow = [[from.toISOString(), until.toISOString()]];
+    for (const bridge of [entrance.bridge, roomBridge]) {
+      await eventually(() => {
+        const list = latestList(bridge);
+        return JSON.stringify(list?.keys.find((entry) => entry.k === "pin" && entry.h === sha256(`${list.salt}pin:${key.pin}`))?.win) === JSON.stringify(newWindow);
+      }, `the list of ${bridge.doorCode} with the new window`, 1000);
+    }
+
+    // Inside the new window (an hour after check-in), the same PIN opens.
+    clockOffsetMs = from.getTime() + 3600_000 - Date.now();
+    try {
+      expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true, display: { line1: "Hola, Ana" } });
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it("keeps the stay and its key as they were when its room is taken on the new dates", async () => {
+    const entrance = await doorWithBridge("Portal G", true);
+    const { room } = await roomWithDoor(`G${hexPrefix(2)}`);
+    const today = todayInMadrid();
+    // Another guest has the room on days of its own, far beyond the fixtures' stays.
+    const other = await createTestReservation({ roomType: "individual", startDate: addDays(today, 571), endDate: addDays(today, 574) });
+    expect((await changeReservationStatus(other.id, "confirmed", new Date(), { roomId: room._id })).ok).toBe(true);
+    const stay = await currentStay();
+    await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: room._id });
+    const key = (await getActiveKeyOfReservation(stay.id))!;
+    await listCarries(entrance.bridge, key.pin, true);
+
+    const refused = await changeReservationDates(stay.id, { startDate: addDays(today, 572), endDate: addDays(today, 575) });
+    expect(refused).toMatchObject({ ok: false, status: 409, message: `La habitación ${room.name} no está libre en esas fechas` });
+    expect(await getReservationById(stay.id)).toMatchObject({ startDate: stay.startDate, endDate: stay.endDate, roomId: room._id, status: "confirmed" });
+    expect(await getActiveKeyOfReservation(stay.id)).toEqual(key);
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+    expect(listHasPin(latestList(entrance.bridge), key.pin)).toBe(true);
   });
 
   it("follows the room's lock when the room is given another door", async () => {

@@ -4,7 +4,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { EmailText } from "~/components/email-text";
-import { FormAlert, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
+import { FormAlert, InputField, SubmitButton, TextareaField, useSchemaForm } from "~/components/forms";
 import {
   CONTACT_PREFERENCE_LABELS,
   RESERVATION_STATUS_LABELS,
@@ -13,6 +13,7 @@ import {
   ROOM_TYPE_LABELS,
   ReservationNotesSchema,
   canAdminSet,
+  createReservationDatesSchema,
 } from "~/schemas/reservation";
 import type { AdminReservationJson } from "~/services/reservations.server";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
@@ -118,6 +119,8 @@ export function ReservationDetailModal({
   notesResult,
   statusResult,
   moveResult,
+  today,
+  datesResult,
 }: {
   reservation: AdminReservationJson;
   places: PlaceOption[];
@@ -126,6 +129,9 @@ export function ReservationDetailModal({
   notesResult?: SubmissionResult<string[]>;
   statusResult?: SubmissionResult<string[]>;
   moveResult?: SubmissionResult<string[]>;
+  /** The building's date (the date change's rules). */
+  today: string;
+  datesResult?: SubmissionResult<string[]>;
 }) {
   const sala = reservation.reservationType === "sala";
   return (
@@ -161,9 +167,9 @@ export function ReservationDetailModal({
           <dt>{sala ? "Sala" : "Habitación"}</dt>
           <dd data-testid="reservation-room">{reservation.room?.name ?? <span className="muted">{sala ? "Sin sala" : "Se asigna al confirmar"}</span>}</dd>
           <dt>Entrada</dt>
-          <dd>{formatIsoDay(reservation.startDate)}</dd>
+          <dd data-testid="reservation-start">{formatIsoDay(reservation.startDate)}</dd>
           <dt>Salida</dt>
-          <dd>{formatIsoDay(reservation.endDate)}</dd>
+          <dd data-testid="reservation-end">{formatIsoDay(reservation.endDate)}</dd>
           <dt>Duración</dt>
           <dd>{daysText(reservation.days)}</dd>
           <dt>Estado</dt>
@@ -203,6 +209,10 @@ export function ReservationDetailModal({
         </dl>
       </section>
       {reservation.status === "confirmed" ? <MoveRoomForm reservation={reservation} places={places} lastResult={moveResult} /> : null}
+      {canAdminSet("cancelled", reservation.status) ? (
+        // Remounted when the stored dates change, so the fields show them.
+        <ChangeDatesForm key={`${reservation.startDate}/${reservation.endDate}`} reservation={reservation} today={today} lastResult={datesResult} />
+      ) : null}
       <div className="modal-actions">
         {canAdminSet("confirmed", reservation.status) ? <ConfirmWithRoomForm reservation={reservation} places={places} /> : null}
         {canAdminSet("cancelled", reservation.status) ? (
@@ -271,6 +281,32 @@ function MoveRoomForm({ reservation, places, lastResult }: { reservation: AdminR
           <SubmitButton intent="move-room" label="Cambiar" busyLabel="Cambiando..." className="button button-secondary button-small" />
         </Form>
       )}
+    </section>
+  );
+}
+
+/**
+ * New dates for a pending or confirmed stay (the booking's date rules); the
+ * server checks its room (or its type, or a sala) is free on them.
+ */
+function ChangeDatesForm({ reservation, today, lastResult }: { reservation: AdminReservationJson; today: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useSchemaForm(createReservationDatesSchema({ today }), {
+    id: `reservation-dates-${reservation._id}`,
+    lastResult,
+    defaultValue: { startDate: reservation.startDate, endDate: reservation.endDate },
+  });
+  return (
+    <section className="details-section" aria-labelledby={`${form.id}-title`}>
+      <h3 id={`${form.id}-title`}>Cambiar fechas</h3>
+      <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
+        <FormAlert id={form.errorId} title="No se pudieron cambiar las fechas" errors={form.errors} />
+        <input type="hidden" name="id" value={reservation._id} />
+        <InputField label="Fecha de entrada" meta={fields.startDate} type="date" min={today} />
+        <InputField label="Fecha de salida" meta={fields.endDate} type="date" min={today} />
+        <div>
+          <SubmitButton intent="change-dates" label="Cambiar fechas" busyLabel="Cambiando..." className="button button-secondary" />
+        </div>
+      </Form>
     </section>
   );
 }
