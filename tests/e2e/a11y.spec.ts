@@ -10,7 +10,7 @@ const { createTestDoor, createTestReservation } = await import("../setup/fixture
 const PUBLIC_PAGES = ["/", "/login", "/reservar", "/consulta", "/reserva-consulta", "/incidencias", "/visita", "/privacidad", "/no-existe"];
 const ADMIN_PAGES = ["/admin", "/admin?modal=new", "/admin/users", "/admin/cards", "/admin/logs", "/admin/incidents", "/admin/reservations", "/admin/consultations", "/admin/copias", "/admin/auditoria"];
 // The inventory's screens (issue 28), in the default theme.
-const INVENTORY_PAGES = ["/admin/habitaciones", "/admin/habitaciones?modal=new", "/admin/ocupacion", "/admin/instalaciones"];
+const INVENTORY_PAGES = ["/admin/habitaciones", "/admin/habitaciones?modal=new", "/admin/ocupacion", "/admin/instalaciones", "/admin/invitaciones"];
 
 async function violationsOn(page: Page, path: string) {
   await page.goto(path);

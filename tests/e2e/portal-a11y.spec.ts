@@ -34,6 +34,7 @@ const PAGES: Array<[string, (ids: { bookingId: string; incidentId: string }) => 
   ["the cancel booking modal", ({ bookingId }) => `/portal?modal=cancelar-reserva&reserva=${bookingId}`],
   ["the profile modal", () => "/portal?modal=perfil"],
   ["the password modal", () => "/portal?modal=contrasena"],
+  ["the invite a visitor modal", () => "/portal?modal=invitar"],
 ];
 
 for (const [name, pathOf] of PAGES) {
