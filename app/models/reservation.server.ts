@@ -8,6 +8,7 @@
 // write answers its reason instead of a row.
 import crypto from "node:crypto";
 import { and, asc, eq, getTableColumns, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { anonymousReservations, facilities, rooms, type AnonymousReservation, type Room } from "~/db/schema";
 import {
   ADMIN_CANCELLABLE,
@@ -48,6 +49,21 @@ const withPlace = { ...getTableColumns(r), roomName: rooms.name, salaName: facil
 
 function selectStays() {
   return getDb().select(withPlace).from(r).leftJoin(rooms, eq(rooms.id, r.roomId)).leftJoin(facilities, eq(facilities.id, r.salaId));
+}
+
+/**
+ * One guarded UPDATE of a stay (the triggers refuse a place that is taken):
+ * the stay as it is now, null when `where` matched no row, or the triggers' refusal.
+ */
+async function updateStay(where: SQL | undefined, fields: SQLiteUpdateSetSource<typeof r>): Promise<{ ok: true; reservation: Stay } | { ok: false; reason: StayRefusal } | null> {
+  try {
+    const [row] = await getDb().update(r).set(fields).where(where).returning({ id: r.id });
+    return row ? { ok: true, reservation: (await getReservationById(row.id))! } : null;
+  } catch (error) {
+    const reason = stayRefusalOf(error);
+    if (reason) return { ok: false, reason };
+    throw error;
+  }
 }
 
 export function generateReservationCode(length = 8) {
@@ -224,18 +240,8 @@ export async function confirmReservation(
     place = { salaId: sala, ...(hold ?? {}) };
     needsPlace = sql`${sala} IS NOT NULL`;
   }
-  try {
-    const [row] = await getDb()
-      .update(r)
-      .set({ status: "confirmed", confirmedAt: now, updatedAt: now, ...place })
-      .where(and(confirmable, needsPlace))
-      .returning({ id: r.id });
-    if (row) return { ok: true, reservation: (await getReservationById(row.id))! };
-  } catch (error) {
-    const reason = stayRefusalOf(error);
-    if (reason) return { ok: false, reason };
-    throw error;
-  }
+  const updated = await updateStay(and(confirmable, needsPlace), { status: "confirmed", confirmedAt: now, updatedAt: now, ...place });
+  if (updated) return updated;
   const [still] = await getDb().select({ id: r.id }).from(r).where(confirmable).limit(1);
   return { ok: false, reason: still ? "no-free-room" : "not-confirmable" };
 }
@@ -247,19 +253,8 @@ export async function confirmReservation(
  */
 export async function moveReservation(stay: Pick<AnonymousReservation, "id" | "reservationType">, placeId: string, today: string, now = new Date()) {
   const place = stay.reservationType === "habitacion" ? { roomId: placeId } : { salaId: placeId };
-  try {
-    const [row] = await getDb()
-      .update(r)
-      .set({ ...place, updatedAt: now })
-      .where(and(eq(r.id, stay.id), eq(r.status, "confirmed"), gte(r.endDate, today)))
-      .returning({ id: r.id });
-    if (!row) return { ok: false as const, reason: "not-movable" as const };
-    return { ok: true as const, reservation: (await getReservationById(row.id))! };
-  } catch (error) {
-    const reason = stayRefusalOf(error);
-    if (reason) return { ok: false as const, reason };
-    throw error;
-  }
+  const updated = await updateStay(and(eq(r.id, stay.id), eq(r.status, "confirmed"), gte(r.endDate, today)), { ...place, updatedAt: now });
+  return updated ?? { ok: false as const, reason: "not-movable" as const };
 }
 
 export type DatesOutcome = { ok: true; reservation: Stay } | { ok: false; reason: StayRefusal | "not-changeable" | "no-free-room" };
@@ -290,18 +285,8 @@ export async function changeReservationDates(
       needsPlace = sql`${sala} IS NOT NULL`;
     }
   }
-  try {
-    const [row] = await getDb()
-      .update(r)
-      .set({ startDate, endDate, updatedAt: now, ...place })
-      .where(and(changeable, needsPlace))
-      .returning({ id: r.id });
-    if (row) return { ok: true, reservation: (await getReservationById(row.id))! };
-  } catch (error) {
-    const reason = stayRefusalOf(error);
-    if (reason) return { ok: false, reason };
-    throw error;
-  }
+  const updated = await updateStay(and(changeable, needsPlace), { startDate, endDate, updatedAt: now, ...place });
+  if (updated) return updated;
   const [still] = await getDb().select({ id: r.id }).from(r).where(changeable).limit(1);
   return { ok: false, reason: still ? "no-free-room" : "not-changeable" };
 }

@@ -4,7 +4,8 @@ import { DataTable, FilterSelect } from "~/components/admin/list-parts";
 import { Pagination } from "~/components/admin/pagination";
 import { RouteModal } from "~/components/admin/route-modal";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FormAlert, labelledOptions, resultFor, SubmitButton } from "~/components/forms";
+import { labelledOptions, resultFor } from "~/components/forms";
+import { CancelVisitorPassModal } from "~/components/visitor-passes";
 import { VISITOR_PASS_STATUS_LABELS, VISITOR_PASS_STATUSES } from "~/schemas/visitor-pass";
 import type { VisitorPassJson } from "~/services/visitor-passes.server";
 import { requireAdmin } from "~/utils/auth.server";
@@ -76,7 +77,7 @@ export default function VisitorPassesPage() {
       <Pagination page={page} pages={pages} />
       {modal.name === "anular" ? (
         modal.pass?.cancellable ? (
-          <CancelModal pass={modal.pass} closeTo={listUrl} errors={resultFor(actionData, "cancel-visitor-pass")?.error?.[""]} />
+          <CancelVisitorPassModal pass={modal.pass} closeTo={listUrl} errors={resultFor(actionData, "cancel-visitor-pass")?.error?.[""]} />
         ) : (
           <RouteModal title="Anular invitación" closeTo={listUrl}>
             <p>{modal.pass ? "Esta invitación ya no está activa" : "Invitación no encontrada"}</p>
@@ -110,24 +111,6 @@ function VisitorPassRow({ pass, cancelTo }: { pass: VisitorPassJson; cancelTo: s
         ) : null}
       </td>
     </tr>
-  );
-}
-
-function CancelModal({ pass, closeTo, errors }: { pass: VisitorPassJson; closeTo: string; errors?: string[] | null }) {
-  return (
-    <RouteModal title="Anular invitación" closeTo={closeTo}>
-      <FormAlert title="No se pudo anular la invitación" errors={errors} />
-      <p tabIndex={-1} data-autofocus>
-        ¿Anular la invitación de {pass.visitorName}, de {pass.resident?.name ?? "un residente"}? Su código dejará de abrir las puertas.
-      </p>
-      <p>
-        {formatTimeRange(pass.validFrom, pass.validUntil)} · {pass.doors.map((door) => door.name).join(", ")}
-      </p>
-      <Form method="post" className="modal-actions" preventScrollReset>
-        <input type="hidden" name="id" value={pass._id} />
-        <SubmitButton intent="cancel-visitor-pass" label="Anular invitación" busyLabel="Anulando..." className="button button-danger" />
-      </Form>
-    </RouteModal>
   );
 }
 

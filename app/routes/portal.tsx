@@ -6,7 +6,7 @@ import { CancelBookingModal, NewBookingModal, NotFoundModal } from "~/components
 import { CancelIncidentModal, EditIncidentModal, ReportIncidentModal } from "~/components/portal/incident-modals";
 import { BookingsCard, BuildingCard, IncidentsCard, NotificationsCard } from "~/components/portal/portal-cards";
 import { PasswordModal, ProfileModal } from "~/components/portal/profile-modals";
-import { CancelVisitorPassModal, CreatedVisitorPassModal, InviteVisitorModal, VisitorPassesCard } from "~/components/portal/visitor-pass-views";
+import { CancelVisitorPassModal, CreatedVisitorPassModal, InviteVisitorModal, VisitorPassesCard } from "~/components/visitor-passes";
 import { requireUser } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
 import { loadPortal, portalAction } from "./portal.server";
@@ -94,7 +94,7 @@ export default function Portal() {
       ) : null}
       {modal.name === "anular-invitacion" ? (
         modal.visitorPass ? (
-          <CancelVisitorPassModal pass={modal.visitorPass} lastResult={resultFor(actionData, "cancel-visitor-pass")} />
+          <CancelVisitorPassModal pass={modal.visitorPass} errors={resultFor(actionData, "cancel-visitor-pass")?.error?.[""]} />
         ) : (
           <NotFoundModal title="Anular invitación" message="Invitación no encontrada" />
         )

@@ -1,6 +1,6 @@
-// The portal's visitor passes (issue 29): the 'Mis Invitaciones' card, the
+// Visitor passes (issue 29) on screen: the portal's 'Mis Invitaciones' card, the
 // 'Invitar a una visita' form, the pass just created (its PIN and QR, shown
-// this once) and the confirmation of 'Anular invitación'. Plain forms that
+// this once) and the confirmation of 'Anular invitación' (also /admin/invitaciones's). Plain forms that
 // work without JavaScript.
 import type { SubmissionResult } from "@conform-to/react";
 import { getFormProps } from "@conform-to/react";
@@ -139,13 +139,17 @@ export function CreatedVisitorPassModal({ pass, qrSvg }: { pass: VisitorPassJson
   );
 }
 
-export function CancelVisitorPassModal({ pass, lastResult }: { pass: VisitorPassJson; lastResult?: SubmissionResult<string[]> }) {
+/** 'Anular invitación' confirmed: the resident's own pass in the portal, or any pass in /admin/invitaciones. */
+export function CancelVisitorPassModal({ pass, closeTo = CLOSE_TO, errors }: { pass: VisitorPassJson; closeTo?: string; errors?: string[] | null }) {
   return (
-    <RouteModal title="Anular invitación" closeTo={CLOSE_TO}>
-      <FormAlert title="No se pudo anular la invitación" errors={lastResult?.error?.[""] ?? null} />
-      <p>¿Seguro que quieres anular esta invitación? Su código dejará de abrir las puertas.</p>
+    <RouteModal title="Anular invitación" closeTo={closeTo}>
+      <FormAlert title="No se pudo anular la invitación" errors={errors} />
+      <p tabIndex={-1} data-autofocus>
+        ¿Seguro que quieres anular esta invitación? Su código dejará de abrir las puertas.
+      </p>
       <p>
-        <strong>{pass.visitorName}</strong>, {formatTimeRange(pass.validFrom, pass.validUntil)} · {doorNames(pass)}.
+        <strong>{pass.visitorName}</strong>
+        {closeTo === CLOSE_TO || !pass.resident ? "" : `, invitada por ${pass.resident.name}`}, {formatTimeRange(pass.validFrom, pass.validUntil)} · {doorNames(pass)}.
       </p>
       <Form method="post" className="modal-actions" preventScrollReset>
         <input type="hidden" name="id" value={pass._id} />
