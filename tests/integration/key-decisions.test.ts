@@ -6,71 +6,30 @@
 // doors' offline events with a PIN or QR recorded.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useAccessNotifier } from "~/access/notify.server";
-import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { getActiveKeyOfReservation } from "~/models/door-key.server";
 import { updateDoor } from "~/services/doors.server";
 import { changeReservationStatus, moveReservationRoom } from "~/services/reservations.server";
 import { createRoom } from "~/services/rooms.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
-import { resetEnvForTests } from "~/utils/env.server";
-import { resetMailTransport } from "~/utils/mail.server";
 import { eventually } from "../../bridge/src/test-support/eventually";
-import { FakeBridge } from "../setup/access";
-import { createTestDoorWithBridge, createTestReservation, hexPrefix } from "../setup/fixtures";
+import { FakeDoorChain } from "../setup/door-chain";
+import { createTestReservation, hexPrefix } from "../setup/fixtures";
 import { mimePart } from "../setup/mime";
-import { startSmtpReceiver } from "../setup/smtp";
 import * as logsRoute from "~/routes/api.logs";
 import * as logsPage from "~/routes/admin.logs";
 import { callApi, callRoute, pageRequest } from "../setup/route";
 import { createApiCallers, createTestUser, sessionCookie } from "../setup/fixtures";
 
 const STAFF = "conserjeria@lacasona.test";
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
-let service: AccessServiceHandle;
-/** The service decides by this clock: the test moves it forward. */
-let clockOffsetMs = 0;
-const bridges: FakeBridge[] = [];
-let doorCount = 0;
+const chain = new FakeDoorChain("kd", { STAFF_EMAIL: STAFF });
+const door = chain.door.bind(chain);
 
-beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  process.env.SMTP_URL = smtp.url;
-  process.env.STAFF_EMAIL = STAFF;
-  resetEnvForTests();
-  resetMailTransport();
-  service = await startAccessService({
-    host: "127.0.0.1",
-    port: 0,
-    refreshIntervalMs: 60_000,
-    credentialsDebounceMs: 20,
-    clock: () => new Date(Date.now() + clockOffsetMs),
-  });
-  useAccessNotifier(service.notifier);
-});
-
-afterAll(async () => {
-  await Promise.all(bridges.map((bridge) => bridge.end()));
-  await service?.stop();
-  delete process.env.SMTP_URL;
-  delete process.env.STAFF_EMAIL;
-  resetEnvForTests();
-  await smtp.close();
-});
-
-async function door(name: string, { entrance = false } = {}) {
-  doorCount += 1;
-  const code = `kd-${hexPrefix(2).toLowerCase()}-${doorCount}`;
-  const created = await createTestDoorWithBridge(code, name);
-  if (entrance) await updateDoor(created.door.id, { isEntrance: true });
-  const bridge = await FakeBridge.connect(`mqtt://127.0.0.1:${service.mqttPort}`, code, created.password);
-  bridges.push(bridge);
-  return { door: created.door, bridge };
-}
+beforeAll(() => chain.start());
+afterAll(() => chain.stop());
 
 async function room() {
-  const roomDoor = await door(`Habitación ${doorCount + 1}`);
+  const roomDoor = await door(`Habitación ${hexPrefix(2)}`);
   const created = await createRoom({ name: `D${hexPrefix(3)}`, floor: 1, roomType: "individual", doorId: roomDoor.door.code, status: "available" });
   if (!created.ok) throw new Error(created.message);
   return { ...roomDoor, room: created.room };
@@ -162,12 +121,12 @@ describe("PIN and QR at the door", () => {
     expect(await entrance.bridge.scanQr(key.qrToken)).toMatchObject({ granted: true });
     expect(await other.bridge.typePin(key.pin)).toMatchObject({ granted: true });
 
-    const notice = await eventually(() => smtp.messages.find((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code)), "the staff notice");
+    const notice = await eventually(() => chain.smtp.messages.find((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code)), "the staff notice");
     expect(mimePart(notice.raw, "text/plain")).toContain("se ha bloqueado por intentos fallidos");
 
-    clockOffsetMs += 5 * 60_000;
+    chain.clockOffsetMs += 5 * 60_000;
     expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
-    expect(smtp.messages.filter((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code))).toHaveLength(1);
+    expect(chain.smtp.messages.filter((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code))).toHaveLength(1);
   });
 
   it("record a door's offline events with a PIN or QR, naming the key's holder", async () => {

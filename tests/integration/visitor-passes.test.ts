@@ -7,8 +7,6 @@
 // resident cannot open then, the active-pass limit, someone else's pass.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CredentialsMessage } from "~/doors/contract";
-import { useAccessNotifier } from "~/access/notify.server";
-import { startAccessService, type AccessServiceHandle } from "~/access/service.server";
 import { issueApiToken } from "~/models/api-token.server";
 import { getAccessLog } from "~/models/access-log.server";
 import { listNotificationsOfUser } from "~/models/notification.server";
@@ -21,60 +19,21 @@ import * as adminPassesRoute from "~/routes/api.visitor-passes";
 import * as adminPassRoute from "~/routes/api.visitor-passes.$id";
 import * as logsRoute from "~/routes/api.logs";
 import { setCardPermission } from "~/services/cards.server";
-import { updateDoor } from "~/services/doors.server";
 import { notifyVisitorArrivals } from "~/services/visitor-passes.server";
 import { sha256 } from "~/utils/crypto.server";
 import { addDays, formatTime, todayInMadrid } from "~/utils/dates";
-import { resetEnvForTests } from "~/utils/env.server";
-import { resetMailTransport } from "~/utils/mail.server";
 import { eventually } from "../../bridge/src/test-support/eventually";
-import { FakeBridge } from "../setup/access";
-import { createApiCallers, createTestCard, createTestDoorWithBridge, hexPrefix } from "../setup/fixtures";
+import type { FakeBridge } from "../setup/access";
+import { FakeDoorChain } from "../setup/door-chain";
+import { createApiCallers, createTestCard, hexPrefix } from "../setup/fixtures";
 import { mimePart } from "../setup/mime";
 import { callApi } from "../setup/route";
-import { startSmtpReceiver } from "../setup/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
-let service: AccessServiceHandle;
-/** The service decides by this clock: the test moves it forward. */
-let clockOffsetMs = 0;
-const bridges: FakeBridge[] = [];
-let doorCount = 0;
+const chain = new FakeDoorChain("vp", { MAX_ACTIVE_VISITOR_PASSES: "3" });
+const door = chain.door.bind(chain);
 
-beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  process.env.SMTP_URL = smtp.url;
-  process.env.MAX_ACTIVE_VISITOR_PASSES = "3";
-  resetEnvForTests();
-  resetMailTransport();
-  service = await startAccessService({
-    host: "127.0.0.1",
-    port: 0,
-    refreshIntervalMs: 60_000,
-    credentialsDebounceMs: 20,
-    clock: () => new Date(Date.now() + clockOffsetMs),
-  });
-  useAccessNotifier(service.notifier);
-});
-
-afterAll(async () => {
-  await Promise.all(bridges.map((bridge) => bridge.end()));
-  await service?.stop();
-  delete process.env.SMTP_URL;
-  delete process.env.MAX_ACTIVE_VISITOR_PASSES;
-  resetEnvForTests();
-  await smtp.close();
-});
-
-async function door(name: string, { entrance = false } = {}) {
-  doorCount += 1;
-  const code = `vp-${hexPrefix(2).toLowerCase()}-${doorCount}`;
-  const created = await createTestDoorWithBridge(code, name);
-  if (entrance) await updateDoor(created.door.id, { isEntrance: true });
-  const bridge = await FakeBridge.connect(`mqtt://127.0.0.1:${service.mqttPort}`, code, created.password);
-  bridges.push(bridge);
-  return { door: created.door, bridge };
-}
+beforeAll(() => chain.start());
+afterAll(() => chain.stop());
 
 /** A resident named Carlos Ruiz holding an active card granted on these doors (row ids), with an API token. */
 async function resident(doorIds: string[]) {
@@ -123,7 +82,7 @@ describe("a resident's visitor pass", () => {
     expect(pass.qr).toMatch(/^LC1-[A-Z2-7]{32}$/);
 
     // The visitor's mail: the code line, the QR as an inline PNG.
-    const mail = await eventually(() => smtp.messages.find((message) => message.to.includes("bea@example.com")), "the visitor's mail");
+    const mail = await eventually(() => chain.smtp.messages.find((message) => message.to.includes("bea@example.com")), "the visitor's mail");
     const text = mimePart(mail.raw, "text/plain")!;
     expect(text).toContain("Carlos te ha invitado");
     expect(text).toContain(`Tu código de acceso: ${pass.pin} · válido del`);
@@ -137,7 +96,7 @@ describe("a resident's visitor pass", () => {
     expect(JSON.stringify(listed.body.data)).not.toContain(pass.pin);
     expect(JSON.stringify(listed.body.data)).not.toContain(pass.qr);
 
-    if (!span.startsNow) clockOffsetMs = new Date(pass.validFrom).getTime() - Date.now() + 60_000;
+    if (!span.startsNow) chain.clockOffsetMs = new Date(pass.validFrom).getTime() - Date.now() + 60_000;
     try {
       // The chosen door opens, greeting the visitor; a door the pass does not name does not.
       const opened = await entrance.bridge.typePin(pass.pin);
@@ -166,10 +125,10 @@ describe("a resident's visitor pass", () => {
       expect((await listNotificationsOfUser(user.id)).filter((n) => n.message.startsWith("Tu visita"))).toHaveLength(1);
 
       // After its window: refused at its own door.
-      clockOffsetMs = new Date(pass.validUntil).getTime() - Date.now() + 60_000;
+      chain.clockOffsetMs = new Date(pass.validUntil).getTime() - Date.now() + 60_000;
       expect(await entrance.bridge.typePin(pass.pin)).toMatchObject({ granted: false, reason: "outside_key_window" });
     } finally {
-      clockOffsetMs = 0;
+      chain.clockOffsetMs = 0;
     }
   });
 
