@@ -160,6 +160,33 @@ export function visitorPassMail(pass: { visitorName: string; visitorEmail: strin
   };
 }
 
+/**
+ * The house changed the stay's dates ('Cambiar fechas'): the new dates and,
+ * for a confirmed stay, its key's new window (same PIN and QR unless the PIN
+ * had to change). No calendar file: the one sent before keeps its dates.
+ */
+export function reservationDatesChangedMail(reservation: MailedReservation, access: MailedAccess | null): Mail {
+  return {
+    to: reservation.guestEmail,
+    subject: `Reserva modificada: ${reservation.reservationCode}`,
+    ...composeMail({
+      greeting: `Hola, ${reservation.guestName}:`,
+      paragraphs: [
+        "Hemos cambiado las fechas de tu reserva. Estas son las nuevas:",
+        ...(access ? [accessCodeLine(access), "Teclea el código y pulsa # en el teclado de la puerta, o acerca el código QR de este mensaje al lector."] : []),
+        "Si no esperabas este cambio, responde a este mensaje.",
+      ],
+      rows: [
+        ...reservationRows(reservation),
+        ...(access ? ([["Puertas", access.doors.map((door) => door.name).join(", ")], ["Código QR", access.qr]] as Array<[string, string]>) : []),
+      ],
+      link: { label: "Consultar o cancelar tu reserva", url: lookupUrl() },
+      ...(access ? { image: { cid: QR_CID, alt: `Código QR de acceso ${access.qr}`, size: 240 } } : {}),
+    }),
+    attachments: access ? [{ filename: "codigo-acceso.png", contentType: "image/png", content: access.qrPng, cid: QR_CID }] : [],
+  };
+}
+
 /** The house cancelled the reservation (admin reservations screen or API). */
 export function reservationCancelledByHouseMail(reservation: MailedReservation): Mail {
   const { BUILDING_NAME } = getEnv();

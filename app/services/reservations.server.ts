@@ -4,7 +4,7 @@
 // moving a stay to another room, new dates, and the admin's notes. What a
 // guest does with their own reservation is in
 // visitor.server.ts.
-import { reservationCancelledByHouseMail, reservationConfirmedByHouseMail } from "~/mail/visitor-mail.server";
+import { reservationCancelledByHouseMail, reservationConfirmedByHouseMail, reservationDatesChangedMail } from "~/mail/visitor-mail.server";
 import { getFacility } from "~/models/facility-booking.server";
 import * as reservationModel from "~/models/reservation.server";
 import type { AnonymousReservation, Stay, StayRefusal } from "~/models/reservation.server";
@@ -235,7 +235,7 @@ export async function changeReservationDates(
   id: string,
   { startDate, endDate }: ReservationDates,
   now = new Date(),
-): Promise<Result<{ reservation: AdminReservationJson }>> {
+): Promise<Result<{ reservation: AdminReservationJson; emailSent: boolean }>> {
   const today = todayInMadrid(now);
   let keyDoorIds: string[] = [];
   const changed = await audited(async (audit) => {
@@ -267,7 +267,9 @@ export async function changeReservationDates(
     return placeRefusal({ ...stay, startDate, endDate }, changed.reason, keptPlace);
   }
   await notifyAccessChange({ doorIds: keyDoorIds });
-  return { ok: true, reservation: toAdminReservationJson(changed.reservation, today) };
+  const moved = changed.stay.startDate !== changed.reservation.startDate || changed.stay.endDate !== changed.reservation.endDate;
+  const emailSent = moved ? await trySendMail(reservationDatesChangedMail(changed.reservation, await mailedAccess(changed.reservation))) : false;
+  return { ok: true, reservation: toAdminReservationJson(changed.reservation, today), emailSent };
 }
 
 /** The rooms (or salas) a stay could be given now, best fit first, for the admin's choice. */

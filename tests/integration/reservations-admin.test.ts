@@ -8,7 +8,9 @@ import { getReservationById } from "~/models/reservation.server";
 import * as listRoute from "~/routes/api.anonymous-reservations";
 import * as statusRoute from "~/routes/api.anonymous-reservations.$id.status";
 import * as page from "~/routes/admin.reservations";
-import { changeReservationStatus } from "~/services/reservations.server";
+import { changeReservationDates, changeReservationStatus } from "~/services/reservations.server";
+import { createRoom } from "~/services/rooms.server";
+import { getActiveKeyOfReservation } from "~/models/door-key.server";
 import { cancelGuestReservation } from "~/services/visitor.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { resetEnvForTests } from "~/utils/env.server";
@@ -95,6 +97,24 @@ describe("rules and mail", () => {
       expect(again).toEqual({ ok: false, status: 409, message: "Solo se puede cancelar una reserva pendiente o confirmada" });
       expect(await changeReservationStatus(reservation.id, "confirmed")).toMatchObject({ status: 409 });
     }
+  });
+
+  it("new dates mail the guest the new stay and, confirmed, its key's new window", async () => {
+    const room = await createRoom({ name: `M${Math.random().toString(36).slice(2, 7)}`, floor: 2, roomType: "individual", status: "available" });
+    if (!room.ok) throw new Error(room.message);
+    const email = `fechas.${Math.random().toString(36).slice(2, 8)}@correo.es`;
+    const reservation = await createTestReservation({ guestEmail: email, roomType: "individual", startDate: addDays(todayInMadrid(), 600), endDate: addDays(todayInMadrid(), 602) });
+    expect((await changeReservationStatus(reservation.id, "confirmed", new Date(), { roomId: room.room._id })).ok).toBe(true);
+    const [startDate, endDate] = [addDays(todayInMadrid(), 604), addDays(todayInMadrid(), 607)];
+    const changed = await changeReservationDates(reservation.id, { startDate, endDate });
+    expect(changed).toMatchObject({ ok: true, emailSent: true });
+    const key = (await getActiveKeyOfReservation(reservation.id))!;
+    const text = mimePart((await waitForMail(email, `Reserva modificada: ${reservation.reservationCode}`)).raw, "text/plain")!;
+    expect(text).toContain(`Fecha de entrada: ${startDate.split("-").reverse().join("/")}`);
+    expect(text).toContain(`Fecha de salida: ${endDate.split("-").reverse().join("/")}`);
+    expect(text).toContain(`Tu código de acceso: ${key.pin} · válido del ${startDate.split("-").reverse().join("/")} 15:00 al ${endDate.split("-").reverse().join("/")} 11:00`);
+    // The same dates again: nothing changes, nothing is mailed.
+    expect(await changeReservationDates(reservation.id, { startDate, endDate })).toMatchObject({ ok: true, emailSent: false });
   });
 
   it("a stay that is over shows as completed and can be neither confirmed nor cancelled", async () => {
