@@ -2,7 +2,8 @@
 // (`{prefix}/doors/{door}/contact`, retained) and its bridge's state:
 //   forced_open   the door opened while its bridge had not released the lock
 //   held_open     opened after a release and still open after the door's
-//                 heldOpenSeconds
+//                 heldOpenSeconds; not while its unlock timetable holds the
+//                 lock released (its open hours), only from when they end
 //   door_offline  its bridge offline (last will) for doorOfflineAlarmMs
 // Each is raised once (one open row per door and kind, with its row in the
 // access log) and cleared when the door closes or its bridge comes back. The
@@ -11,6 +12,7 @@
 // unshared, like the state: instances that all see a contact raise the alarm
 // once between them (the open row is unique).
 import type { IPublishPacket } from "mqtt";
+import type { DoorMode } from "~/doors/schedule";
 import { contactSchema, parseDoorTopic, type BridgeStateMessage } from "~/doors/contract";
 import { getDoorByCode } from "~/models/door.server";
 import { clearDoorAlarms, raiseDoorAlarm, type DoorAlarmKind } from "~/models/door-alarm.server";
@@ -27,6 +29,10 @@ export class DoorAlarms implements AccessModule {
   readonly subscriptions: ModuleSubscription[];
   private readonly heldOpenTimers = new Map<string, NodeJS.Timeout>();
   private readonly offlineTimers = new Map<string, NodeJS.Timeout>();
+  /** Doors whose last contact said open after a release, by code. */
+  private readonly openReleased = new Set<string>();
+  /** Doors whose unlock timetable holds the lock released now, by code (from the publisher). */
+  private readonly heldReleased = new Set<string>();
   /** One change after another, in arrival order (an open and its close must not cross). */
   private work: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -51,19 +57,36 @@ export class DoorAlarms implements AccessModule {
     const { state, released } = contact.data;
     this.enqueue(doorCode, async () => {
       this.cancel(this.heldOpenTimers, doorCode);
+      this.openReleased.delete(doorCode);
       if (state === "closed") return this.clear(doorCode, ["forced_open", "held_open"]);
       if (!released) return this.raise(doorCode, "forced_open");
-      const door = await getDoorByCode(doorCode);
-      if (!door || this.stopped) return;
-      this.heldOpenTimers.set(
-        doorCode,
-        setTimeout(() => {
-          this.heldOpenTimers.delete(doorCode);
-          this.enqueue(doorCode, () => this.raise(doorCode, "held_open"));
-        }, door.heldOpenSeconds * this.options.heldOpenSecondMs),
-      );
+      this.openReleased.add(doorCode);
+      // Inside its open hours a door may stand open: the clock starts when they end.
+      if (!this.heldReleased.has(doorCode)) await this.startHeldOpenTimer(doorCode);
     });
     return true;
+  }
+
+  /** The publisher's news of a door's mode: open hours stop the held-open clock, their end starts it. */
+  onModeChange(doorCode: string, mode: DoorMode) {
+    if (mode.mode === "unlocked") this.heldReleased.add(doorCode);
+    else this.heldReleased.delete(doorCode);
+    this.enqueue(doorCode, async () => {
+      if (mode.mode === "unlocked") return this.cancel(this.heldOpenTimers, doorCode);
+      if (this.openReleased.has(doorCode) && !this.heldOpenTimers.has(doorCode)) await this.startHeldOpenTimer(doorCode);
+    });
+  }
+
+  private async startHeldOpenTimer(doorCode: string) {
+    const door = await getDoorByCode(doorCode);
+    if (!door || this.stopped) return;
+    this.heldOpenTimers.set(
+      doorCode,
+      setTimeout(() => {
+        this.heldOpenTimers.delete(doorCode);
+        this.enqueue(doorCode, () => this.raise(doorCode, "held_open"));
+      }, door.heldOpenSeconds * this.options.heldOpenSecondMs),
+    );
   }
 
   /**

@@ -25,7 +25,7 @@ import {
   type DisplayMessage,
 } from "~/doors/contract";
 import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
-import { buildingLocalDay, doorModeAt, unionOfSchedules, type WeeklySchedule } from "~/doors/schedule";
+import { buildingLocalDay, doorModeAt, unionOfSchedules, type DoorMode, type WeeklySchedule } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
 import { doorIdsOfGroups, type AccessGroupsState } from "./access-groups.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
@@ -37,6 +37,8 @@ export type DoorPublisherOptions = {
   refreshIntervalMs: number;
   /** The access groups' timetables the decisions use: reloaded here when groups change. */
   groups: AccessGroupsState;
+  /** Told each time a door's mode (locked, unlocked by its timetable, lockdown) is published changed. */
+  onModeChange?: (doorCode: string, mode: DoorMode) => void;
 };
 
 /** A door's timetable facts, kept from its last published display, so a grant costs no query. */
@@ -54,6 +56,8 @@ export class DoorPublisher implements AccessModule {
   private credentialsTimer: NodeJS.Timeout | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private modeTimer: NodeJS.Timeout | null = null;
+  /** Each door's mode as last published, by door code. */
+  private readonly modes = new Map<string, DoorMode["mode"]>();
   /** By door code: its timetable facts as last published. */
   private readonly timetables = new Map<string, TimetableFacts>();
   /** By door row id: the building's day of the door's first granted card (first-person-in). */
@@ -305,6 +309,10 @@ export class DoorPublisher implements AccessModule {
     };
     await this.publishRetained(doorTopic(this.context.prefix, door.code, "display"), JSON.stringify(message));
     this.remember(door, { display: fingerprint });
+    if (this.modes.get(door.code) !== mode.mode) {
+      this.modes.set(door.code, mode.mode);
+      this.options.onModeChange?.(door.code, mode);
+    }
   }
 
   private async publishCredentials(door: Door, force: boolean) {

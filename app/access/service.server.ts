@@ -196,6 +196,7 @@ class AccessService {
       credentialsDebounceMs: options.credentialsDebounceMs,
       refreshIntervalMs: options.refreshIntervalMs,
       groups,
+      onModeChange: (doorCode, mode) => alarms.onModeChange(doorCode, mode),
     });
     const publisher = this.publisher;
     const recording = new Recording(context, {

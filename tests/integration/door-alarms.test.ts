@@ -181,6 +181,27 @@ describe("door alarms", () => {
     expect(noticesOf(door)).toHaveLength(1);
   });
 
+  it("a door standing open in its open hours (unlock timetable) raises no held-open alarm until they end", async () => {
+    const { door, bridge, contact } = await newDoor();
+    const always = [{ days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "24:00" }];
+    expect((await updateDoor(door.id, { heldOpenSeconds: 5, unlockSchedule: always, unlockOnHolidays: true })).ok).toBe(true); // 100 ms here
+    await eventually(() => bridge.status().mode.mode === "unlocked" || null, "the bridge holding the lock released");
+    await contact("OPEN");
+    // Three times its held-open time, and still no alarm: it is open hours.
+    const openedAt = Date.now();
+    await eventually(() => Date.now() - openedAt >= 300 || null, "three held-open times to pass");
+    expect(await alarmsOf(door)).toEqual([]);
+
+    // Open hours end with the door still open: its held-open time counts from then.
+    const lockedAt = new Date();
+    expect((await updateDoor(door.id, { unlockSchedule: [] })).ok).toBe(true);
+    const [alarm] = await some(() => alarmsOf(door), "the held-open alarm once the hours end");
+    expect(alarm).toMatchObject({ kind: "held_open", clearedAt: null });
+    expect(alarm!.raisedAt.getTime()).toBeGreaterThanOrEqual(lockedAt.getTime());
+    await contact("CLOSED");
+    await eventually(async () => (await alarmsOf(door))[0]?.clearedAt != null, "the alarm cleared");
+  });
+
   it("a bridge offline past the offline delay raises one door-offline alarm, and its return clears it", async () => {
     const { door, bridge, start } = await newDoor();
     await bridge.stop();
