@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -9,6 +10,10 @@ export default defineConfig({
     globalSetup: ["tests/setup/vitest-global.ts"],
     setupFiles: ["tests/setup/vitest-db.ts"],
     pool: "forks",
+    // One test file per core (vitest's default leaves one core idle: 1 worker
+    // on 2 cores), at least two: most files spend their time waiting on
+    // brokers, child processes and sockets, not on the CPU.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     testTimeout: 20_000,
     silent: "passed-only",
     hookTimeout: 30_000,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, MAX_CONCURRENT_HASHES, passwordHashLoad, verifyPassword } from "./crypto.server";
+import { getEnv, resetEnvForTests } from "./env.server";
 
 describe("password hashing", () => {
   it("verifies the right password and refuses a wrong one", async () => {
@@ -8,6 +9,24 @@ describe("password hashing", () => {
     expect(hash).not.toContain("correct horse");
     expect(await verifyPassword("correct horse", hash)).toBe(true);
     expect(await verifyPassword("correct horsf", hash)).toBe(false);
+  });
+
+  it("hashes at the cost PASSWORD_HASH_COST names, and verifies each hash at its own cost", async () => {
+    const cheap = await hashPassword("correct horse");
+    expect(cheap.split("$").slice(0, 4)).toEqual(["scrypt", String(2 ** getEnv().PASSWORD_HASH_COST), "8", "1"]);
+    const cost = process.env.PASSWORD_HASH_COST;
+    try {
+      process.env.PASSWORD_HASH_COST = "15";
+      resetEnvForTests();
+      const production = await hashPassword("correct horse");
+      expect(production.split("$").slice(0, 4)).toEqual(["scrypt", "32768", "8", "1"]);
+      expect(await verifyPassword("correct horse", production)).toBe(true);
+      expect(await verifyPassword("correct horse", cheap)).toBe(true);
+      expect(await verifyPassword("correct horsf", cheap)).toBe(false);
+    } finally {
+      process.env.PASSWORD_HASH_COST = cost;
+      resetEnvForTests();
+    }
   });
 
   it("salts every hash", async () => {

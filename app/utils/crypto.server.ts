@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
 import { concurrencyLimit } from "./concurrency-limit.server";
+import { getEnv } from "./env.server";
 
 const scrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -9,8 +10,8 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-// scrypt cost: N=2^15 takes ~60 ms here; memory 32 MiB per hash.
-const SCRYPT = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+// scrypt cost: N=2^PASSWORD_HASH_COST (default 2^15, ~60 ms here, 32 MiB per hash).
+const SCRYPT = { r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
 /**
@@ -30,8 +31,9 @@ export function passwordHashLoad() {
 /** Hash for secrets people choose or type (passwords, bridge secrets). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, SCRYPT));
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+  const N = 2 ** getEnv().PASSWORD_HASH_COST;
+  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...SCRYPT, N }));
+  return `scrypt$${N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

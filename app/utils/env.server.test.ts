@@ -21,6 +21,13 @@ describe("parseEnv", () => {
     expect(env.MAX_INCIDENTS_PER_DAY).toBe(5);
   });
 
+  it("hashes passwords at scrypt's N=2^15 unless PASSWORD_HASH_COST says otherwise (10 to 20)", () => {
+    expect(parseEnv({}).PASSWORD_HASH_COST).toBe(15);
+    expect(parseEnv({ PASSWORD_HASH_COST: "10" }).PASSWORD_HASH_COST).toBe(10);
+    expect(() => parseEnv({ PASSWORD_HASH_COST: "9" })).toThrow(/PASSWORD_HASH_COST/);
+    expect(() => parseEnv({ PASSWORD_HASH_COST: "21" })).toThrow(/PASSWORD_HASH_COST/);
+  });
+
   it("checks the backup settings", () => {
     expect(() => parseEnv({ BACKUP_HOUR: "3:30" })).toThrow(/BACKUP_HOUR/);
     expect(() => parseEnv({ BACKUP_HOUR: "24:00" })).toThrow(/BACKUP_HOUR/);

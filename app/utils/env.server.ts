@@ -78,6 +78,9 @@ const envSchema = z.object({
   MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).optional(),
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
   ACCESS_SERVICE: z.enum(["on", "off"]).default("on"),
+  // New password hashes' scrypt cost as log2 of N (15: N=32768, 32 MiB each).
+  // Only the test suites lower it: each hash keeps its own N, so it is verified at its cost.
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10, "must be 10 to 20 (log2 of scrypt's N; keep 15 in production)").max(20, "must be 10 to 20 (log2 of scrypt's N; keep 15 in production)").default(15),
   BUILDING_NAME: z.string().min(1).max(80).default("La Casona Coliving"),
   PUBLIC_URL: z.string().url().optional(),
   // Behind reverse proxies: how many of them append to X-Forwarded-For ("true" = 1).

@@ -32,5 +32,8 @@ export const E2E = {
     MQTT_PORT: String(mqttPort),
     // GET /metrics answers this bearer token (tests/e2e/metrics.spec.ts).
     METRICS_TOKEN: "e2e-metrics-token-0123456789",
+    // Cheap password hashes (2^10 instead of 2^15) for the server and the
+    // fixtures' users alike: every signed-in test creates a user.
+    PASSWORD_HASH_COST: "10",
   } as Record<string, string>,
 };

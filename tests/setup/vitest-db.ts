@@ -14,5 +14,7 @@ process.env.DATABASE_URL = `file:${path.join(dir, "app.db")}`;
 process.env.DATA_DIR = dir;
 process.env.SESSION_SECRET = "test-session-secret-that-is-long-enough-123";
 process.env.ACCESS_SERVICE = "off";
+// Cheap password hashes (2^10 instead of 2^15): tests create users by the hundred.
+process.env.PASSWORD_HASH_COST = "10";
 delete process.env.SMTP_URL;
 (globalThis as { __db?: unknown }).__db = undefined;
