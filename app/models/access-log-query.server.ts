@@ -540,7 +540,8 @@ export async function* streamAccessLogCsvCells(
     CASE access_granted WHEN 1 THEN ${labels.granted} ELSE ${labels.denied} END || ',' ||
     CASE reason ${sql.join(reasons, sql` `)} ELSE ${csvCellSql(sql`reason`)} END || ',' ||
     CASE is_anonymous WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' ||
-    CASE offline WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' || ${csvCellSql(sql`coalesce(ip_address, '')`)}`;
+    CASE offline WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' || ${csvCellSql(sql`coalesce(ip_address, '')`)} || ',' ||
+    ${csvCellSql(sql`credential_kind`)} || ',' || ${csvCellSql(sql`coalesce(holder, username, '')`)}`;
   const read = async (select: SQL) => {
     const [result] = await getDb().all<{ rows: string }>(sql`
       SELECT json_group_array(json_array(row_id, timestamp, ${cells})) AS rows FROM (${select})`);

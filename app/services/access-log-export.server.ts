@@ -10,7 +10,12 @@ import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
 import type { Download } from "~/utils/download.server";
 import { withDoorRowId } from "./access-log-review.server";
 
-export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP"];
+/**
+ * Credencial is the row's credential kind as recorded (card, pin, qr);
+ * Titular who held it: a key's holder ('Huésped Ana López · LC7Q2M4A'), or
+ * for a card the user the log names (empty when none).
+ */
+export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP", "Credencial", "Titular"];
 
 /**
  * RFC 4180 cell, always quoted; a text a spreadsheet would run as a formula
