@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Fills a database with a realistic access log for benchmarks: doors, users,
-// cards and access_logs rows spread over the last days, about 30 % denied.
+// cards and access_logs rows spread over the last days, about 30 % denied;
+// 3 % of the rows are guests' PINs and 1 % their QR codes (issue 29).
 // The rows are made inside SQLite (loadRows: INSERT … SELECT from a counter,
 // random() and small lookup tables of doors, cards and reasons, 250,000 rows
 // a statement, in timestamp order), with the log's secondary indexes, the
@@ -23,6 +24,9 @@ import { randomSource } from "./lib/random.mjs";
 import { openScratchDatabase } from "./lib/scratch-db.mjs";
 
 const DAY_MS = 24 * 3600_000;
+/** Shares of the rows made with a guest's PIN and QR code; the rest are cards. */
+const PIN_SHARE = 0.03;
+const QR_SHARE = 0.01;
 const ROWS_PER_STATEMENT = 250_000;
 
 const DOOR_NAMES = [
@@ -97,7 +101,7 @@ const UNIFORM = "((random() & 4503599627370495) / 4503599627370496.0)";
  * time is the inverse distribution at (n + u) / rows, so times ascend).
  * Each row's random draws are materialised once, so every use reads the same.
  */
-async function loadRows(client, { rows, days, now, doorRows, doorWeights, cardRows, cardWeights, log }) {
+async function loadRows(client, { rows, days, now, doorRows, doorWeights, cardRows, cardWeights, guestRows, log }) {
   const normalised = (cumulative) => cumulative.map((value) => value / cumulative[cumulative.length - 1]);
   const doorCum = normalised(doorWeights);
   const cardCum = normalised(cardWeights);
@@ -110,6 +114,7 @@ async function loadRows(client, { rows, days, now, doorRows, doorWeights, cardRo
       cardRows.map((card, i) => [i, cardCum[i], card.id, card.cardNumber, card.user?.id ?? null, card.user?.username ?? null, card.status === "pending" ? 1 : 0, card.isAnonymous ? 1 : 0, card.ownDoors.length])],
     ["gen_own", "card INTEGER, k INTEGER, door INTEGER, PRIMARY KEY (card, k)", ["card", "k", "door"],
       cardRows.flatMap((card, i) => card.ownDoors.map((door, k) => [i, k, door]))],
+    ["gen_guests", "i INTEGER PRIMARY KEY, code TEXT, holder TEXT", ["i", "code", "holder"], guestRows.map((guest, i) => [i, guest.code, guest.holder])],
     ["gen_reasons", "cum REAL PRIMARY KEY, reason TEXT", ["cum", "reason"], DENIAL_REASONS.map(([reason], i) => [reasonCum[i], reason])],
     ["gen_hours", "hi REAL PRIMARY KEY, lo REAL, start INTEGER, span INTEGER", ["hi", "lo", "start", "span"],
       hourBuckets(days, now).map((bucket) => [bucket.hi, bucket.lo, bucket.from, bucket.span])],
@@ -129,30 +134,37 @@ async function loadRows(client, { rows, days, now, doorRows, doorWeights, cardRo
     WITH RECURSIVE seq(n) AS (SELECT ?1 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < ?2),
     draws AS MATERIALIZED (
       SELECT n, ${UNIFORM} AS u_time, ${UNIFORM} AS u_card, ${UNIFORM} AS u_own, ${UNIFORM} AS u_door,
-             ${UNIFORM} AS u_reason, ${UNIFORM} AS u_offline, lower(hex(randomblob(10))) AS tail
+             ${UNIFORM} AS u_reason, ${UNIFORM} AS u_offline, ${UNIFORM} AS u_kind, lower(hex(randomblob(10))) AS tail
       FROM seq),
     picks AS MATERIALIZED (
       SELECT n, tail, u_own, u_door, u_reason, u_offline,
+             CASE WHEN u_kind < ${PIN_SHARE} THEN 'pin' WHEN u_kind < ${PIN_SHARE + QR_SHARE} THEN 'qr' ELSE 'card' END AS kind,
+             CAST(u_card * ${guestRows.length} AS INTEGER) AS guest,
              (SELECT h.start + CAST((x - h.lo) / (h.hi - h.lo) * h.span AS INTEGER)
                 FROM gen_hours h WHERE h.hi > x ORDER BY h.hi LIMIT 1) AS at,
              (SELECT i FROM gen_cards WHERE cum > u_card ORDER BY cum LIMIT 1) AS card
       FROM (SELECT draws.*, (n + u_time) / ?3 AS x FROM draws)),
     decided AS MATERIALIZED (
-      SELECT p.n, p.tail, p.at, p.card,
+      SELECT p.n, p.tail, p.at, p.card, p.kind, p.guest,
              CASE WHEN u_door < 0.85 THEN (SELECT door FROM gen_own o WHERE o.card = p.card AND o.k = CAST(u_own * c.own AS INTEGER))
                   ELSE (SELECT i FROM gen_doors WHERE cum > u_own ORDER BY cum LIMIT 1) END AS door,
-             CASE WHEN c.pending THEN 'card_pending'
+             CASE WHEN p.kind <> 'card' THEN
+                    CASE WHEN u_reason < 0.06 THEN 'invalid_key' WHEN u_reason < 0.1 THEN 'outside_key_window' ELSE 'granted' END
+                  WHEN c.pending THEN 'card_pending'
                   WHEN u_reason < 0.255 THEN (SELECT reason FROM gen_reasons WHERE cum > u_reason / 0.255 ORDER BY cum LIMIT 1)
                   ELSE 'granted' END AS reason,
              u_offline
       FROM picks p CROSS JOIN gen_cards c ON c.i = p.card),
     logs AS (
-      SELECT n, tail, at, card, door, reason, printf('%012x', at) AS th, reason = 'offline_deny' OR u_offline < 0.02 AS offline FROM decided)
+      SELECT n, tail, at, card, kind, guest, door, reason, printf('%012x', at) AS th, reason = 'offline_deny' OR u_offline < 0.02 AS offline FROM decided)
     INSERT INTO access_logs (id, event_id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id, username,
-                             access_granted, reason, is_anonymous, offline, source, ip_address)
-    SELECT ${id}, ${id}, at, c.id, c.card_number, d.id, d.code, d.name, c.user_id, c.username, reason = 'granted', reason, c.anon, offline,
-           CASE WHEN offline THEN NULL WHEN c.anon THEN 'mobile' ELSE 'reader' END, d.ip
-    FROM logs l CROSS JOIN gen_cards c ON c.i = l.card CROSS JOIN gen_doors d ON d.i = l.door
+                             access_granted, reason, is_anonymous, offline, source, ip_address, credential_kind, holder)
+    SELECT ${id}, ${id}, at, card.id, coalesce(card.card_number, iif(reason = 'invalid_key', '', g.code)), d.id, d.code, d.name,
+           card.user_id, card.username, reason = 'granted', reason, coalesce(card.anon, 0), offline,
+           CASE WHEN offline THEN NULL WHEN kind = 'pin' THEN 'keypad' WHEN kind = 'qr' THEN 'qr' WHEN card.anon THEN 'mobile' ELSE 'reader' END, d.ip,
+           kind, iif(kind <> 'card' AND reason <> 'invalid_key', g.holder, NULL)
+    FROM logs l CROSS JOIN gen_doors d ON d.i = l.door CROSS JOIN gen_guests g ON g.i = l.guest
+    LEFT JOIN gen_cards card ON card.i = l.card AND l.kind = 'card'
     ORDER BY l.n`;
   for (let offset = 0; offset < rows; offset += ROWS_PER_STATEMENT) {
     const end = Math.min(rows, offset + ROWS_PER_STATEMENT);
@@ -203,6 +215,14 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
       ownDoors,
     };
   });
+  // Guests' door keys (issue 29): a PIN or a QR code each, logged with the
+  // stay's reservation code and the holder as the access service writes them.
+  const guestRows = Array.from({ length: Math.max(10, Math.round(cards / 12)) }, () => {
+    const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+    const code = `LC${hex(random, 3)}`;
+    const holder = `Huésped ${capital(FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)])} ${capital(LAST_NAMES[Math.floor(random() * LAST_NAMES.length)])} · ${code}`;
+    return { code, holder };
+  });
   // Some cards swipe far more than others.
   const cardWeights = cumulativeOf(cardRows.map(() => 0.2 + random() ** 3 * 3));
 
@@ -241,7 +261,7 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
   // Nor a write-ahead log while loading: every page would be written twice
   // (log, then checkpoint). A scratch database; WAL comes back at the end.
   await client.execute("PRAGMA journal_mode = OFF");
-  await loadRows(client, { rows, days, now, doorRows, doorWeights, cardRows, cardWeights, log });
+  await loadRows(client, { rows, days, now, doorRows, doorWeights, cardRows, cardWeights, guestRows, log });
   const elapsed = () => `${Math.round(performance.now() - started) / 1000} s`;
   log(`[generate] ${rows} rows written; building ${indexes.length} indexes (${elapsed()})`);
   for (const index of indexes) await client.execute(index.sql);
