@@ -522,45 +522,46 @@ async function* keysetBatches<T extends { rowId: number }>(
   }
 }
 
-/** The export's fixed cells, each already a quoted CSV cell (see app/services/access-log-export.server.ts). */
-export type CsvLabels = { granted: string; denied: string; yes: string; no: string; reasons: Record<AccessReason, string> };
+/**
+ * One export row's values in the CSV's column order after the date:
+ * timestamp (epoch ms), card number, username, door (its name, else its
+ * code), granted, reason, anonymous, offline, IP address, credential kind,
+ * holder (a key's, else the username).
+ */
+export type CsvRowTuple = [
+  timestamp: number,
+  cardNumber: string,
+  username: string | null,
+  door: string,
+  accessGranted: number,
+  reason: AccessReason,
+  isAnonymous: number,
+  offline: number,
+  ipAddress: string | null,
+  credentialKind: CredentialKind,
+  holder: string | null,
+];
 
 /**
- * A text column as a CSV cell, in SQLite: the export service's csvCell
- * (always quoted, quotes doubled, an apostrophe before = + - @ tab CR), the
- * same rule (tests/integration/logs-export.test.ts compares them).
+ * The export's rows, in the order and batches of streamAccessLogs, as bare
+ * tuples (CsvRowTuple) read as one JSON array per batch: no object per row
+ * or per cell. The export service quotes them, each distinct text once
+ * (doors, users, cards and addresses repeat), which costs less than quoting
+ * every cell in SQL (scripts/bench-admin.mjs --only=export).
  */
-const csvCellSql = (column: SQL) =>
-  sql`'"' || replace(iif(substr(${column}, 1, 1) IN ('=', '+', '-', '@', char(9), char(13)), '''' || ${column}, ${column}), '"', '""') || '"'`;
-
-/**
- * The export's rows as CSV text, in the order and batches of
- * streamAccessLogs: each row is its timestamp (the caller writes the date
- * cell, in Madrid time) and the rest of its line, the cells after the date,
- * quoted by SQLite. One text per row instead of fourteen values (each a
- * JavaScript value, then an object, then quoted in JavaScript) is what lets
- * the export stream 100,000 rows a second (scripts/bench-admin.mjs --only=export).
- */
-export async function* streamAccessLogCsvCells(
+export async function* streamAccessLogCsvRows(
   filters: LogFilters,
-  labels: CsvLabels,
   { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {},
-): AsyncGenerator<Array<[timestamp: number, cells: string]>> {
-  const reasons = Object.entries(labels.reasons).map(([reason, label]) => sql`WHEN ${reason} THEN ${label}`);
-  const cells = sql`${csvCellSql(sql`card_number`)} || ',' || ${csvCellSql(sql`coalesce(username, '')`)} || ',' ||
-    ${csvCellSql(sql`coalesce(door_name, door_code)`)} || ',' ||
-    CASE access_granted WHEN 1 THEN ${labels.granted} ELSE ${labels.denied} END || ',' ||
-    CASE reason ${sql.join(reasons, sql` `)} ELSE ${csvCellSql(sql`reason`)} END || ',' ||
-    CASE is_anonymous WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' ||
-    CASE offline WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' || ${csvCellSql(sql`coalesce(ip_address, '')`)} || ',' ||
-    ${csvCellSql(sql`credential_kind`)} || ',' || ${csvCellSql(sql`coalesce(holder, username, '')`)}`;
+): AsyncGenerator<CsvRowTuple[]> {
   const read = async (select: SQL) => {
     const [result] = await getDb().all<{ rows: string }>(sql`
-      SELECT json_group_array(json_array(row_id, timestamp, ${cells})) AS rows FROM (${select})`);
-    return (JSON.parse(result?.rows ?? "[]") as Array<[number, number, string]>).map(([rowId, timestamp, text]) => ({ rowId, timestamp, text }));
+      SELECT json_group_array(json_array(row_id, timestamp, card_number, username, coalesce(door_name, door_code), access_granted,
+                                         reason, is_anonymous, offline, ip_address, credential_kind, coalesce(holder, username)))
+        AS rows FROM (${select})`);
+    return (JSON.parse(result?.rows ?? "[]") as Array<[number, ...CsvRowTuple]>).map(([rowId, ...tuple]) => ({ rowId, tuple }));
   };
-  for await (const rows of keysetBatches(filters, { batchSize, now }, read, (row) => row.timestamp)) {
-    yield rows.map((row): [number, string] => [row.timestamp, row.text]);
+  for await (const rows of keysetBatches(filters, { batchSize, now }, read, (row) => row.tuple[0])) {
+    yield rows.map((row) => row.tuple);
   }
 }
 
