@@ -7,9 +7,9 @@
 // a statement, in timestamp order), with the log's secondary indexes, the
 // counters' triggers (migration 0015), foreign-key checks and the WAL off
 // during the load; then the indexes are built again, the counters recounted
-// in one GROUP BY each and the triggers and WAL put back. 10,000,000 rows in
-// under 10 minutes on a 2-core machine (~40 CPU-s per million, most of it
-// building the indexes). `--seed` fixes the doors, users, cards and their
+// in one GROUP BY each and the triggers and WAL put back. ~45 CPU-seconds per
+// million rows, most of it building the indexes (10,000,000 rows: 480
+// CPU-seconds, one core; was ~160 per million). `--seed` fixes the doors, users, cards and their
 // weights; the rows' draws come from SQLite's random().
 //
 //   node scripts/generate-access-logs.mjs --db=file:/tmp/x/app.db [--rows=1000000]
