@@ -181,13 +181,26 @@ function baseConditions(criteria: Criteria, { checkOnly = false } = {}): SQL[] {
 }
 
 /**
+ * A search among a door key's rows (PIN or QR: a few per cent of the log):
+ * the key rows of the range (and door) are read in time order from the kind
+ * indexes and the search checked on each, instead of every row of the
+ * prefix's cards and users in the range, most of them cards.
+ */
+const keyKindSearch = (criteria: Criteria) => criteria.usernamePrefix !== null && (criteria.credentialKind === "pin" || criteria.credentialKind === "qr");
+
+/**
  * The log as the base conditions read it. A credential kind at a door reads
  * access_logs_kind_door_idx (kind, door, time, result): left to itself SQLite
  * walks the door's index in time order and checks each row's kind, which for
  * a PIN or QR filter at a busy door reads most of the door's card rows.
  */
-const filteredLog = (criteria: Criteria) =>
-  criteria.credentialKind && criteria.doorId ? sql`access_logs INDEXED BY access_logs_kind_door_idx` : sql`access_logs`;
+const filteredLog = (criteria: Criteria) => {
+  if (criteria.credentialKind && criteria.doorId) return sql`access_logs INDEXED BY access_logs_kind_door_idx`;
+  // A key's kind anywhere: its rows in time order from access_logs_kind_idx
+  // (SQLite may otherwise take the result's index, again mostly card rows).
+  if (criteria.credentialKind === "pin" || criteria.credentialKind === "qr") return sql`access_logs INDEXED BY access_logs_kind_idx`;
+  return sql`access_logs`;
+};
 
 const cardMatch = (prefix: string) => sql`card_number >= ${prefix} AND card_number < ${prefixEnd(prefix)}`;
 const usernameMatch = (prefix: string) =>
@@ -202,6 +215,9 @@ const usernameMatch = (prefix: string) =>
  * not every match in the log.
  */
 function searchBranches(criteria: Criteria, columns: SQL): SQL {
+  if (keyKindSearch(criteria)) {
+    return sql`SELECT ${columns} FROM ${filteredLog(criteria)} WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}`;
+  }
   if (criteria.since !== null || criteria.doorId) return searchSeeks(criteria, columns);
   const base = baseConditions(criteria, { checkOnly: true });
   const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
@@ -455,7 +471,7 @@ export async function listAccessLogs(
   if (!criteria.usernamePrefix) {
     pageIds = sql`SELECT rowid FROM ${filteredLog(criteria)} WHERE ${and(baseConditions(criteria))}
       ORDER BY timestamp ${order}, rowid ${order} LIMIT ${limit} OFFSET ${offset}`;
-  } else if (manyMatches) {
+  } else if (manyMatches || keyKindSearch(criteria)) {
     pageIds = sql`SELECT rowid FROM ${filteredLog(criteria)} WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${limit} OFFSET ${offset}`;
   } else {
