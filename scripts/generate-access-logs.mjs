@@ -8,8 +8,9 @@
 // counters' triggers (migration 0015), foreign-key checks and the WAL off
 // during the load; then the indexes are built again, the counters recounted
 // in one GROUP BY each and the triggers and WAL put back. ~45 CPU-seconds per
-// million rows, most of it building the indexes (10,000,000 rows: 480
-// CPU-seconds, one core; was ~160 per million). `--seed` fixes the doors, users, cards and their
+// million rows, most of it building the 11 indexes (writing the rows: ~8, was
+// ~35 with the rows made in JavaScript; 10,000,000 rows: 480 CPU-seconds on
+// one core). `--seed` fixes the doors, users, cards and their
 // weights; the rows' draws come from SQLite's random().
 //
 //   node scripts/generate-access-logs.mjs --db=file:/tmp/x/app.db [--rows=1000000]
