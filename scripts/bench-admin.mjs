@@ -4,15 +4,16 @@
 // ~5,000 cards, ~30 % denied, 90 days), starts the production build on it,
 // then measures, one request at a time:
 //   - GET /admin/logs (an admin's session) and GET /api/logs (an admin's
-//     token) for every filter combination: result × door × period × search,
-//     p50 and p95 of each;
+//     token) for every filter combination: result × door × period × search
+//     × credential kind (`--kinds`, default all of them), p50 and p95 of each;
 //   - the last page of the whole log (the deepest OFFSET);
 //   - GET /api/logs/export of every row: time, rows/s, and the server's
 //     peak RSS during the export (VmHWM after resetting it), uncompressed and
-//     with gzip as a browser asks for it.
+//     with gzip as a browser asks for it; also rows per CPU-second of the
+//     web process (its utime + stime), which a busy shared machine bends less.
 //
 //   node scripts/bench-admin.mjs [--rows=1000000] [--requests=20] [--warmup=3]
-//        [--only=filters|export] [--db=/path/app.db (reuse a generated database)] [--keep]
+//        [--only=filters|export] [--kinds=all,card,pin,qr] [--db=/path/app.db (reuse a generated database)] [--keep]
 //
 // Needs `npm run build` first. Targets: p95 ≤ 150 ms for any filter; export
 // ≥ 100,000 rows/s with peak RSS ≤ 200 MB.
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "20" },
     warmup: { type: "string", default: "3" },
     only: { type: "string" },
+    kinds: { type: "string", default: "all,card,pin,qr" },
     db: { type: "string" },
     keep: { type: "boolean", default: false },
   },
@@ -76,10 +78,17 @@ function procStatus(pid, field) {
   return match ? Math.round(Number(match[1]) / 1024) : null;
 }
 
+/** The process's CPU time so far (user + system), in seconds. */
+function procCpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100)
+}
+
 /** Streams the whole export; counts rows (CRLF lines) as they arrive. */
 async function measureExport(pid, token, gzip) {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, "5"); // resets VmHWM to the current RSS
   const rssBefore = procStatus(pid, "VmRSS");
+  const cpuBefore = procCpuSeconds(pid);
   const started = performance.now();
   const { rows, bytes, wireBytes } = await new Promise((resolve, reject) => {
     const request = http.get(
@@ -103,11 +112,14 @@ async function measureExport(pid, token, gzip) {
     request.on("error", reject);
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = procCpuSeconds(pid) - cpuBefore;
   return {
     request: `GET /api/logs/export?export=csv&dateRange=all${gzip ? " (gzip)" : ""}`,
     rows,
     seconds: Math.round(seconds * 100) / 100,
     rowsPerSecond: Math.round(rows / seconds),
+    serverCpuSeconds: Math.round(cpuSeconds * 100) / 100,
+    rowsPerServerCpuSecond: Math.round(rows / cpuSeconds),
     csvMB: Math.round(bytes / 1048576),
     transferredMB: Math.round(wireBytes / 1048576),
     serverRssBeforeMB: rssBefore,
@@ -137,13 +149,15 @@ async function measureFilters(cookie, token) {
   // Search: none, a card number's start, a username's start, one letter (matches ~15 % of rows).
   const searches = { none: "", card: values.cardPrefix, user: "mar", broad: "a" };
   for (const [searchName, search] of Object.entries(searches))
+    for (const credentialKind of args.kinds.split(","))
     for (const status of ["all", "granted", "denied"])
       for (const [doorName, doorId] of Object.entries(doors))
         for (const dateRange of ["24h", "7d", "30d", "all"]) {
           const query = new URLSearchParams({ status, dateRange });
           if (doorId) query.set("doorId", doorId);
           if (search) query.set("search", search);
-          const combination = { status, door: doorName, dateRange, search: searchName };
+          if (credentialKind !== "all") query.set("credentialKind", credentialKind);
+          const combination = { status, door: doorName, dateRange, search: searchName, kind: credentialKind };
           const pageResult = await measure(`/admin/logs?${query}`, { Cookie: cookie });
           const apiResult = await measure(`/api/logs?${query}&t=${Date.now()}`, { Authorization: `Bearer ${token}` });
           const row = { ...combination, page: { p50: pageResult.p50, p95: pageResult.p95 }, api: { p50: apiResult.p50, p95: apiResult.p95 } };
@@ -162,6 +176,6 @@ async function measureFilters(cookie, token) {
   for (const key of ["page", "api"]) {
     const slowest = worst(key);
     const over = results.filter((row) => row[key].p95 > 150).length;
-    console.info(`[bench] ${key === "page" ? "GET /admin/logs" : "GET /api/logs"}: worst p95 ${slowest[key].p95} ms (${slowest.status}/${slowest.door}/${slowest.dateRange}/${slowest.search}); ${over} combinations over 150 ms`);
+    console.info(`[bench] ${key === "page" ? "GET /admin/logs" : "GET /api/logs"}: worst p95 ${slowest[key].p95} ms (${slowest.status}/${slowest.door}/${slowest.dateRange}/${slowest.search}/${slowest.kind}); ${over} combinations over 150 ms`);
   }
 }

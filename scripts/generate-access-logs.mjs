@@ -1,10 +1,17 @@
 #!/usr/bin/env node
 // Fills a database with a realistic access log for benchmarks: doors, users,
-// cards and access_logs rows spread over the last days, about 30 % denied.
-// Rows go in with one INSERT … SELECT FROM json_each(?) per few thousand rows,
-// many per transaction, in timestamp order, with the log's secondary indexes
-// and the counters' triggers (migration 0015) dropped during the load; then
-// the indexes are built again, the counters recounted and the triggers put back.
+// cards and access_logs rows spread over the last days, about 30 % denied;
+// 3 % of the rows are guests' PINs and 1 % their QR codes (issue 29).
+// The rows are made inside SQLite (loadRows: INSERT … SELECT from a counter,
+// random() and small lookup tables of doors, cards and reasons, 250,000 rows
+// a statement, in timestamp order), with the log's secondary indexes, the
+// counters' triggers (migration 0015), foreign-key checks and the WAL off
+// during the load; then the indexes are built again, the counters recounted
+// in one GROUP BY each and the triggers and WAL put back. ~45 CPU-seconds per
+// million rows, most of it building the 11 indexes (writing the rows: ~8, was
+// ~35 with the rows made in JavaScript; 10,000,000 rows: 480 CPU-seconds on
+// one core). `--seed` fixes the doors, users, cards and their
+// weights; the rows' draws come from SQLite's random().
 //
 //   node scripts/generate-access-logs.mjs --db=file:/tmp/x/app.db [--rows=1000000]
 //        [--doors=50] [--cards=5000] [--days=90] [--seed=1]
@@ -18,8 +25,10 @@ import { randomSource } from "./lib/random.mjs";
 import { openScratchDatabase } from "./lib/scratch-db.mjs";
 
 const DAY_MS = 24 * 3600_000;
-const ROWS_PER_STATEMENT = 5000;
-const STATEMENTS_PER_TRANSACTION = 20;
+/** Shares of the rows made with a guest's PIN and QR code; the rest are cards. */
+const PIN_SHARE = 0.03;
+const QR_SHARE = 0.01;
+const ROWS_PER_STATEMENT = 250_000;
 
 const DOOR_NAMES = [
   "Entrada principal", "Garaje", "Gimnasio", "Coworking", "Sala de reuniones A", "Sala de reuniones B",
@@ -58,30 +67,112 @@ export function hex(random, bytes) {
   return text.toUpperCase();
 }
 
-/** Time-ordered ids (UUIDv7 layout): what a bridge sends is random, but ordered ids load much faster. */
-function logId(timestamp, random) {
-  const time = timestamp.toString(16).padStart(12, "0");
-  const tail = hex(random, 10).toLowerCase();
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${tail.slice(0, 3)}-${tail.slice(3, 7)}-${tail.slice(7, 19)}`;
+/**
+ * The log's time buckets over the last `days`, one per clock hour (the first
+ * and last partial): attempts are more likely by day (07–23 h, roughly Madrid)
+ * than at night (0.15 as likely). `lo`/`hi` are each bucket's share of the
+ * cumulative distribution, so a uniform u in [lo, hi) maps to a time in it.
+ */
+function hourBuckets(days, now) {
+  const buckets = [];
+  for (let from = now - days * DAY_MS; from < now; ) {
+    const to = Math.min(now, (Math.floor(from / 3600_000) + 1) * 3600_000);
+    const hour = new Date(from).getUTCHours() + 1;
+    buckets.push({ from, span: to - from, weight: (to - from) * (hour >= 7 && hour <= 23 ? 1 : 0.15) });
+    from = to;
+  }
+  const total = buckets.reduce((sum, bucket) => sum + bucket.weight, 0);
+  let sum = 0;
+  return buckets.map((bucket, i) => {
+    const lo = sum / total;
+    sum += bucket.weight;
+    // The last bucket takes everything up to 1 (and past it, against rounding).
+    return { from: bucket.from, span: bucket.span, lo, hi: i === buckets.length - 1 ? 2 : sum / total };
+  });
 }
 
+/** A uniform number in [0, 1) from SQLite's random(). */
+const UNIFORM = "((random() & 4503599627370495) / 4503599627370496.0)";
+
 /**
- * Attempt times over the last `days`: more during the day (07–23 h) than at
- * night, sorted oldest first.
+ * Writes the rows inside SQLite: JavaScript only fills small lookup tables
+ * (doors and cards with their weights, each card's own doors, denial reasons,
+ * hour buckets), and each INSERT … SELECT makes ROWS_PER_STATEMENT rows from a
+ * counter, SQLite's random() and those tables, in timestamp order (row n's
+ * time is the inverse distribution at (n + u) / rows, so times ascend).
+ * Each row's random draws are materialised once, so every use reads the same.
  */
-function timestamps(count, days, now, random) {
-  const values = new Float64Array(count);
-  const start = now - days * DAY_MS;
-  for (let i = 0; i < count; i++) {
-    let at;
-    do {
-      at = start + random() * days * DAY_MS;
-      const hour = new Date(at).getUTCHours() + 1; // roughly Madrid
-      if ((hour >= 7 && hour <= 23) || random() < 0.15) break;
-    } while (true);
-    values[i] = Math.floor(at);
+async function loadRows(client, { rows, days, now, doorRows, doorWeights, cardRows, cardWeights, guestRows, log }) {
+  const normalised = (cumulative) => cumulative.map((value) => value / cumulative[cumulative.length - 1]);
+  const doorCum = normalised(doorWeights);
+  const cardCum = normalised(cardWeights);
+  const reasonCum = normalised(cumulativeOf(DENIAL_REASONS.map(([, weight]) => weight)));
+  const tables = [
+    ["gen_doors", "i INTEGER PRIMARY KEY, cum REAL NOT NULL, id TEXT, code TEXT, name TEXT, ip TEXT", ["i", "cum", "id", "code", "name", "ip"],
+      doorRows.map((door, i) => [i, doorCum[i], door.id, door.code, door.name, door.ip])],
+    ["gen_cards", "i INTEGER PRIMARY KEY, cum REAL NOT NULL, id TEXT, card_number TEXT, user_id TEXT, username TEXT, pending INTEGER, anon INTEGER, own INTEGER",
+      ["i", "cum", "id", "card_number", "user_id", "username", "pending", "anon", "own"],
+      cardRows.map((card, i) => [i, cardCum[i], card.id, card.cardNumber, card.user?.id ?? null, card.user?.username ?? null, card.status === "pending" ? 1 : 0, card.isAnonymous ? 1 : 0, card.ownDoors.length])],
+    ["gen_own", "card INTEGER, k INTEGER, door INTEGER, PRIMARY KEY (card, k)", ["card", "k", "door"],
+      cardRows.flatMap((card, i) => card.ownDoors.map((door, k) => [i, k, door]))],
+    ["gen_guests", "i INTEGER PRIMARY KEY, code TEXT, holder TEXT", ["i", "code", "holder"], guestRows.map((guest, i) => [i, guest.code, guest.holder])],
+    ["gen_reasons", "cum REAL PRIMARY KEY, reason TEXT", ["cum", "reason"], DENIAL_REASONS.map(([reason], i) => [reasonCum[i], reason])],
+    ["gen_hours", "hi REAL PRIMARY KEY, lo REAL, start INTEGER, span INTEGER", ["hi", "lo", "start", "span"],
+      hourBuckets(days, now).map((bucket) => [bucket.hi, bucket.lo, bucket.from, bucket.span])],
+  ];
+  for (const [name, columns, names, values] of tables) {
+    await client.execute(`CREATE TEMP TABLE ${name} (${columns})`);
+    await client.execute({
+      sql: `INSERT INTO ${name} (${names.join(", ")}) SELECT ${names.map((_, i) => `value->>${i}`).join(", ")} FROM json_each(?)`,
+      args: [JSON.stringify(values)],
+    });
   }
-  return values.sort();
+  await client.execute("CREATE INDEX temp.gen_doors_cum ON gen_doors (cum)");
+  await client.execute("CREATE INDEX temp.gen_cards_cum ON gen_cards (cum)");
+
+  const id = "substr(th, 1, 8) || '-' || substr(th, 9) || '-7' || substr(tail, 1, 3) || '-' || substr(tail, 4, 4) || '-' || substr(tail, 8, 12)";
+  const insert = `
+    WITH RECURSIVE seq(n) AS (SELECT ?1 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < ?2),
+    draws AS MATERIALIZED (
+      SELECT n, ${UNIFORM} AS u_time, ${UNIFORM} AS u_card, ${UNIFORM} AS u_own, ${UNIFORM} AS u_door,
+             ${UNIFORM} AS u_reason, ${UNIFORM} AS u_offline, ${UNIFORM} AS u_kind, lower(hex(randomblob(10))) AS tail
+      FROM seq),
+    picks AS MATERIALIZED (
+      SELECT n, tail, u_own, u_door, u_reason, u_offline,
+             CASE WHEN u_kind < ${PIN_SHARE} THEN 'pin' WHEN u_kind < ${PIN_SHARE + QR_SHARE} THEN 'qr' ELSE 'card' END AS kind,
+             CAST(u_card * ${guestRows.length} AS INTEGER) AS guest,
+             (SELECT h.start + CAST((x - h.lo) / (h.hi - h.lo) * h.span AS INTEGER)
+                FROM gen_hours h WHERE h.hi > x ORDER BY h.hi LIMIT 1) AS at,
+             (SELECT i FROM gen_cards WHERE cum > u_card ORDER BY cum LIMIT 1) AS card
+      FROM (SELECT draws.*, (n + u_time) / ?3 AS x FROM draws)),
+    decided AS MATERIALIZED (
+      SELECT p.n, p.tail, p.at, p.card, p.kind, p.guest,
+             CASE WHEN u_door < 0.85 THEN (SELECT door FROM gen_own o WHERE o.card = p.card AND o.k = CAST(u_own * c.own AS INTEGER))
+                  ELSE (SELECT i FROM gen_doors WHERE cum > u_own ORDER BY cum LIMIT 1) END AS door,
+             CASE WHEN p.kind <> 'card' THEN
+                    CASE WHEN u_reason < 0.06 THEN 'invalid_key' WHEN u_reason < 0.1 THEN 'outside_key_window' ELSE 'granted' END
+                  WHEN c.pending THEN 'card_pending'
+                  WHEN u_reason < 0.255 THEN (SELECT reason FROM gen_reasons WHERE cum > u_reason / 0.255 ORDER BY cum LIMIT 1)
+                  ELSE 'granted' END AS reason,
+             u_offline
+      FROM picks p CROSS JOIN gen_cards c ON c.i = p.card),
+    logs AS (
+      SELECT n, tail, at, card, kind, guest, door, reason, printf('%012x', at) AS th, reason = 'offline_deny' OR u_offline < 0.02 AS offline FROM decided)
+    INSERT INTO access_logs (id, event_id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id, username,
+                             access_granted, reason, is_anonymous, offline, source, ip_address, credential_kind, holder)
+    SELECT ${id}, ${id}, at, card.id, coalesce(card.card_number, iif(reason = 'invalid_key', '', g.code)), d.id, d.code, d.name,
+           card.user_id, card.username, reason = 'granted', reason, coalesce(card.anon, 0), offline,
+           CASE WHEN offline THEN NULL WHEN kind = 'pin' THEN 'keypad' WHEN kind = 'qr' THEN 'qr' WHEN card.anon THEN 'mobile' ELSE 'reader' END, d.ip,
+           kind, iif(kind <> 'card' AND reason <> 'invalid_key', g.holder, NULL)
+    FROM logs l CROSS JOIN gen_doors d ON d.i = l.door CROSS JOIN gen_guests g ON g.i = l.guest
+    LEFT JOIN gen_cards card ON card.i = l.card AND l.kind = 'card'
+    ORDER BY l.n`;
+  for (let offset = 0; offset < rows; offset += ROWS_PER_STATEMENT) {
+    const end = Math.min(rows, offset + ROWS_PER_STATEMENT);
+    await client.execute({ sql: insert, args: [offset, end, rows] });
+    if (end % 1_000_000 === 0 || end === rows) log(`[generate] ${end} rows`);
+  }
+  for (const [name] of tables) await client.execute(`DROP TABLE temp.${name}`);
 }
 
 export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, cards = 5000, days = 90, seed = 1, now = Date.now(), log = console.info }) {
@@ -125,6 +216,14 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
       ownDoors,
     };
   });
+  // Guests' door keys (issue 29): a PIN or a QR code each, logged with the
+  // stay's reservation code and the holder as the access service writes them.
+  const guestRows = Array.from({ length: Math.max(10, Math.round(cards / 12)) }, () => {
+    const capital = (name) => name.charAt(0).toUpperCase() + name.slice(1);
+    const code = `LC${hex(random, 3)}`;
+    const holder = `Huésped ${capital(FIRST_NAMES[Math.floor(random() * FIRST_NAMES.length)])} ${capital(LAST_NAMES[Math.floor(random() * LAST_NAMES.length)])} · ${code}`;
+    return { code, holder };
+  });
   // Some cards swipe far more than others.
   const cardWeights = cumulativeOf(cardRows.map(() => 0.2 + random() ** 3 * 3));
 
@@ -160,55 +259,27 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
   // No foreign-key lookups while loading (libsql turns them on; every row
   // names a door, card and user inserted above: three parent lookups a row for nothing).
   await client.execute("PRAGMA foreign_keys = OFF");
-  const times = timestamps(rows, days, now, random);
-  const reasonWeights = cumulativeOf(DENIAL_REASONS.map(([, weight]) => weight));
-  const insert = `
-    INSERT INTO access_logs (id, event_id, timestamp, card_id, card_number, door_id, door_code, door_name, user_id, username,
-                             access_granted, reason, is_anonymous, offline, source, ip_address)
-    SELECT value->>0, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8,
-           value->>9, value->>10, value->>11, value->>12, value->>13, value->>14
-    FROM json_each(?)`;
-  let denied = 0;
-  let transaction = null;
-  for (let offset = 0, statement = 0; offset < rows; offset += ROWS_PER_STATEMENT, statement++) {
-    const batch = [];
-    for (let i = offset; i < Math.min(rows, offset + ROWS_PER_STATEMENT); i++) {
-      const card = cardRows[pickWeighted(cardWeights, random)];
-      // Mostly the card's own doors; now and then anywhere.
-      const door = doorRows[random() < 0.85 ? card.ownDoors[Math.floor(random() * card.ownDoors.length)] : pickWeighted(doorWeights, random)];
-      let reason = "granted";
-      if (card.status === "pending") reason = "card_pending";
-      else if (random() < 0.255) reason = DENIAL_REASONS[pickWeighted(reasonWeights, random)][0];
-      const granted = reason === "granted";
-      if (!granted) denied++;
-      const offline = reason === "offline_deny" || random() < 0.02;
-      batch.push([
-        logId(times[i], random), times[i], card.id, card.cardNumber, door.id, door.code, door.name,
-        card.user?.id ?? null, card.user?.username ?? null, granted ? 1 : 0, reason, card.isAnonymous ? 1 : 0,
-        offline ? 1 : 0, offline ? null : card.isAnonymous ? "mobile" : "reader", door.ip,
-      ]);
-    }
-    transaction ??= await client.transaction("write");
-    await transaction.execute({ sql: insert, args: [JSON.stringify(batch)] });
-    if ((statement + 1) % STATEMENTS_PER_TRANSACTION === 0) {
-      await transaction.commit();
-      transaction = null;
-      if ((offset / ROWS_PER_STATEMENT + 1) % 40 === 0) log(`[generate] ${offset + batch.length} rows`);
-    }
-  }
-  if (transaction) await transaction.commit();
-  log(`[generate] building ${indexes.length} indexes`);
+  // Nor a write-ahead log while loading: every page would be written twice
+  // (log, then checkpoint). A scratch database; WAL comes back at the end.
+  await client.execute("PRAGMA journal_mode = OFF");
+  await loadRows(client, { rows, days, now, doorRows, doorWeights, cardRows, cardWeights, guestRows, log });
+  const elapsed = () => `${Math.round(performance.now() - started) / 1000} s`;
+  log(`[generate] ${rows} rows written; building ${indexes.length} indexes (${elapsed()})`);
   for (const index of indexes) await client.execute(index.sql);
-  log("[generate] counting the counters");
+  log(`[generate] indexes built; counting the counters (${elapsed()})`);
   await client.batch(
     [
       "DELETE FROM access_log_hours",
       "DELETE FROM access_log_card_doors",
       "DELETE FROM access_log_cards",
+      // Grouped by the columns themselves (not coalesce(door_id, '')) so the
+      // door indexes give the groups in order: no sort of the whole log.
       `INSERT INTO access_log_hours (hour, door_key, granted, attempts)
-         SELECT CAST(timestamp AS INTEGER) / 3600000, coalesce(door_id, ''), access_granted, count(*) FROM access_logs GROUP BY 1, 2, 3`,
+         SELECT CAST(timestamp AS INTEGER) / 3600000, coalesce(door_id, ''), access_granted, count(*) FROM access_logs
+         GROUP BY door_id, access_granted, CAST(timestamp AS INTEGER) / 3600000`,
       `INSERT INTO access_log_card_doors (door_key, card_number, granted, attempts, last_at)
-         SELECT coalesce(door_id, ''), card_number, access_granted, count(*), max(timestamp) FROM access_logs GROUP BY 1, 2, 3`,
+         SELECT coalesce(door_id, ''), card_number, access_granted, count(*), max(timestamp) FROM access_logs
+         GROUP BY door_id, card_number, access_granted`,
       `INSERT INTO access_log_cards (card_number, granted, attempts, last_at)
          SELECT card_number, access_granted, count(*), max(timestamp) FROM access_logs GROUP BY 1, 2`,
       ...triggers.map((trigger) => trigger.sql),
@@ -216,7 +287,15 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
     "write",
   );
   await client.execute("PRAGMA foreign_keys = ON");
-  await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+  await client.execute("PRAGMA journal_mode = WAL");
+  const denied = Number(
+    (
+      await client.execute({
+        sql: "SELECT coalesce(sum(attempts), 0) AS n FROM access_log_hours WHERE granted = 0 AND door_key IN (SELECT value FROM json_each(?))",
+        args: [JSON.stringify(doorRows.map((door) => door.id))],
+      })
+    ).rows[0].n,
+  );
   client.close();
   const seconds = (performance.now() - started) / 1000;
   const summary = { rows, denied, deniedShare: Math.round((denied / rows) * 1000) / 10, doors, cards, users: userCount, days, seconds: Math.round(seconds * 10) / 10 };

@@ -18,6 +18,9 @@
 //   date range or a door, one index range of the range (and door) per
 //   matching card number and username (searchSeeks), so it costs what the
 //   range and door hold, not every match;
+// - a credential kind reads access_logs_kind_idx, or at a door
+//   access_logs_kind_door_idx (migration 0021), with the result checked in
+//   the index: PIN and QR rows are a few per cent of the log;
 // - a page is the row ids of one index range (OFFSET skips index entries
 //   only, from the nearer end of the range), then those rows; the export
 //   walks the log by keyset.
@@ -177,6 +180,28 @@ function baseConditions(criteria: Criteria, { checkOnly = false } = {}): SQL[] {
   return conditions;
 }
 
+/**
+ * A search among a door key's rows (PIN or QR: a few per cent of the log):
+ * the key rows of the range (and door) are read in time order from the kind
+ * indexes and the search checked on each, instead of every row of the
+ * prefix's cards and users in the range, most of them cards.
+ */
+const keyKindSearch = (criteria: Criteria) => criteria.usernamePrefix !== null && (criteria.credentialKind === "pin" || criteria.credentialKind === "qr");
+
+/**
+ * The log as the base conditions read it. A credential kind at a door reads
+ * access_logs_kind_door_idx (kind, door, time, result): left to itself SQLite
+ * walks the door's index in time order and checks each row's kind, which for
+ * a PIN or QR filter at a busy door reads most of the door's card rows.
+ */
+const filteredLog = (criteria: Criteria) => {
+  if (criteria.credentialKind && criteria.doorId) return sql`access_logs INDEXED BY access_logs_kind_door_idx`;
+  // A key's kind anywhere: its rows in time order from access_logs_kind_idx
+  // (SQLite may otherwise take the result's index, again mostly card rows).
+  if (criteria.credentialKind === "pin" || criteria.credentialKind === "qr") return sql`access_logs INDEXED BY access_logs_kind_idx`;
+  return sql`access_logs`;
+};
+
 const cardMatch = (prefix: string) => sql`card_number >= ${prefix} AND card_number < ${prefixEnd(prefix)}`;
 const usernameMatch = (prefix: string) =>
   sql`username COLLATE NOCASE >= ${prefix} AND username COLLATE NOCASE < ${prefixEnd(prefix)}`;
@@ -190,6 +215,9 @@ const usernameMatch = (prefix: string) =>
  * not every match in the log.
  */
 function searchBranches(criteria: Criteria, columns: SQL): SQL {
+  if (keyKindSearch(criteria)) {
+    return sql`SELECT ${columns} FROM ${filteredLog(criteria)} WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}`;
+  }
   if (criteria.since !== null || criteria.doorId) return searchSeeks(criteria, columns);
   const base = baseConditions(criteria, { checkOnly: true });
   const byUsername = sql`SELECT ${columns} FROM access_logs WHERE ${and([
@@ -292,7 +320,7 @@ export async function getAccessLogStats(filters: LogFilters, now = new Date()): 
 async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
   const cap = LOG_COUNT_BOUND + 1;
   const rows = (wanted: Criteria, columns: SQL) =>
-    wanted.usernamePrefix ? searchBranches(wanted, columns) : sql`SELECT ${columns} FROM access_logs WHERE ${and(baseConditions(wanted))}`;
+    wanted.usernamePrefix ? searchBranches(wanted, columns) : sql`SELECT ${columns} FROM ${filteredLog(wanted)} WHERE ${and(baseConditions(wanted))}`;
   const bounded = (result: boolean) => sql`(SELECT count(*) FROM (${rows({ ...criteria, granted: result }, sql`1`)} LIMIT ${cap}))`;
   const grantedCount = criteria.granted === false ? sql`0` : bounded(true);
   const deniedCount = criteria.granted === true ? sql`0` : bounded(false);
@@ -441,10 +469,10 @@ export async function listAccessLogs(
   }
   let pageIds: SQL;
   if (!criteria.usernamePrefix) {
-    pageIds = sql`SELECT rowid FROM access_logs WHERE ${and(baseConditions(criteria))}
+    pageIds = sql`SELECT rowid FROM ${filteredLog(criteria)} WHERE ${and(baseConditions(criteria))}
       ORDER BY timestamp ${order}, rowid ${order} LIMIT ${limit} OFFSET ${offset}`;
-  } else if (manyMatches) {
-    pageIds = sql`SELECT rowid FROM access_logs WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}
+  } else if (manyMatches || keyKindSearch(criteria)) {
+    pageIds = sql`SELECT rowid FROM ${filteredLog(criteria)} WHERE ${and([...baseConditions(criteria), searchCheck(criteria)])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${limit} OFFSET ${offset}`;
   } else {
     pageIds = sql`SELECT rid FROM (${searchBranches(criteria, sql`access_logs.rowid AS rid, access_logs.timestamp AS timestamp`)})
@@ -499,7 +527,7 @@ async function* keysetBatches<T extends { rowId: number }>(
   while (true) {
     const keyset: SQL[] = after ? [sql`(timestamp, rowid) < (${after.timestamp}, ${after.rowId})`] : [];
     const rows = await read(sql`
-      SELECT ${RECORD_COLUMNS} FROM access_logs
+      SELECT ${RECORD_COLUMNS} FROM ${filteredLog(criteria)}
       WHERE ${and([...conditions, ...keyset])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${batchSize}`);
     if (rows.length === 0) return;
@@ -510,44 +538,46 @@ async function* keysetBatches<T extends { rowId: number }>(
   }
 }
 
-/** The export's fixed cells, each already a quoted CSV cell (see app/services/access-log-export.server.ts). */
-export type CsvLabels = { granted: string; denied: string; yes: string; no: string; reasons: Record<AccessReason, string> };
+/**
+ * One export row's values in the CSV's column order after the date:
+ * timestamp (epoch ms), card number, username, door (its name, else its
+ * code), granted, reason, anonymous, offline, IP address, credential kind,
+ * holder (a key's, else the username).
+ */
+export type CsvRowTuple = [
+  timestamp: number,
+  cardNumber: string,
+  username: string | null,
+  door: string,
+  accessGranted: number,
+  reason: AccessReason,
+  isAnonymous: number,
+  offline: number,
+  ipAddress: string | null,
+  credentialKind: CredentialKind,
+  holder: string | null,
+];
 
 /**
- * A text column as a CSV cell, in SQLite: the export service's csvCell
- * (always quoted, quotes doubled, an apostrophe before = + - @ tab CR), the
- * same rule (tests/integration/logs-export.test.ts compares them).
+ * The export's rows, in the order and batches of streamAccessLogs, as bare
+ * tuples (CsvRowTuple) read as one JSON array per batch: no object per row
+ * or per cell. The export service quotes them, each distinct text once
+ * (doors, users, cards and addresses repeat), which costs less than quoting
+ * every cell in SQL (scripts/bench-admin.mjs --only=export).
  */
-const csvCellSql = (column: SQL) =>
-  sql`'"' || replace(iif(substr(${column}, 1, 1) IN ('=', '+', '-', '@', char(9), char(13)), '''' || ${column}, ${column}), '"', '""') || '"'`;
-
-/**
- * The export's rows as CSV text, in the order and batches of
- * streamAccessLogs: each row is its timestamp (the caller writes the date
- * cell, in Madrid time) and the rest of its line, the cells after the date,
- * quoted by SQLite. One text per row instead of fourteen values (each a
- * JavaScript value, then an object, then quoted in JavaScript) is what lets
- * the export stream 100,000 rows a second (scripts/bench-admin.mjs --only=export).
- */
-export async function* streamAccessLogCsvCells(
+export async function* streamAccessLogCsvRows(
   filters: LogFilters,
-  labels: CsvLabels,
   { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {},
-): AsyncGenerator<Array<[timestamp: number, cells: string]>> {
-  const reasons = Object.entries(labels.reasons).map(([reason, label]) => sql`WHEN ${reason} THEN ${label}`);
-  const cells = sql`${csvCellSql(sql`card_number`)} || ',' || ${csvCellSql(sql`coalesce(username, '')`)} || ',' ||
-    ${csvCellSql(sql`coalesce(door_name, door_code)`)} || ',' ||
-    CASE access_granted WHEN 1 THEN ${labels.granted} ELSE ${labels.denied} END || ',' ||
-    CASE reason ${sql.join(reasons, sql` `)} ELSE ${csvCellSql(sql`reason`)} END || ',' ||
-    CASE is_anonymous WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' ||
-    CASE offline WHEN 1 THEN ${labels.yes} ELSE ${labels.no} END || ',' || ${csvCellSql(sql`coalesce(ip_address, '')`)}`;
+): AsyncGenerator<CsvRowTuple[]> {
   const read = async (select: SQL) => {
     const [result] = await getDb().all<{ rows: string }>(sql`
-      SELECT json_group_array(json_array(row_id, timestamp, ${cells})) AS rows FROM (${select})`);
-    return (JSON.parse(result?.rows ?? "[]") as Array<[number, number, string]>).map(([rowId, timestamp, text]) => ({ rowId, timestamp, text }));
+      SELECT json_group_array(json_array(row_id, timestamp, card_number, username, coalesce(door_name, door_code), access_granted,
+                                         reason, is_anonymous, offline, ip_address, credential_kind, coalesce(holder, username)))
+        AS rows FROM (${select})`);
+    return (JSON.parse(result?.rows ?? "[]") as Array<[number, ...CsvRowTuple]>).map(([rowId, ...tuple]) => ({ rowId, tuple }));
   };
-  for await (const rows of keysetBatches(filters, { batchSize, now }, read, (row) => row.timestamp)) {
-    yield rows.map((row): [number, string] => [row.timestamp, row.text]);
+  for await (const rows of keysetBatches(filters, { batchSize, now }, read, (row) => row.tuple[0])) {
+    yield rows.map((row) => row.tuple);
   }
 }
 

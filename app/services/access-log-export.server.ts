@@ -4,13 +4,18 @@
 // the size of the log. The routes send it with downloadResponse.
 import { setImmediate } from "node:timers/promises";
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
-import { streamAccessLogCsvCells, type AccessLogRecord, type CsvLabels } from "~/models/access-log-query.server";
+import { streamAccessLogCsvRows } from "~/models/access-log-query.server";
 import { ACCESS_RESULT_LABELS, type LogFilters } from "~/schemas/access-log";
 import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
 import type { Download } from "~/utils/download.server";
 import { withDoorRowId } from "./access-log-review.server";
 
-export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP"];
+/**
+ * Credencial is the row's credential kind as recorded (card, pin, qr);
+ * Titular who held it: a key's holder ('Huésped Ana López · LC7Q2M4A'), or
+ * for a card the user the log names (empty when none).
+ */
+export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP", "Credencial", "Titular"];
 
 /**
  * RFC 4180 cell, always quoted; a text a spreadsheet would run as a formula
@@ -29,14 +34,13 @@ export function csvLine(values: string[]) {
 
 // Cells whose text is one of a few labels, quoted once.
 const QUOTED_RESULT = { granted: csvCell(ACCESS_RESULT_LABELS.granted), denied: csvCell(ACCESS_RESULT_LABELS.denied) };
-const QUOTED_REASON = Object.fromEntries(
-  Object.entries(ACCESS_REASON_LABELS).map(([reason, label]) => [reason, csvCell(label)]),
-) as Record<AccessLogRecord["reason"], string>;
+const QUOTED_REASON = new Map(Object.entries(ACCESS_REASON_LABELS).map(([reason, label]) => [reason, csvCell(label)]));
 const QUOTED_YES = csvCell("Sí");
 const QUOTED_NO = csvCell("No");
+const EMPTY = csvCell("");
 
-/** The fixed cells, quoted once; the query quotes the free-text ones (csvCell's rule, in SQL). */
-const CSV_LABELS: CsvLabels = { ...QUOTED_RESULT, yes: QUOTED_YES, no: QUOTED_NO, reasons: QUOTED_REASON };
+/** Distinct texts an export quotes before it forgets them (memory stays bounded on any log). */
+const QUOTED_CACHE_SIZE = 50_000;
 
 /**
  * The filtered rows as a CSV download (`downloadResponse` in
@@ -55,7 +59,20 @@ export function accessLogCsv(filters: LogFilters, { now = new Date() }: { now?: 
 async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string, void, undefined> {
   yield `\uFEFF${csvLine(CSV_HEADERS)}`;
   const formatDate = madridDateTimeFormatter();
-  const batches = streamAccessLogCsvCells(await withDoorRowId(filters), CSV_LABELS, { now });
+  // Doors, users, card numbers and addresses repeat row after row: each
+  // distinct text is quoted once.
+  const quoted = new Map<string, string>();
+  const cell = (value: string | null) => {
+    if (!value) return EMPTY;
+    let text = quoted.get(value);
+    if (text === undefined) {
+      if (quoted.size >= QUOTED_CACHE_SIZE) quoted.clear();
+      text = csvCell(value);
+      quoted.set(value, text);
+    }
+    return text;
+  };
+  const batches = streamAccessLogCsvRows(await withDoorRowId(filters), { now });
   try {
     for (;;) {
       // libsql answers synchronously: without this the whole export would run
@@ -65,7 +82,11 @@ async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string
       if (next.done) return;
       // A date is digits, '/', ':' and a space: quoted, nothing to escape.
       let text = "";
-      for (const [timestamp, cells] of next.value) text += `"${formatDate(timestamp)}",${cells}\r\n`;
+      for (const [timestamp, cardNumber, username, door, granted, reason, isAnonymous, offline, ipAddress, kind, holder] of next.value) {
+        text += `"${formatDate(timestamp)}",${cell(cardNumber)},${cell(username)},${cell(door)},${
+          granted ? QUOTED_RESULT.granted : QUOTED_RESULT.denied},${QUOTED_REASON.get(reason) ?? cell(reason)},${
+          isAnonymous ? QUOTED_YES : QUOTED_NO},${offline ? QUOTED_YES : QUOTED_NO},${cell(ipAddress)},${cell(kind)},${cell(holder)}\r\n`;
+      }
       yield text;
     }
   } finally {

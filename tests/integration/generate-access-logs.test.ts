@@ -28,6 +28,9 @@ it("writes counters equal to a recount of the generated rows, and leaves the log
       await rows("SELECT card_number, access_granted, count(*), max(timestamp) FROM access_logs GROUP BY 1, 2"),
     );
     expect(Number((await client.execute("SELECT count(*) AS n FROM access_logs")).rows[0]!.n)).toBe(12_000);
+    // Guests' PIN and QR keys beside the cards, logged as the access service logs them.
+    const kinds = await rows("SELECT credential_kind, count(*) > 0, sum(card_id IS NULL AND username IS NULL) = count(*), sum(holder IS NULL) = sum(reason = 'invalid_key') FROM access_logs WHERE credential_kind <> 'card' GROUP BY 1");
+    expect(kinds).toEqual(["pin|1|1|1", "qr|1|1|1"]);
     expect(String((await client.execute("PRAGMA journal_mode")).rows[0]![0])).toBe("wal");
     expect(Number((await client.execute("PRAGMA foreign_key_check")).rows.length)).toBe(0);
     const names = async (type: string) => (await client.execute({ sql: "SELECT name FROM sqlite_master WHERE type = ? AND tbl_name = 'access_logs'", args: [type] })).rows.map((row) => String(row.name));

@@ -1,5 +1,6 @@
 // The CSV export: the rows, the BOM, the dated file name, and that the body is
 // a stream read batch by batch (the cells and dates are tested beside their code).
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
@@ -12,6 +13,7 @@ import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { accessLogCsv, CSV_HEADERS, csvLine } from "~/services/access-log-export.server";
 import type { LogFilters } from "~/schemas/access-log";
 import { todayInMadrid } from "~/utils/dates";
+import { accessLogs } from "~/db/schema";
 import { getDb } from "~/utils/db.server";
 import { downloadResponse } from "~/utils/download.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
@@ -23,7 +25,7 @@ function accessLogCsvResponse(filters: LogFilters, { acceptEncoding = null }: { 
   return downloadResponse(accessLogCsv(filters), { acceptEncoding });
 }
 
-const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"\r\n';
+const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP","Credencial","Titular"\r\n';
 
 async function readAll(response: Response) {
   const reader = response.body!.getReader();
@@ -123,8 +125,8 @@ describe("the export", () => {
     expect(text.startsWith(HEADER_LINE)).toBe(true);
     expect(parseCsv(text)).toEqual([
       CSV_HEADERS,
-      ["02/07/2026 00:15:09", card, "", `'=Sala "Norte", 1`, "Denegado", "Tarjeta pendiente de aprobación", "Sí", "Sí", ""],
-      ["02/07/2026 00:14:09", card, "'-marta", `'=Sala "Norte", 1`, "Concedido", "Acceso concedido", "No", "No", "10.0.0.7"],
+      ["02/07/2026 00:15:09", card, "", `'=Sala "Norte", 1`, "Denegado", "Tarjeta pendiente de aprobación", "Sí", "Sí", "", "card", ""],
+      ["02/07/2026 00:14:09", card, "'-marta", `'=Sala "Norte", 1`, "Concedido", "Acceso concedido", "No", "No", "10.0.0.7", "card", "'-marta"],
     ]);
   });
 
@@ -161,10 +163,37 @@ describe("the export", () => {
           i % 5 === 1 ? "Sí" : "No",
           i % 3 === 1 ? "Sí" : "No",
           i % 3 === 2 ? "" : value,
+          "card",
+          i % 4 === 3 ? "" : value,
         ]),
       )
       .reverse();
     expect(text.replace(/^\uFEFF/, "")).toBe(HEADER_LINE + expected.join(""));
+  });
+
+  it("ends each line with the credential kind and its holder: a key's holder, a card's user", async () => {
+    const reference = `LC${hexPrefix()}`;
+    const keyDoor = await createTestDoor({ code: `keys-${hexPrefix()}`, name: "Portal", location: "Planta 0" });
+    const at = Date.UTC(2026, 0, 12, 9, 0, 0); // 10:00 in Madrid (winter time)
+    const row = (i: number, fields: Partial<typeof accessLogs.$inferInsert>) => {
+      const id = randomUUID();
+      return { id, eventId: id, timestamp: new Date(at + i * 1000), cardNumber: reference, doorId: keyDoor.id, doorCode: keyDoor.code, doorName: keyDoor.name,
+        accessGranted: true, reason: "granted" as const, source: "keypad", ipAddress: null, ...fields };
+    };
+    await getDb().insert(accessLogs).values([
+      row(0, { credentialKind: "pin", holder: "Huésped Ana López · LC7Q2M4A" }),
+      row(1, { credentialKind: "qr", holder: "=Visita de Bea Suárez: Carlos" }),
+      row(2, { credentialKind: "card", username: "bea.suarez" }),
+      row(3, { credentialKind: "pin", holder: null, accessGranted: false, reason: "invalid_key" }),
+    ]);
+    const rows = parseCsv((await readAll(accessLogCsvResponse({ status: "all", doorId: keyDoor.code, dateRange: "all", search: "" }))).text.slice(1));
+    expect(rows[0]!.slice(-2)).toEqual(["Credencial", "Titular"]);
+    expect(rows.slice(1).map((cells) => [cells[0], ...cells.slice(-2)])).toEqual([
+      ["12/01/2026 10:00:03", "pin", ""],
+      ["12/01/2026 10:00:02", "card", "bea.suarez"],
+      ["12/01/2026 10:00:01", "qr", "'=Visita de Bea Suárez: Carlos"],
+      ["12/01/2026 10:00:00", "pin", "Huésped Ana López · LC7Q2M4A"],
+    ]);
   });
 
   it("is a stream that arrives in many chunks, one batch of rows per chunk", async () => {

@@ -259,6 +259,68 @@ describe("query plans", () => {
     }
   });
 
+  it("reads a credential kind at a door through the kind and door index, for stats, pages and the export, with the same rows", async () => {
+    for (const status of LOG_STATUSES)
+      for (const dateRange of LOG_DATE_RANGES)
+        for (const credentialKind of ["card", "pin"] as const) {
+          const filters: LogFilters = { status, doorId: doors[0]!.id, dateRange, search: "", credentialKind };
+          const label = `${describeFilters(filters)}/${credentialKind}`;
+          const plans = [
+            ...(await plansOf(() => getAccessLogStats(filters, now))),
+            ...(await plansOf(() => listAccessLogs(filters, { limit: 50, offset: 0 }, now))).map((plan) => ({ ...plan, page: true })),
+            ...(await plansOf(async () => {
+              for await (const batch of streamAccessLogs(filters, { batchSize: 5, now })) if (batch.length) break;
+            })),
+          ];
+          for (const { sql, lines, page } of plans as Array<(typeof plans)[number] & { page?: boolean }>) {
+            for (const { detail, inPageIds } of lines) {
+              if (detail.startsWith("SEARCH access_logs USING") && !detail.includes("PRIMARY KEY")) {
+                expect(detail, `${label}: ${sql}`).toContain("access_logs_kind_door_idx (credential_kind=? AND door_id=?");
+              }
+              // Rows come in index order: only a page's 50 rows are sorted, and the
+              // bounded unique-cards count its card numbers.
+              if (!page || inPageIds) expect(detail, `${label}: ${sql}`).not.toMatch(/TEMP B-TREE FOR (ORDER|GROUP) BY/);
+            }
+          }
+          // Every seeded row is a card's: the card filter keeps them all, PIN none.
+          const rows = credentialKind === "card" ? expected(filters) : [];
+          expect((await getAccessLogStats(filters, now)).total, label).toBe(rows.length);
+          const page = await listAccessLogs(filters, { limit: 50, offset: 0 }, now);
+          expect(page.map((row) => row.timestamp), label).toEqual(rows.slice(0, 50).map((row) => row.at));
+          const streamed: number[] = [];
+          for await (const batch of streamAccessLogs(filters, { batchSize: 37, now })) streamed.push(...batch.map((row) => row.timestamp));
+          expect(streamed, label).toEqual(rows.map((row) => row.at));
+        }
+  });
+
+  it("reads a search among PIN or QR rows from the kind indexes, not every card and user row of the prefix", async () => {
+    for (const status of LOG_STATUSES)
+      for (const dateRange of LOG_DATE_RANGES)
+        for (const doorId of ["", doors[0]!.id])
+          for (const search of ["mar", "ab"]) {
+            const filters: LogFilters = { status, doorId, dateRange, search, credentialKind: "qr" };
+            const label = `${describeFilters(filters)}/qr`;
+            const plans = [
+              ...(await plansOf(() => getAccessLogStats(filters, now))),
+              ...(await plansOf(() => listAccessLogs(filters, { limit: 50, offset: 0 }, now))),
+              ...(await plansOf(async () => {
+                for await (const batch of streamAccessLogs(filters, { batchSize: 5, now })) if (batch.length) break;
+              })),
+            ];
+            for (const { sql, lines } of plans) {
+              for (const { detail } of lines) {
+                if (detail.startsWith("SEARCH access_logs USING") && !detail.includes("PRIMARY KEY")) {
+                  expect(detail, `${label}: ${sql}`).toMatch(doorId ? /access_logs_kind_door_idx \(credential_kind=\? AND door_id=\?/ : /access_logs_kind_idx \(credential_kind=\?/);
+                }
+                expect(detail, `${label}: ${sql}`).not.toMatch(/^SCAN access_logs($| USING INDEX)/);
+              }
+            }
+            // Every seeded row is a card's.
+            expect(await getAccessLogStats(filters, now), label).toEqual({ total: 0, granted: 0, denied: 0, uniqueCards: 0 });
+            expect(await listAccessLogs(filters, { limit: 50, offset: 0 }, now), label).toEqual([]);
+          }
+  });
+
   it("exports in index order: no batch is sorted", async () => {
     for (const combination of combinations().filter((c) => ["", "mar"].includes(c.search))) {
       const filters = resolve(combination);
