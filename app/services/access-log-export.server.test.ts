@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { CSV_HEADERS, csvCell, csvLine } from "./access-log-export.server";
 
-const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"\r\n';
+const HEADER_LINE = '"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP","Credencial","Titular"\r\n';
 
 describe("cells", () => {
   it("quotes every cell and doubles quotes (RFC 4180)", () => {
