@@ -11,6 +11,7 @@ import { getRateLimitKey, hitRateLimitKey } from "~/models/rate-limit.server";
 import { MAX_CONCURRENT_SIGN_INS, MAX_WAITING_SIGN_INS, signInLoad } from "~/services/sign-in.server";
 import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
 import { eventually } from "../../bridge/src/test-support/eventually";
+import { resetEnvForTests } from "~/utils/env.server";
 import { createTestUser } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
 
@@ -97,7 +98,9 @@ describe("sign-ins sent at once", () => {
   });
 
   it("answer 429 at once, counting nothing, while too many sign-ins wait their turn", async () => {
-    const user = await createTestUser({ password: "contraseña-buena-5" });
+    // A hash at the production cost (tests hash cheaply), so that each check
+    // takes long enough for the queue behind the running ones to fill.
+    const user = await withEnv({ PASSWORD_HASH_COST: "15" }, () => createTestUser({ password: "contraseña-buena-5" }));
     await eventually(() => signInLoad().running === 0, "no sign-in running");
     const queued = Array.from({ length: MAX_CONCURRENT_SIGN_INS + MAX_WAITING_SIGN_INS }, (_, index) => apiSignIn(user.username, "relleno", `198.51.100.${100 + index}`));
     await eventually(() => signInLoad().waiting === MAX_WAITING_SIGN_INS, "the sign-in queue to fill");
@@ -111,3 +114,19 @@ describe("sign-ins sent at once", () => {
     expect((await apiSignIn(user.username, "contraseña-buena-5", "198.51.100.22")).status).toBe(200);
   });
 });
+
+/** Runs `work` with these environment variables set, then puts them back. */
+async function withEnv<T>(values: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  resetEnvForTests();
+  try {
+    return await work();
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetEnvForTests();
+  }
+}
