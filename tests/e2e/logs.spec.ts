@@ -137,7 +137,7 @@ test("downloads the filtered rows as a dated CSV with Spanish headers", async ({
   const bytes = fs.readFileSync((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.subarray(3).toString("utf8").split("\r\n");
-  expect(lines[0]).toBe('"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP"');
+  expect(lines[0]).toBe('"Fecha","Tarjeta","Usuario","Puerta","Resultado","Motivo","Anónima","Sin conexión","IP","Credencial","Titular"');
   const madrid = new Intl.DateTimeFormat("es-ES", {
     timeZone: "Europe/Madrid",
     day: "2-digit",
@@ -149,7 +149,7 @@ test("downloads the filtered rows as a dated CSV with Spanish headers", async ({
   })
     .format(at)
     .replace(", ", " ");
-  expect(lines[1]).toBe(`"${madrid}","${card}","'=cmd","${lavanderia.name}","Denegado","Sin permiso para esta puerta","No","No","10.0.0.9"`);
+  expect(lines[1]).toBe(`"${madrid}","${card}","'=cmd","${lavanderia.name}","Denegado","Sin permiso para esta puerta","No","No","10.0.0.9","card","'=cmd"`);
   expect(lines.slice(2)).toEqual([""]);
 });
 
