@@ -82,12 +82,20 @@ test("the house lists visitor passes and cancels one", async ({ page, asAdmin, c
   });
   expect(made.ok).toBe(true);
 
-  await page.goto(`/admin/invitaciones?search=${encodeURIComponent(visitor)}`);
+  await page.goto("/admin/invitaciones");
+  // The filter form, as an admin uses it.
+  await page.getByLabel("Estado").selectOption("active");
+  await page.getByLabel("Buscar").fill(visitor);
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/search=/);
+  await expect(page.getByTestId("visitor-pass-count")).toHaveText("1 invitación");
   const row = page.getByTestId("visitor-pass-row").filter({ hasText: visitor });
   await expect(row).toHaveAttribute("data-status", "active");
   await row.getByRole("link", { name: /^Anular invitación/ }).click();
   await page.getByRole("dialog", { name: "Anular invitación" }).getByRole("button", { name: "Anular invitación" }).click();
   await expect(toast(page, "Invitación anulada")).toBeVisible();
+  // Filtered on 'Activa', the cancelled pass leaves the list.
+  await expect(page.getByTestId("visitor-pass-count")).toHaveText("0 invitaciones");
+  await page.goto(`/admin/invitaciones?search=${encodeURIComponent(visitor)}&status=cancelled`);
   await expect(row).toHaveAttribute("data-status", "cancelled");
-  await expect(page.getByTestId("visitor-pass-count")).toHaveText("1 invitación");
 });
