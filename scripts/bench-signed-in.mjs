@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
     amount: { type: "string", default: "400" },
     connections: { type: "string", default: "20" },
     rounds: { type: "string", default: "3" },
-    paths: { type: "string", default: "/admin,/admin/logs,/admin/cards,/admin/users,/admin/incidents,/admin/reservations,/admin/consultations,/admin/habitaciones,/admin/ocupacion,/admin/instalaciones,/portal" },
+    paths: { type: "string", default: "/admin,/admin/logs,/admin/cards,/admin/users,/admin/incidents,/admin/reservations,/admin/consultations,/admin/habitaciones,/admin/ocupacion,/admin/instalaciones,/admin/grupos,/admin/invitaciones,/admin/auditoria,/admin/copias,/portal" },
     db: { type: "string" },
     keep: { type: "boolean", default: false },
   },

@@ -354,7 +354,8 @@ export const accessLogs = sqliteTable(
     index("access_logs_granted_idx").on(t.accessGranted, t.timestamp),
     index("access_logs_door_idx").on(t.doorId, t.timestamp),
     index("access_logs_door_granted_idx").on(t.doorId, t.accessGranted, t.timestamp),
-    index("access_logs_door_card_idx").on(t.doorId, t.cardNumber, t.accessGranted, t.timestamp),
+    // The username last: a search at a door checks it from the index, not the table (migration 0022).
+    index("access_logs_door_card_idx").on(t.doorId, t.cardNumber, t.accessGranted, t.timestamp, t.username),
     index("access_logs_card_idx").on(t.cardNumber, t.accessGranted, t.timestamp, t.doorId),
     index("access_logs_card_id_idx").on(t.cardId, t.accessGranted),
     // The log's credential kind filter (PIN and QR rows among many card rows):

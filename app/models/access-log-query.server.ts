@@ -311,41 +311,46 @@ export async function getAccessLogStats(filters: LogFilters, now = new Date()): 
 }
 
 /**
- * A search's stats, each figure counted on its prefix indexes up to the bound
- * (LIMIT bound + 1), so a search matching millions of rows costs what one
- * matching ten thousand does. Granted and denied rows are counted apart (one
- * is skipped when the filter leaves it out); unique cards are those of the
- * rows read, exact while the rows are under the bound.
+ * A search's stats, counted on its prefix indexes up to the bound, so a
+ * search matching millions of rows costs what one matching ten thousand
+ * does. One bounded pass reads the matches (LIMIT bound + 1) with their
+ * result and card: under the bound every figure is exact. Past it the total
+ * says "more than", unique cards are those of the rows read, and granted and
+ * denied are each counted apart up to the bound (only when both results are
+ * asked for; with a status filter the pass already counted the one wanted).
+ * Most of a search's cost is finding its card numbers and usernames, so a
+ * search with few matches reads them once, not once per figure.
  */
 async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
   const cap = LOG_COUNT_BOUND + 1;
   const rows = (wanted: Criteria, columns: SQL) =>
     wanted.usernamePrefix ? searchBranches(wanted, columns) : sql`SELECT ${columns} FROM ${filteredLog(wanted)} WHERE ${and(baseConditions(wanted))}`;
-  const bounded = (result: boolean) => sql`(SELECT count(*) FROM (${rows({ ...criteria, granted: result }, sql`1`)} LIMIT ${cap}))`;
-  const grantedCount = criteria.granted === false ? sql`0` : bounded(true);
-  const deniedCount = criteria.granted === true ? sql`0` : bounded(false);
-  const [counts] = await getDb().all<{ granted: number; denied: number; uniqueCards: number }>(sql`
-    SELECT ${grantedCount} AS granted, ${deniedCount} AS denied,
-      (SELECT count(DISTINCT c) FROM (${rows(criteria, sql`access_logs.card_number AS c`)} LIMIT ${cap})) AS uniqueCards`);
-  const granted = Number(counts?.granted ?? 0);
-  const denied = Number(counts?.denied ?? 0);
-  const uniqueCards = Number(counts?.uniqueCards ?? 0);
-  const moreThan: StatFigure[] = [];
-  const figure = (name: StatFigure, value: number, over: boolean) => {
-    if (!over) return value;
+  const [read] = await getDb().all<{ total: number; granted: number; uniqueCards: number }>(sql`
+    SELECT count(*) AS total, coalesce(sum(g), 0) AS granted, count(DISTINCT c) AS uniqueCards
+    FROM (${rows(criteria, sql`access_logs.access_granted AS g, access_logs.card_number AS c`)} LIMIT ${cap})`);
+  const total = Number(read?.total ?? 0);
+  const grantedRead = Number(read?.granted ?? 0);
+  const uniqueCards = Number(read?.uniqueCards ?? 0);
+  if (total < cap) return { total, granted: grantedRead, denied: total - grantedRead, uniqueCards };
+
+  let granted = criteria.granted === false ? 0 : cap;
+  let denied = criteria.granted === true ? 0 : cap;
+  if (criteria.granted === null) {
+    const bounded = (result: boolean) => sql`(SELECT count(*) FROM (${rows({ ...criteria, granted: result }, sql`1`)} LIMIT ${cap}))`;
+    const [counts] = await getDb().all<{ granted: number; denied: number }>(sql`SELECT ${bounded(true)} AS granted, ${bounded(false)} AS denied`);
+    granted = Number(counts?.granted ?? 0);
+    denied = Number(counts?.denied ?? 0);
+  }
+  const moreThan: StatFigure[] = ["total"];
+  const figure = (name: StatFigure, value: number) => {
+    if (value < cap) return value;
     moreThan.push(name);
-    return value - 1;
+    return cap - 1;
   };
-  const over = { granted: granted >= cap, denied: denied >= cap };
-  const totalOver = over.granted || over.denied;
-  const stats: AccessLogStats = {
-    total: figure("total", totalOver ? cap : granted + denied, totalOver),
-    granted: figure("granted", granted, over.granted),
-    denied: figure("denied", denied, over.denied),
-    // The cards of the first `cap` rows: all of them unless more rows match.
-    uniqueCards: figure("uniqueCards", uniqueCards, totalOver || granted + denied > cap),
-  };
-  return moreThan.length ? { ...stats, moreThan } : stats;
+  const stats = { total: cap - 1, granted: figure("granted", granted), denied: figure("denied", denied) };
+  // The cards of the first `cap` rows: more rows match, so there may be more cards.
+  moreThan.push("uniqueCards");
+  return { ...stats, uniqueCards, moreThan };
 }
 
 /**

@@ -4,7 +4,7 @@
 // confirmation a moment earlier is never left in a room that just went out
 // of service. Names are unique ignoring case (rooms_name_unique).
 import { and, asc, eq, sql } from "drizzle-orm";
-import { anonymousReservations, rooms, type Room } from "~/db/schema";
+import { anonymousReservations, doors, rooms, type Room } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 
@@ -17,6 +17,15 @@ const roomOrder = [asc(rooms.floor), asc(sql`length(${rooms.name})`), asc(rooms.
 
 export async function listRooms() {
   return getDb().select().from(rooms).orderBy(...roomOrder);
+}
+
+/** Every room with its door's hardware code (null without a door), in one query. */
+export async function listRoomsWithDoorCodes() {
+  return getDb()
+    .select({ room: rooms, doorCode: doors.code })
+    .from(rooms)
+    .leftJoin(doors, eq(doors.id, rooms.doorId))
+    .orderBy(...roomOrder);
 }
 
 export async function getRoom(id: string) {

@@ -2,7 +2,7 @@
 // creating, editing and deleting. A room with confirmed stays still to come
 // cannot be deleted, taken out of service or given another type: the refusal
 // names those stays (the write itself checks, app/models/room.server.ts).
-import { findDoorByCodeOrId, getDoorById, listDoors } from "~/models/door.server";
+import { findDoorByCodeOrId, getDoorById } from "~/models/door.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { getReservationById } from "~/models/reservation.server";
 import * as roomModel from "~/models/room.server";
@@ -56,9 +56,8 @@ async function doorRowId<T extends { doorId?: string | null }>(input: T): Promis
 }
 
 export async function listRooms() {
-  const [list, doors] = await Promise.all([roomModel.listRooms(), listDoors()]);
-  const codes = new Map(doors.map((door) => [door.id, door.code]));
-  return list.map((room) => toRoomJson(room, room.doorId ? (codes.get(room.doorId) ?? null) : null));
+  const list = await roomModel.listRoomsWithDoorCodes();
+  return list.map(({ room, doorCode }) => toRoomJson(room, doorCode));
 }
 
 export async function getRoom(id: string): Promise<Result<{ room: RoomJson }>> {
