@@ -4,7 +4,7 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { doors, type Door, type DoorHardware } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, selectRowsAsJson } from "~/utils/db.server";
 
 export type { Door };
 
@@ -27,8 +27,14 @@ export async function findDoorByCodeOrId(codeOrId: string) {
   return (await getDoorByCode(codeOrId)) ?? (await getDoorById(codeOrId)) ?? null;
 }
 
+/** Every door, by name (read as JSON: the dashboard and the door publisher read all of them often). */
 export async function listDoors() {
-  return getDb().select().from(doors).orderBy(asc(doors.name));
+  return selectRowsAsJson(doors, { orderBy: [asc(doors.name)] });
+}
+
+/** Every door's id, hardware code, name and location, by name: what a filter or a select needs (a door row has ~25 columns). */
+export async function listDoorNames() {
+  return getDb().select({ id: doors.id, code: doors.code, name: doors.name, location: doors.location }).from(doors).orderBy(asc(doors.name));
 }
 
 export async function listDoorsByIds(ids: string[]) {

@@ -78,7 +78,7 @@ export async function getDoorsOverview(now = new Date()): Promise<{ doors: DoorJ
 
 /** The doors as a filter or a select lists them. */
 export async function listDoorOptions() {
-  return (await doorModel.listDoors()).map((door) => ({ id: door.id, name: door.name, location: door.location, doorId: door.code }));
+  return (await doorModel.listDoorNames()).map((door) => ({ id: door.id, name: door.name, location: door.location, doorId: door.code }));
 }
 
 export async function getDoor(id: string): Promise<Result<{ door: Door }>> {
