@@ -502,12 +502,14 @@ function searchCheck(criteria: Criteria): SQL {
 }
 
 /**
- * Rows per export batch. Small enough that a batch's JSON and CSV text stay
- * under V8's large-object size (128 KiB) and die young: with 2,000 the
- * server's RSS grew by ~110 MB during a 1M-row export, with 250 by ~20 MB,
- * at the same speed (scripts/bench-admin.mjs).
+ * Rows per export batch. A batch's JSON and CSV text (~160 bytes a row) stay
+ * under V8's large-object size (128 KiB), so they die young in the new space
+ * instead of piling up in the large-object space until a full collection:
+ * with 2,000 rows the server's RSS grew by ~110 MB during a 1M-row export,
+ * with 250 by ~20 MB. Each batch is one query, so fewer, larger batches cost
+ * less per row (scripts/bench-admin.mjs --only=export).
  */
-export const EXPORT_BATCH_SIZE = 250;
+export const EXPORT_BATCH_SIZE = 600;
 
 /**
  * Every filtered row, newest first, in batches: each batch is one keyset
@@ -517,17 +519,23 @@ export const EXPORT_BATCH_SIZE = 250;
  * reads the date range once instead of sorting matches per batch.
  */
 export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {}) {
-  for await (const rows of keysetBatches(filters, { batchSize, now }, readRecords, (row) => row.record.timestamp)) {
+  const placeOf = (row: { rowId: number; record: AccessLogRecord }) => ({ rowId: row.rowId, timestamp: row.record.timestamp });
+  for await (const rows of keysetBatches(filters, { batchSize, now }, RECORD_COLUMNS, readRecords, placeOf)) {
     yield rows.map((row) => row.record);
   }
 }
 
-/** The keyset walk of the exports: `read` runs a select of RECORD_COLUMNS; each row's rowid and timestamp place the next batch. */
-async function* keysetBatches<T extends { rowId: number }>(
+/**
+ * The keyset walk of the exports: `read` runs a select of `columns` (which
+ * include `rowid AS row_id` and `timestamp`); the last row's place (its
+ * rowid and timestamp, from `placeOf`) starts the next batch.
+ */
+async function* keysetBatches<T>(
   filters: LogFilters,
   { batchSize, now }: { batchSize: number; now: Date },
+  columns: SQL,
   read: (select: SQL) => Promise<T[]>,
-  timestampOf: (row: T) => number,
+  placeOf: (row: T) => { rowId: number; timestamp: number },
 ) {
   const criteria = criteriaOf(filters, now);
   const conditions = baseConditions(criteria);
@@ -536,24 +544,24 @@ async function* keysetBatches<T extends { rowId: number }>(
   while (true) {
     const keyset: SQL[] = after ? [sql`(timestamp, rowid) < (${after.timestamp}, ${after.rowId})`] : [];
     const rows = await read(sql`
-      SELECT ${RECORD_COLUMNS} FROM ${filteredLog(criteria)}
+      SELECT ${columns} FROM ${filteredLog(criteria)}
       WHERE ${and([...conditions, ...keyset])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${batchSize}`);
     if (rows.length === 0) return;
-    const last = rows[rows.length - 1]!;
-    after = { timestamp: timestampOf(last), rowId: last.rowId };
+    after = placeOf(rows[rows.length - 1]!);
     yield rows;
     if (rows.length < batchSize) return;
   }
 }
 
 /**
- * One export row's values in the CSV's column order after the date:
- * timestamp (epoch ms), card number, username, door (its name, else its
- * code), granted, reason, anonymous, offline, IP address, credential kind,
- * holder (a key's, else the username).
+ * One export row: its rowid (the keyset's place), then its values in the
+ * CSV's column order: timestamp (epoch ms), card number, username, door (its
+ * name, else its code), granted, reason, anonymous, offline, IP address,
+ * credential kind, holder (a key's, else the username).
  */
 export type CsvRowTuple = [
+  rowId: number,
   timestamp: number,
   cardNumber: string,
   username: string | null,
@@ -566,6 +574,12 @@ export type CsvRowTuple = [
   credentialKind: CredentialKind,
   holder: string | null,
 ];
+
+/** Only what the CSV writes, and the keyset's row id. */
+const CSV_COLUMNS = sql.raw(
+  `rowid AS row_id, timestamp, card_number, username, door_name, door_code, access_granted, reason, is_anonymous, offline,
+   ip_address, credential_kind, holder`,
+);
 
 /**
  * The export's rows, in the order and batches of streamAccessLogs, as bare
@@ -583,11 +597,9 @@ export async function* streamAccessLogCsvRows(
       SELECT json_group_array(json_array(row_id, timestamp, card_number, username, coalesce(door_name, door_code), access_granted,
                                          reason, is_anonymous, offline, ip_address, credential_kind, coalesce(holder, username)))
         AS rows FROM (${select})`);
-    return (JSON.parse(result?.rows ?? "[]") as Array<[number, ...CsvRowTuple]>).map(([rowId, ...tuple]) => ({ rowId, tuple }));
+    return JSON.parse(result?.rows ?? "[]") as CsvRowTuple[];
   };
-  for await (const rows of keysetBatches(filters, { batchSize, now }, read, (row) => row.tuple[0])) {
-    yield rows.map((row) => row.tuple);
-  }
+  yield* keysetBatches(filters, { batchSize, now }, CSV_COLUMNS, read, ([rowId, timestamp]) => ({ rowId, timestamp }));
 }
 
 /**

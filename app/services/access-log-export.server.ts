@@ -82,7 +82,7 @@ async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string
       if (next.done) return;
       // A date is digits, '/', ':' and a space: quoted, nothing to escape.
       let text = "";
-      for (const [timestamp, cardNumber, username, door, granted, reason, isAnonymous, offline, ipAddress, kind, holder] of next.value) {
+      for (const [, timestamp, cardNumber, username, door, granted, reason, isAnonymous, offline, ipAddress, kind, holder] of next.value) {
         text += `"${formatDate(timestamp)}",${cell(cardNumber)},${cell(username)},${cell(door)},${
           granted ? QUOTED_RESULT.granted : QUOTED_RESULT.denied},${QUOTED_REASON.get(reason) ?? cell(reason)},${
           isAnonymous ? QUOTED_YES : QUOTED_NO},${offline ? QUOTED_YES : QUOTED_NO},${cell(ipAddress)},${cell(kind)},${cell(holder)}\r\n`;

@@ -7,6 +7,8 @@
 // backpressure) is told to leave it alone (no-transform). A file (a backup
 // archive, already compressed) is streamed from disk as it is.
 import { createReadStream } from "node:fs";
+import { pipeline, Readable } from "node:stream";
+import { createGzip } from "node:zlib";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { currentRequestContext, responseDrained } from "./http-server-patch.server";
 
@@ -76,7 +78,18 @@ export function downloadResponse(download: Download, { acceptEncoding = null }: 
     Vary: "Accept-Encoding",
   });
   if (gzip) headers.set("Content-Encoding", "gzip");
-  // (DOM's types give CompressionStream a BufferSource input; it takes the Uint8Arrays above.)
-  const compressed = () => body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
-  return new Response(gzip ? compressed() : body, { headers });
+  return new Response(gzip ? gzipped(body) : body, { headers });
+}
+
+/**
+ * The body gzip-compressed at level 1: a CSV of repeated names and dates
+ * still shrinks about tenfold, at a fraction of the default level's CPU
+ * (CompressionStream has no level: at its default, compressing cost more
+ * than producing the rows; scripts/bench-admin.mjs --only=export).
+ */
+function gzipped(body: ReadableStream<Uint8Array>) {
+  const source = Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
+  const gzip = createGzip({ level: 1 });
+  pipeline(source, gzip, () => {});
+  return createReadableStreamFromReadable(gzip);
 }

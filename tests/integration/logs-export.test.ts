@@ -99,6 +99,10 @@ async function countingLogReads(work: (counter: { reads: () => number; reset: ()
   }
 }
 
+/** The bulk door's rows: seven and a half export batches. */
+const BULK_ROWS = 7.5 * EXPORT_BATCH_SIZE;
+const BULK_BATCHES = Math.ceil(BULK_ROWS / EXPORT_BATCH_SIZE);
+
 describe("the export", () => {
   let door: Awaited<ReturnType<typeof createTestDoor>>;
   let bulkDoor: Awaited<ReturnType<typeof createTestDoor>>;
@@ -106,7 +110,7 @@ describe("the export", () => {
     door = await createTestDoor({ code: `export-${hexPrefix()}`, name: '=Sala "Norte", 1', location: "Planta 1" });
     bulkDoor = await createTestDoor({ code: `bulk-${hexPrefix()}`, name: "Garaje", location: "Sótano" });
     const start = Date.now() - 3_600_000;
-    await insertLogs(Array.from({ length: 4500 }, (_, i) => ({ at: start + i * 100, cardNumber: "C0FFEE", door: bulkDoor })));
+    await insertLogs(Array.from({ length: BULK_ROWS }, (_, i) => ({ at: start + i * 100, cardNumber: "C0FFEE", door: bulkDoor })));
   });
 
   it("writes a BOM, the headers and one line per filtered row, newest first, in Madrid time", async () => {
@@ -200,11 +204,11 @@ describe("the export", () => {
     const response = accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" });
     expect(response.body).toBeInstanceOf(ReadableStream);
     const { text, chunks } = await readAll(response);
-    // The header, then one chunk per batch: 18 × 250 rows.
-    expect(EXPORT_BATCH_SIZE).toBe(250);
-    expect(chunks.length).toBe(19);
-    expect(chunks.slice(1).map((chunk) => chunk.split("\r\n").length - 1)).toEqual(Array(18).fill(250));
-    expect(text.split("\r\n").length - 1).toBe(4501);
+    // The header, then one chunk per batch: 7 full batches and a half one.
+    expect(BULK_BATCHES).toBe(8);
+    expect(chunks.length).toBe(BULK_BATCHES + 1);
+    expect(chunks.slice(1).map((chunk) => chunk.split("\r\n").length - 1)).toEqual([...Array(7).fill(EXPORT_BATCH_SIZE), EXPORT_BATCH_SIZE / 2]);
+    expect(text.split("\r\n").length - 1).toBe(BULK_ROWS + 1);
   });
 
   it("lets the server handle other work between batches", async () => {
@@ -218,17 +222,17 @@ describe("the export", () => {
     setImmediate(tick);
     const { chunks } = await readAll(accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" }));
     ticking = false;
-    expect(chunks.length).toBe(19);
-    expect(ticks).toBeGreaterThanOrEqual(17);
+    expect(chunks.length).toBe(BULK_BATCHES + 1);
+    expect(ticks).toBeGreaterThanOrEqual(BULK_BATCHES - 1);
   });
 
   it("reads the log only as fast as the download is read, and stops when it is cancelled", async () => {
     await countingLogReads(async ({ reads }) => {
       const reader = accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" }).body!.getReader();
       await reader.read(); // the header
-      await reader.read(); // the first 250 rows
+      await reader.read(); // the first batch of rows
       await eventLoopTurns();
-      // At most one batch read ahead of the reader, of the 18 the rows need.
+      // At most one batch read ahead of the reader, of the 8 the rows need.
       expect(reads()).toBeLessThanOrEqual(2);
       await reader.cancel();
       await eventLoopTurns();
@@ -244,7 +248,7 @@ describe("compression and backpressure", () => {
   beforeAll(async () => {
     bulkDoor = await createTestDoor({ code: `gzip-${hexPrefix()}`, name: "Trastero", location: "Sótano" });
     const start = Date.now() - 3_600_000;
-    await insertLogs(Array.from({ length: 1000 }, (_, i) => ({ at: start + i * 100, cardNumber: "C0FFEE", door: bulkDoor })));
+    await insertLogs(Array.from({ length: 4 * EXPORT_BATCH_SIZE }, (_, i) => ({ at: start + i * 100, cardNumber: "C0FFEE", door: bulkDoor })));
   });
 
   it("is gzip-compressed in the stream when the client accepts gzip, and decompresses to the same CSV", async () => {
@@ -260,7 +264,7 @@ describe("compression and backpressure", () => {
     const wire = Buffer.from(await compressed.arrayBuffer());
     expect(wire.length).toBeLessThan(plainBytes.length / 5);
     expect(gunzipSync(wire).equals(plainBytes)).toBe(true);
-    expect(plainBytes.toString("utf8").split("\r\n").length - 1).toBe(1001);
+    expect(plainBytes.toString("utf8").split("\r\n").length - 1).toBe(4 * EXPORT_BATCH_SIZE + 1);
   });
 
   it("is sent as is to a client that does not accept gzip", async () => {
@@ -284,7 +288,7 @@ describe("compression and backpressure", () => {
         response.emit("drain");
         const bytes = Buffer.from(await read);
         const text = (acceptEncoding ? gunzipSync(bytes) : bytes).toString("utf8");
-        expect(text.split("\r\n").length - 1).toBe(1001);
+        expect(text.split("\r\n").length - 1).toBe(4 * EXPORT_BATCH_SIZE + 1);
         expect(reads()).toBeGreaterThanOrEqual(4);
       }
     });
