@@ -287,6 +287,9 @@ export const cards = sqliteTable(
     index("cards_user_idx").on(t.userId),
     index("cards_status_idx").on(t.status),
     index("cards_last_used_idx").on(t.lastUsedAt),
+    // The card list's default order (lastUsed desc, never-used cards last, then id):
+    // its first page is read from this index instead of sorting every card (migration 0023).
+    index("cards_last_used_order_idx").on(sql`(${t.lastUsedAt} IS NULL)`, sql`${t.lastUsedAt} DESC`, t.id),
     index("cards_created_idx").on(t.createdAt),
     index("cards_anonymous_idx").on(t.isAnonymous),
     index("cards_expires_idx").on(t.expiresAt),

@@ -13,6 +13,7 @@ import { approveCard, CARD_REFUSALS, deleteCard, editCard, removeCardPermission,
 import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
 import { createTestDoor } from "../setup/fixtures";
+import { plansOf } from "../setup/query-plans";
 
 let changes: AccessChange[] = [];
 beforeEach(() => {
@@ -216,6 +217,14 @@ describe("door permissions", () => {
 });
 
 describe("listCards", () => {
+  it("reads the default first page (lastUsed desc) in the order of cards_last_used_order_idx, without sorting every card", async () => {
+    const plans = await plansOf(() => listCards({ limit: 50 }));
+    const list = plans.find((plan) => plan.sql.includes("from \"cards\"") && plan.sql.includes("order by"))!;
+    const details = list.lines.map((line) => line.detail).join(" | ");
+    expect(details, list.sql).toContain("SCAN cards USING INDEX cards_last_used_order_idx");
+    expect(details, list.sql).not.toContain("TEMP B-TREE");
+  });
+
   /** Cards of one test, with the usage and creation times given. */
   async function seedSortable() {
     const p = prefix();

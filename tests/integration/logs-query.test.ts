@@ -8,8 +8,8 @@ import type { AccessReason } from "~/doors/reasons";
 import type { Door } from "~/db/schema";
 import { getAccessActivity, getAccessLogStats, listAccessLogs, streamAccessLogs } from "~/models/access-log-query.server";
 import { LOG_DATE_RANGES, LOG_STATUSES, type LogFilters } from "~/schemas/access-log";
-import { getDb } from "~/utils/db.server";
 import { createTestDoor, insertLogs, type LogSeed } from "../setup/fixtures";
+import { plansOf } from "../setup/query-plans";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -109,33 +109,6 @@ function resolve(filters: LogFilters): LogFilters {
 
 const describeFilters = (f: LogFilters) => `${f.status}/${f.doorId || "any door"}/${f.dateRange}/"${f.search}"`;
 
-/** Every statement the calls run, with its plan lines ("id parent detail"). */
-async function plansOf(run: () => Promise<unknown>) {
-  const client = getDb().$client;
-  const original = client.execute.bind(client);
-  const statements: Array<{ sql: string; args: unknown[] }> = [];
-  const spy = ((statement: { sql: string; args: unknown[] }) => {
-    statements.push(statement);
-    return original(statement as never);
-  }) as typeof client.execute;
-  client.execute = spy;
-  try {
-    await run();
-  } finally {
-    client.execute = original;
-  }
-  const plans = [];
-  for (const statement of statements) {
-    const plan = await original({ sql: `EXPLAIN QUERY PLAN ${statement.sql}`, args: statement.args as never });
-    const lines = plan.rows.map((row) => ({ id: Number(row.id), parent: Number(row.parent), detail: String(row.detail) }));
-    // The lines of the page's `rowid IN (…)` list: the LIST SUBQUERY line and what runs under it.
-    const byId = new Map(lines.map((line) => [line.id, line]));
-    const inList = (line: (typeof lines)[number]): boolean =>
-      line.detail.startsWith("LIST SUBQUERY") || (byId.has(line.parent) && inList(byId.get(line.parent)!));
-    plans.push({ sql: statement.sql, lines: lines.map((line) => ({ ...line, inPageIds: inList(line) })) });
-  }
-  return plans;
-}
 
 
 describe("filters, stats and pages against a brute-force reading", () => {

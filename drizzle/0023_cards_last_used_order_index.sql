@@ -1,0 +1,1 @@
+CREATE INDEX `cards_last_used_order_idx` ON `cards` (("last_used_at" IS NULL),"last_used_at" DESC,`id`);
