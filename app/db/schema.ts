@@ -362,10 +362,11 @@ export const accessLogs = sqliteTable(
     index("access_logs_card_idx").on(t.cardNumber, t.accessGranted, t.timestamp, t.doorId),
     index("access_logs_card_id_idx").on(t.cardId, t.accessGranted),
     // The log's credential kind filter (PIN and QR rows among many card rows):
-    // in time order, alone or at a door, with the result and the card number
-    // (a key's reference) in the index for the stats' counts.
-    index("access_logs_kind_idx").on(t.credentialKind, t.timestamp, t.accessGranted, t.cardNumber),
-    index("access_logs_kind_door_idx").on(t.credentialKind, t.doorId, t.timestamp, t.accessGranted, t.cardNumber),
+    // in time order, alone or at a door, with the result, the card number
+    // (a key's reference) and the username in the index for the stats' counts
+    // and the search.
+    index("access_logs_kind_idx").on(t.credentialKind, t.timestamp, t.accessGranted, t.cardNumber, t.username),
+    index("access_logs_kind_door_idx").on(t.credentialKind, t.doorId, t.timestamp, t.accessGranted, t.cardNumber, t.username),
     index("access_logs_user_idx").on(sql`${t.username} COLLATE NOCASE`, t.cardNumber, t.accessGranted, t.timestamp, t.doorId),
   ],
 );
