@@ -244,17 +244,19 @@ function searchBranches(criteria: Criteria, columns: SQL): SQL {
  * Instead the distinct keys of the prefix (card numbers; username and card
  * pairs) are found one index seek each (a loose index scan written as a
  * recursive CTE), and for each key and result the rows of the range are one
- * index range, of access_logs_door_card_idx (door, card, result, time) when
- * a door is filtered (CROSS JOIN keeps the keys outside: SQLite would
- * otherwise scan the index and look the keys up). The cost is the keys plus
- * the rows in the range and door.
+ * index range, of access_logs_door_card_idx (door, card, result, time,
+ * username: the username branch checks it from the index) when a door is
+ * filtered (CROSS JOIN keeps the keys outside: SQLite would otherwise scan
+ * the index and look the keys up). The cost is the keys plus the rows in the
+ * range and door.
  */
 function searchSeeks(criteria: Criteria, columns: SQL): SQL {
   const granted = criteria.granted === null ? sql`access_granted IN (0, 1)` : sql`access_granted = ${criteria.granted ? 1 : 0}`;
   const range = [
     granted,
     ...(criteria.since === null ? [] : [sql`timestamp >= ${criteria.since}`]),
-    // Not in these indexes: checked on the rows each seek reads.
+    // Not in these indexes: checked on the rows each seek reads (a card kind
+    // with a search reads the table; PIN and QR searches go through keyKindSearch).
     ...(criteria.credentialKind ? [sql`credential_kind = ${criteria.credentialKind}`] : []),
   ];
   const door = criteria.doorId ? [sql`door_id = ${criteria.doorId}`] : [];
