@@ -17,21 +17,33 @@ async function violationsOn(page: Page, path: string) {
   return (await seriousA11yViolations(page)).map((violation) => ({ path, ...violation }));
 }
 
-for (const path of PUBLIC_PAGES) {
-  test(`no serious accessibility violations on ${path}`, async ({ page }) => {
-    expect(await violationsOn(page, path)).toEqual([]);
-  });
+// Pages that share a caller are scanned one after another in one test (one
+// browser page, one sign-in): a test of its own per page cost more in setting
+// up than in scanning. Each violation names its page.
+async function violationsOnEach(page: Page, paths: string[]) {
+  const found = [];
+  for (const path of paths) found.push(...(await violationsOn(page, path)));
+  return found;
 }
+
+test("no serious accessibility violations on the public pages", async ({ page }) => {
+  test.setTimeout(120_000);
+  expect(await violationsOnEach(page, PUBLIC_PAGES)).toEqual([]);
+});
 
 test("no serious accessibility violations on /portal", async ({ page, asResident }) => {
   expect(await violationsOn(page, "/portal")).toEqual([]);
 });
 
-for (const path of [...ADMIN_PAGES, ...INVENTORY_PAGES]) {
-  test(`no serious accessibility violations on ${path}`, async ({ page, asAdmin }) => {
-    expect(await violationsOn(page, path)).toEqual([]);
-  });
-}
+test("no serious accessibility violations on the admin pages", async ({ page, asAdmin }) => {
+  test.setTimeout(120_000);
+  expect(await violationsOnEach(page, ADMIN_PAGES)).toEqual([]);
+});
+
+test("no serious accessibility violations on the inventory's pages", async ({ page, asAdmin }) => {
+  test.setTimeout(120_000);
+  expect(await violationsOnEach(page, INVENTORY_PAGES)).toEqual([]);
+});
 
 // Every theme, every page: colour contrast of buttons, badges and links included.
 for (const theme of THEMES) {
@@ -80,19 +92,23 @@ const USERS_MODALS: Array<[string, (data: Awaited<ReturnType<typeof usersModalDa
   ["unassign", ({ user, card }) => `modal=unassign&user=${user.id}&card=${card.id}`],
 ];
 
-for (const [modal, query] of USERS_MODALS) {
-  test(`no serious accessibility violations in the /admin/users ${modal} modal`, async ({ page, asAdmin }) => {
-    const data = await usersModalData();
+// Opening a modal by its URL changes nothing, so the modals share one set of data.
+test("no serious accessibility violations in the /admin/users modals", async ({ page, asAdmin }) => {
+  test.setTimeout(120_000);
+  const data = await usersModalData();
+  const found = [];
+  for (const [modal, query] of USERS_MODALS) {
     await page.goto(`/admin/users?search=${data.name}&${query(data)}`);
     await expect(page.getByRole("dialog")).toBeVisible();
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    if (modal !== "assign") return;
+    found.push(...(await seriousA11yViolations(page)).map((violation) => ({ modal, ...violation })));
+    if (modal !== "assign") continue;
     // Once a card of someone else is chosen: the card's fields and the reassignment warning.
     await page.getByLabel("Tarjeta", { exact: true }).selectOption({ label: `${data.othersCard.cardNumber} · ${data.inactive.username}` });
     await expect(page.getByTestId("reassign-warning")).toBeVisible();
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  });
-}
+    found.push(...(await seriousA11yViolations(page)).map((violation) => ({ modal: "assign (another's card chosen)", ...violation })));
+  }
+  expect(found).toEqual([]);
+});
 
 /** The back office's modals and empty state, each opened by its URL on data made for it. */
 const BACK_OFFICE_VIEWS: Array<{ name: string; url: (admin: { id: string; username: string }) => Promise<string>; dialog?: false }> = [
@@ -134,10 +150,13 @@ const BACK_OFFICE_VIEWS: Array<{ name: string; url: (admin: { id: string; userna
   })),
 ];
 
-for (const view of BACK_OFFICE_VIEWS) {
-  test(`no serious accessibility violations in ${view.name}`, async ({ page, asAdmin }) => {
+test("no serious accessibility violations in the back office's modals and empty state", async ({ page, asAdmin }) => {
+  test.setTimeout(120_000);
+  const found = [];
+  for (const view of BACK_OFFICE_VIEWS) {
     await page.goto(await view.url(asAdmin));
     if (view.dialog !== false) await expect(page.getByRole("dialog")).toBeVisible();
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  });
-}
+    found.push(...(await seriousA11yViolations(page)).map((violation) => ({ view: view.name, ...violation })));
+  }
+  expect(found).toEqual([]);
+});
