@@ -91,6 +91,8 @@ export type AccessServiceHandle = {
    * the service itself hands to useAccessNotifier.
    */
   notifier: AccessNotifier;
+  /** Runs the periodic sweep now (expiry, then every door's display and offline list); resolves once done. */
+  sweep(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -238,6 +240,7 @@ class AccessService {
       mqttTlsPort: this.broker?.tlsPort ?? null,
       stats: () => ({ ...this.counters }),
       notifier: { notify: (change) => this.publisher.applyChange(change) },
+      sweep: () => this.publisher.sweep(),
       stop: () => this.stop(),
     };
   }

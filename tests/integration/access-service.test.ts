@@ -19,7 +19,7 @@ import { sha256 } from "~/utils/crypto.server";
 import { getDb } from "~/utils/db.server";
 import { FakeBridge } from "../setup/access";
 import { eventually } from "../../bridge/src/test-support/eventually";
-import { createTestCard, createTestDoorWithBridge, createTestUser } from "../setup/fixtures";
+import { createTestCard, createTestDoor, createTestDoorWithBridge, createTestUser } from "../setup/fixtures";
 
 let service: AccessServiceHandle;
 let url: string;
@@ -480,6 +480,25 @@ describe("renaming a door's doorId", () => {
       useAccessNotifier(service.notifier);
       await refresher.stop();
     }
+  });
+});
+
+describe("the periodic sweep", () => {
+  it("gives the event loop a turn between doors, so swipes are answered while it goes over every door", async () => {
+    for (let i = 0; i < 12; i++) await createTestDoor({ code: `sweep-${randomUUID().slice(0, 8)}` });
+    await service.sweep();
+    // libsql answers synchronously: a sweep that never yields runs in one turn
+    // of the event loop, however many doors there are.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await service.sweep();
+    ticking = false;
+    expect(ticks).toBeGreaterThanOrEqual(12);
   });
 });
 
