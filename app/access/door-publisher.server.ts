@@ -341,8 +341,6 @@ export class DoorPublisher implements AccessModule {
       // Its own permissions (with or without a timetable), its holder's groups, and
       // its holder's facility bookings when the door leads to a facility.
       for (const card of await listGrantedCardsForDoor(door.id, now)) entry(card.cardNumber, card.expiresAt).schedules.push(card.schedule ?? []);
-      // A door with thousands of cards is several milliseconds of synchronous reads: a turn between them.
-      await setImmediate();
       for (const card of await listGroupCardsForDoor(door.id, now)) entry(card.cardNumber, card.expiresAt).schedules.push(card.schedule);
       if (door.facilityId) {
         const windowed = await listBookingWindowCardsForDoor(door.id, {
@@ -366,7 +364,6 @@ export class DoorPublisher implements AccessModule {
           windows: always ? [] : card.windows,
         };
       });
-    await setImmediate();
     // Door keys (PIN and QR) valid here, with their windows within the horizon; none in maintenance or emergency.
     const keys = active ? await listKeysForDoor(door.id, { from: now.getTime(), to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS }) : [];
     const fingerprint =
