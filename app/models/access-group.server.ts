@@ -137,12 +137,16 @@ export async function readAccessGroupIndex(executor: Pick<Database, "select"> = 
  * explicit denial on the door; with each group's timetable.
  */
 export async function listGroupCardsForDoor(doorId: string, now = new Date()) {
+  // CROSS JOIN keeps SQLite's join order as written: from the door's groups to
+  // their members and their cards. Left to itself (no statistics), it started
+  // from every active card and took ~3.6 ms a door on 5,000 cards with no group
+  // at all, on each minute's sweep of the access process.
   const rows = await getDb().all<{ cardNumber: string; expiresAt: number | null; schedule: string }>(sql`
     SELECT c.card_number AS cardNumber, c.expires_at AS expiresAt, gd.schedule AS schedule
     FROM access_group_doors gd
-    JOIN user_access_groups ug ON ug.group_id = gd.group_id
-    JOIN users u ON u.id = ug.user_id AND u.status = 'active'
-    JOIN cards c ON c.user_id = u.id AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > ${now.getTime()})
+    CROSS JOIN user_access_groups ug ON ug.group_id = gd.group_id
+    CROSS JOIN users u ON u.id = ug.user_id AND u.status = 'active'
+    CROSS JOIN cards c ON c.user_id = u.id AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > ${now.getTime()})
     WHERE gd.door_id = ${doorId}
       AND NOT EXISTS (SELECT 1 FROM card_permissions p WHERE p.card_id = c.id AND p.door_id = gd.door_id AND p.granted = 0)
     ORDER BY c.card_number`);
