@@ -1,7 +1,9 @@
 // @libsql/client as patched (patches/, docs/decisions/0004): each connection of
-// a `file:` database keeps its recently used prepared statements. What the
-// patch must not change: a kept statement holds no snapshot and no lock, and
-// a failed run leaves it usable.
+// a `file:` database keeps its recently used prepared statements, and asks a
+// statement its columns once. What the patch must not change: a kept
+// statement holds no snapshot and no lock, a failed run leaves it usable, and
+// a row answers as the unpatched client's did (columns as enumerable
+// properties, values by index and a length that are not enumerable).
 import { createRequire } from "node:module";
 import { createClient, type Client } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -69,5 +71,58 @@ describe("prepared statements kept per connection", () => {
     await reader.execute({ sql: "SELECT ? + 149 AS total", args: [1] }); // recent: kept
     await reader.execute({ sql: "SELECT ? + 0 AS total", args: [1] }); // oldest: dropped
     expect(compiled).toEqual(["SELECT ? + 0 AS total"]);
+  });
+
+  it("asks a kept statement its columns once, however often it runs", async () => {
+    const select = "SELECT id, label FROM statement_cache_probe WHERE label = ?";
+    let asked = 0;
+    Database.prototype.prepare = function (this: unknown, sql: string) {
+      const statement = originalPrepare.call(this, sql) as { columns(): unknown };
+      if (sql === select) {
+        const columns = statement.columns.bind(statement);
+        statement.columns = () => {
+          asked += 1;
+          return columns();
+        };
+      }
+      return statement;
+    };
+    for (let i = 0; i < 5; i++) await reader.execute({ sql: select, args: ["columns"] });
+    expect(asked).toBe(2); // their names and their types, when it was compiled
+  });
+
+  it("answers rows shaped as before: columns enumerable (the first of a repeated name), values by index, a length", async () => {
+    await writer.execute({ sql: "INSERT INTO statement_cache_probe (label) VALUES (?)", args: ["shape"] });
+    for (let run = 0; run < 2; run++) {
+      const { rows, columns } = await reader.execute({ sql: "SELECT id, label, label || '!' AS label, NULL AS empty FROM statement_cache_probe WHERE label = ?", args: ["shape"] });
+      const row = rows[0]!;
+      expect(columns).toEqual(["id", "label", "label", "empty"]);
+      expect(Object.keys(row)).toEqual(["id", "label", "empty"]);
+      expect(JSON.stringify(row)).toBe(`{"id":${row.id},"label":"shape","empty":null}`);
+      expect({ ...row }).toEqual({ id: row.id, label: "shape", empty: null });
+      expect(row.length).toBe(4);
+      expect([row[0], row[1], row[2], row[3]]).toEqual([row.id, "shape", "shape!", null]);
+      expect(Array.prototype.slice.call(row)).toEqual([row.id, "shape", "shape!", null]);
+      expect(Object.prototype.propertyIsEnumerable.call(row, "0")).toBe(false);
+      expect(Object.prototype.propertyIsEnumerable.call(row, "length")).toBe(false);
+      expect(typeof row.id).toBe("number");
+    }
+  });
+
+  it("answers a kept statement's new columns after the schema changed under it", async () => {
+    await writer.execute("CREATE TABLE IF NOT EXISTS statement_cache_shape (id INTEGER PRIMARY KEY)");
+    await writer.execute("DELETE FROM statement_cache_shape");
+    await writer.execute("INSERT INTO statement_cache_shape (id) VALUES (1)");
+    const select = "SELECT * FROM statement_cache_shape";
+    expect(Object.keys((await writer.execute(select)).rows[0]!)).toEqual(["id"]);
+    await writer.execute("ALTER TABLE statement_cache_shape ADD COLUMN note TEXT DEFAULT 'nueva'");
+    try {
+      const { rows, columns } = await writer.execute(select);
+      expect(columns).toEqual(["id", "note"]);
+      expect({ ...rows[0]! }).toEqual({ id: 1, note: "nueva" });
+      expect(rows[0]![1]).toBe("nueva");
+    } finally {
+      await writer.execute("DROP TABLE statement_cache_shape");
+    }
   });
 });
