@@ -1,8 +1,8 @@
 // Browser sessions (one row per signed-in browser). The cookie holds the id.
-import { and, eq, gt, lte, ne } from "drizzle-orm";
+import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import { sessions, users } from "~/db/schema";
 import { randomToken } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, preparedQuery } from "~/utils/db.server";
 
 export async function insertSession(userId: string, expiresAt: Date) {
   const id = randomToken(32);
@@ -10,14 +10,20 @@ export async function insertSession(userId: string, expiresAt: Date) {
   return id;
 }
 
-/** The user of a live session, or null (no such session, or expired). */
-export async function getUserOfSession(id: string, now = new Date()) {
-  const [row] = await getDb()
+const userOfSession = preparedQuery((db) =>
+  db
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
-    .limit(1);
+    .where(and(eq(sessions.id, sql.placeholder("id")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .limit(1)
+    .prepare(),
+);
+
+/** The user of a live session, or null (no such session, or expired). */
+export async function getUserOfSession(id: string, now = new Date()) {
+  // A placeholder's value goes to the driver as it is: the column's epoch milliseconds.
+  const [row] = await userOfSession().all({ id, now: now.getTime() });
   return row?.user ?? null;
 }
 

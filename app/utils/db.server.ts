@@ -158,6 +158,23 @@ export function getDb(): Database {
   return processDb();
 }
 
+/**
+ * A query built once, with drizzle's `prepare()` and `sql.placeholder` for its
+ * values, for the reads every signed-in request makes (the session's user, the
+ * unread count): drizzle builds a query's SQL again on every call, about
+ * 0.2 ms for a select of every user column. Inside a write transaction it is
+ * built on the transaction as usual, so it reads the transaction's writes.
+ */
+export function preparedQuery<Prepared>(build: (db: Database) => Prepared): () => Prepared {
+  let prepared: { db: Database; query: Prepared } | null = null;
+  return () => {
+    const db = getDb();
+    if (db !== processDb()) return build(db);
+    if (prepared?.db !== db) prepared = { db, query: build(db) };
+    return prepared.query;
+  };
+}
+
 /** Rows written by the current connection since it opened (inside inWriteTransaction: the transaction's). */
 export async function totalChanges() {
   const row = await getDb().get<{ n: number }>(sql`SELECT total_changes() AS n`);
