@@ -68,11 +68,26 @@ const offsetFormat = new Intl.DateTimeFormat("en-US", {
   second: "numeric",
 });
 
+/**
+ * Madrid's offset by UTC hour: its clocks change at 01:00 UTC, on the hour, so
+ * one answer holds for the whole hour. A calendar asks it of every day it
+ * shows, and each answer is an Intl call of several microseconds.
+ */
+const HOUR_MS = 3600_000;
+const offsetByUtcHour = new Map<number, number>();
+
 /** How far Madrid's wall clock is ahead of UTC at this instant, in ms. */
 function madridOffsetMs(epochMs: number) {
-  const part = Object.fromEntries(offsetFormat.formatToParts(epochMs).map(({ type, value }) => [type, Number(value)]));
-  const wallClock = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
-  return wallClock - Math.floor(epochMs / 1000) * 1000;
+  const hour = Math.floor(epochMs / HOUR_MS);
+  let offset = offsetByUtcHour.get(hour);
+  if (offset === undefined) {
+    const hourStart = hour * HOUR_MS;
+    const part = Object.fromEntries(offsetFormat.formatToParts(hourStart).map(({ type, value }) => [type, Number(value)]));
+    offset = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!) - hourStart;
+    if (offsetByUtcHour.size >= 50_000) offsetByUtcHour.clear();
+    offsetByUtcHour.set(hour, offset);
+  }
+  return offset;
 }
 
 /** The instant a day ("YYYY-MM-DD") begins in the building (Madrid never changes its clocks at midnight). */
@@ -103,7 +118,6 @@ export function monthsBefore(date: Date, months: number) {
   return result;
 }
 
-const HOUR_MS = 3600_000;
 const two = (value: number) => String(value).padStart(2, "0");
 
 /**
