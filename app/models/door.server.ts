@@ -34,7 +34,7 @@ export async function listDoors() {
 
 /** Every door's id, hardware code, name and location, by name: what a filter or a select needs (a door row has ~25 columns). */
 export async function listDoorNames() {
-  return getDb().select({ id: doors.id, code: doors.code, name: doors.name, location: doors.location }).from(doors).orderBy(asc(doors.name));
+  return selectRowsAsJson(doors, { columns: ["id", "code", "name", "location"], orderBy: [asc(doors.name)] });
 }
 
 export async function listDoorsByIds(ids: string[]) {

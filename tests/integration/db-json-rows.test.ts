@@ -5,7 +5,7 @@
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { doors } from "~/db/schema";
-import { listDoors } from "~/models/door.server";
+import { listDoorNames, listDoors } from "~/models/door.server";
 import { getDb, selectRowsAsJson } from "~/utils/db.server";
 import { createTestDoor } from "../setup/fixtures";
 
@@ -42,5 +42,18 @@ describe("selectRowsAsJson", () => {
 
     const filtered = await selectRowsAsJson(doors, { where: eq(doors.id, plain.id) });
     expect(filtered).toEqual(await getDb().select().from(doors).where(eq(doors.id, plain.id)));
+  });
+
+  it("reads only the columns named, as drizzle's select of those columns answers them", async () => {
+    await createTestDoor({ name: "Bodega \"sur\" ñ" });
+    const expected = await getDb()
+      .select({ id: doors.id, code: doors.code, name: doors.name, location: doors.location })
+      .from(doors)
+      .orderBy(asc(doors.name));
+    expect(await selectRowsAsJson(doors, { columns: ["id", "code", "name", "location"], orderBy: [asc(doors.name)] })).toEqual(expected);
+    expect(await listDoorNames()).toEqual(expected);
+    const [first] = await selectRowsAsJson(doors, { columns: ["name", "createdAt"], orderBy: [asc(doors.name)] });
+    expect(Object.keys(first!).sort()).toEqual(["createdAt", "name"]);
+    expect(first!.createdAt).toBeInstanceOf(Date);
   });
 });
