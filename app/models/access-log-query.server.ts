@@ -29,6 +29,7 @@ import type { ACCESS_REASONS, CREDENTIAL_KINDS } from "~/db/schema";
 import { LOG_COUNT_BOUND, type LogDateRange, type LogFilters } from "~/schemas/access-log";
 import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
+import { openReaderThread } from "~/utils/db-reader-thread.server";
 
 type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 type AccessReason = (typeof ACCESS_REASONS)[number];
@@ -530,11 +531,13 @@ export async function* streamAccessLogs(filters: LogFilters, { batchSize = EXPOR
 /**
  * The keyset walk of the exports: `read` runs a select of `columns` (which
  * include `rowid AS row_id` and `timestamp`); the last row's place (its
- * rowid and timestamp, from `placeOf`) starts the next batch.
+ * rowid and timestamp, from `placeOf`) starts the next batch. With
+ * `readAhead` (reads on a thread of their own), the next batch is asked for
+ * before this one is handed over, so it is read while this one is sent.
  */
 async function* keysetBatches<T>(
   filters: LogFilters,
-  { batchSize, now }: { batchSize: number; now: Date },
+  { batchSize, now, readAhead = false }: { batchSize: number; now: Date; readAhead?: boolean },
   columns: SQL,
   read: (select: SQL) => Promise<T[]>,
   placeOf: (row: T) => { rowId: number; timestamp: number },
@@ -542,17 +545,27 @@ async function* keysetBatches<T>(
   const criteria = criteriaOf(filters, now);
   const conditions = baseConditions(criteria);
   if (criteria.usernamePrefix) conditions.push(searchCheck(criteria));
-  let after: { timestamp: number; rowId: number } | null = null;
-  while (true) {
+  const readAfter = (after: { timestamp: number; rowId: number } | null) => {
     const keyset: SQL[] = after ? [sql`(timestamp, rowid) < (${after.timestamp}, ${after.rowId})`] : [];
-    const rows = await read(sql`
+    return read(sql`
       SELECT ${columns} FROM ${filteredLog(criteria)}
       WHERE ${and([...conditions, ...keyset])}
       ORDER BY timestamp DESC, rowid DESC LIMIT ${batchSize}`);
-    if (rows.length === 0) return;
-    after = placeOf(rows[rows.length - 1]!);
-    yield rows;
-    if (rows.length < batchSize) return;
+  };
+  let next = readAfter(null);
+  try {
+    while (true) {
+      const rows = await next;
+      if (rows.length === 0) return;
+      const more = rows.length === batchSize;
+      if (more && readAhead) next = readAfter(placeOf(rows[rows.length - 1]!));
+      yield rows;
+      if (!more) return;
+      if (!readAhead) next = readAfter(placeOf(rows[rows.length - 1]!));
+    }
+  } finally {
+    // A batch read ahead for a download that ended: its answer is not wanted.
+    await next.catch(() => {});
   }
 }
 
@@ -594,14 +607,20 @@ export async function* streamAccessLogCsvRows(
   filters: LogFilters,
   { batchSize = EXPORT_BATCH_SIZE, now = new Date() } = {},
 ): AsyncGenerator<CsvRowTuple[]> {
+  // The batches are read on a thread of their own, each while the one before is sent.
+  const reader = openReaderThread();
   const read = async (select: SQL) => {
-    const [result] = await getDb().all<{ rows: string }>(sql`
+    const [result] = await reader.all<{ rows: string }>(sql`
       SELECT json_group_array(json_array(row_id, timestamp, card_number, username, coalesce(door_name, door_code), access_granted,
                                          reason, is_anonymous, offline, ip_address, credential_kind, coalesce(holder, username)))
         AS rows FROM (${select})`);
     return JSON.parse(result?.rows ?? "[]") as CsvRowTuple[];
   };
-  yield* keysetBatches(filters, { batchSize, now }, CSV_COLUMNS, read, ([rowId, timestamp]) => ({ rowId, timestamp }));
+  try {
+    yield* keysetBatches(filters, { batchSize, now, readAhead: reader.threaded }, CSV_COLUMNS, read, ([rowId, timestamp]) => ({ rowId, timestamp }));
+  } finally {
+    await reader.close();
+  }
 }
 
 /**

@@ -69,7 +69,9 @@ export function downloadResponse(download: Download, { acceptEncoding = null }: 
     async cancel() {
       await chunks.return(undefined);
     },
-  });
+    // No chunk made ahead of a read: a source that reads ahead itself (the
+    // export's next batch, on its reader thread) stays one batch ahead.
+  }, { highWaterMark: 0 });
   const gzip = acceptsGzip(acceptEncoding);
   const headers = new Headers({
     "Content-Type": download.contentType,

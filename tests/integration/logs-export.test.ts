@@ -15,6 +15,7 @@ import type { LogFilters } from "~/schemas/access-log";
 import { todayInMadrid } from "~/utils/dates";
 import { accessLogs } from "~/db/schema";
 import { getDb } from "~/utils/db.server";
+import { readerThreadStatements } from "~/utils/db-reader-thread.server";
 import { downloadResponse } from "~/utils/download.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
 import { callRoute, jsonRequest } from "../setup/route";
@@ -88,13 +89,21 @@ function parseCsv(text: string) {
 async function countingLogReads(work: (counter: { reads: () => number; reset: () => void }) => Promise<void>) {
   const client = getDb().$client;
   const original = client.execute.bind(client);
+  // The export reads its batches on a reader thread; anything else on the process's connection.
   let reads = 0;
+  let threadStart = readerThreadStatements.count;
   client.execute = ((statement: { sql: string }) => {
     if (statement.sql.includes("FROM access_logs")) reads++;
     return original(statement as never);
   }) as typeof client.execute;
   try {
-    await work({ reads: () => reads, reset: () => (reads = 0) });
+    await work({
+      reads: () => reads + readerThreadStatements.count - threadStart,
+      reset: () => {
+        reads = 0;
+        threadStart = readerThreadStatements.count;
+      },
+    });
   } finally {
     client.execute = original;
   }
@@ -217,6 +226,26 @@ describe("the export", () => {
     const { result, turns } = await turnsDuring(() => readAll(accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" })));
     expect(result.chunks.length).toBe(BULK_BATCHES + 1);
     expect(turns).toBeGreaterThanOrEqual(BULK_BATCHES - 1);
+  });
+
+  it("reads its batches on a reader thread, none on the process's own connection (libsql blocks the thread that calls it)", async () => {
+    const client = getDb().$client;
+    const original = client.execute.bind(client);
+    let ownReads = 0;
+    client.execute = ((statement: { sql: string }) => {
+      if (statement.sql.includes("FROM access_logs")) ownReads++;
+      return original(statement as never);
+    }) as typeof client.execute;
+    const threadBefore = readerThreadStatements.count;
+    try {
+      const { chunks } = await readAll(accessLogCsvResponse({ status: "all", doorId: bulkDoor.code, dateRange: "24h", search: "" }));
+      expect(chunks.length).toBe(BULK_BATCHES + 1);
+    } finally {
+      client.execute = original;
+    }
+    expect(ownReads).toBe(0);
+    // One read per batch (the last is not full: no read after it).
+    expect(readerThreadStatements.count - threadBefore).toBe(BULK_BATCHES);
   });
 
   it("reads the log only as fast as the download is read, and stops when it is cancelled", async () => {
