@@ -46,7 +46,11 @@ describe("npm start", () => {
     () => {
       // scripts/start.mjs runs exactly this when there is no build.
       expect(fs.readFileSync("scripts/start.mjs", "utf8")).toContain('["scripts/build.mjs", "--quiet"]');
-      const output = execFileSync(process.execPath, ["scripts/build.mjs", "--quiet"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      // As a newcomer runs it: no NODE_ENV (vitest's "test" would make development bundles), so
+      // build/ holds the production build that npm test built beside the typecheck, the same bytes.
+      const env = { ...process.env };
+      Reflect.deleteProperty(env, "NODE_ENV");
+      const output = execFileSync(process.execPath, ["scripts/build.mjs", "--quiet"], { encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"] });
       expect(output.trim().split("\n")).toEqual([
         "[build] web app -> build/server/index.js (browser files in build/client/)",
         "[build] access service -> build/access.js",
