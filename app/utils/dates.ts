@@ -68,12 +68,13 @@ const offsetFormat = new Intl.DateTimeFormat("en-US", {
   second: "numeric",
 });
 
+const HOUR_MS = 3600_000;
+
 /**
  * Madrid's offset by UTC hour: its clocks change at 01:00 UTC, on the hour, so
  * one answer holds for the whole hour. A calendar asks it of every day it
  * shows, and each answer is an Intl call of several microseconds.
  */
-const HOUR_MS = 3600_000;
 const offsetByUtcHour = new Map<number, number>();
 
 /** How far Madrid's wall clock is ahead of UTC at this instant, in ms. */
