@@ -63,9 +63,7 @@ export default function handleRequest(
   if (page) {
     const html = cachedPage(page);
     responseHeaders.set("Server-Timing", `render;desc="${html === null ? "cache miss" : "cache hit"}"`);
-    // As bytes: a string body is first checked character by character as a
-    // USVString, then encoded again on its way out (~4 % of a 90 KB page's CPU).
-    if (html !== null) return new Response(Buffer.from(html, "utf8"), { headers: responseHeaders, status: responseStatusCode });
+    if (html !== null) return new Response(html, { headers: responseHeaders, status: responseStatusCode });
   }
 
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");

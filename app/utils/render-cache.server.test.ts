@@ -30,7 +30,7 @@ function serve(data: PageData, { url = "http://casa.test/visita", extra = "" } =
   const page = cacheablePage(get(url), 200, context(data));
   if (!page) return { html: render(data, extra), from: "render" };
   const hit = cachedPage(page);
-  if (hit !== null) return { html: hit, from: "cache" };
+  if (hit !== null) return { html: hit.toString("utf8"), from: "cache" };
   const html = render(data, extra);
   rememberPage(page, html);
   return { html, from: "render" };
@@ -48,7 +48,7 @@ describe("the render cache", () => {
     const serveWithNonce = (nonce: string) => {
       const page = cacheablePage(get(), 200, context({ today: "2026-11-24" }, { handle: cachedPageHandle() }), [nonce])!;
       const hit = cachedPage(page);
-      if (hit !== null) return { html: hit, from: "cache" };
+      if (hit !== null) return { html: hit.toString("utf8"), from: "cache" };
       rememberPage(page, `<html><script nonce="${nonce}">go()</script></html>`);
       return { html: "", from: "render" };
     };

@@ -1,7 +1,7 @@
 // `npm start` as a newcomer and a process manager run it: the build a first
 // start runs prints only what a newcomer needs, and SIGTERM or SIGINT to npm
 // stops the web server and the access service it started (ports closed, no
-// process left).
+// process left); its server still serves public/.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -82,6 +82,12 @@ describe("npm start", () => {
             below = descendants(npm.pid!);
             expect(below.map((entry) => entry.command)).toContainEqual(expect.stringContaining("build/access.js"));
             expect(below.map((entry) => entry.command)).toContainEqual(expect.stringContaining("@remix-run/serve"));
+            if (signal === "SIGTERM") {
+              // public/ files are still served (patches/@remix-run+serve: looked up only for a name with a dot).
+              const favicon = await fetch(`http://127.0.0.1:${port}/favicon.svg`);
+              expect(favicon.status).toBe(200);
+              expect(await favicon.text()).toBe(fs.readFileSync("public/favicon.svg", "utf8"));
+            }
           } finally {
             if (below.length === 0) below = descendants(npm.pid!);
             npm.kill(signal);
