@@ -249,7 +249,7 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
     await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'access_logs' AND sql IS NOT NULL")
   ).rows.map((row) => ({ name: String(row.name), sql: String(row.sql) }));
   for (const index of indexes) await client.execute(`DROP INDEX "${index.name}"`);
-  // The counters' triggers (migration 0015) too: the counters are recounted
+  // The counters' triggers (migrations 0015 and 0025) too: the counters are recounted
   // from the whole log once it is loaded, as the migration backfills them.
   const triggers = (
     await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'access_logs'")
@@ -272,6 +272,7 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
       "DELETE FROM access_log_hours",
       "DELETE FROM access_log_card_doors",
       "DELETE FROM access_log_cards",
+      "DELETE FROM access_log_card_last",
       // Grouped by the columns themselves (not coalesce(door_id, '')) so the
       // door indexes give the groups in order: no sort of the whole log.
       `INSERT INTO access_log_hours (hour, door_key, granted, attempts)
@@ -282,6 +283,8 @@ export async function generateAccessLogs({ url, rows = 1_000_000, doors = 50, ca
          GROUP BY door_id, card_number, access_granted`,
       `INSERT INTO access_log_cards (card_number, granted, attempts, last_at)
          SELECT card_number, access_granted, count(*), max(timestamp) FROM access_logs GROUP BY 1, 2`,
+      `INSERT INTO access_log_card_last (card_number, last_at)
+         SELECT card_number, max(last_at) FROM access_log_cards GROUP BY 1`,
       ...triggers.map((trigger) => trigger.sql),
     ],
     "write",

@@ -412,7 +412,21 @@ export const accessLogCards = sqliteTable(
     attempts: integer("attempts").notNull(),
     lastAt: integer("last_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.cardNumber, t.granted] })],
+  (t) => [primaryKey({ columns: [t.cardNumber, t.granted] }), index("access_log_cards_granted_last_idx").on(t.granted, t.lastAt)],
+);
+
+/**
+ * Each card number's newest row, whatever its door and result (migration
+ * 0025): the unique cards since an instant are one range of the time index,
+ * not a scan of every card.
+ */
+export const accessLogCardLast = sqliteTable(
+  "access_log_card_last",
+  {
+    cardNumber: text("card_number").primaryKey(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [index("access_log_card_last_at_idx").on(t.lastAt)],
 );
 
 // One store for door incidents, residents' incidents and public fault reports

@@ -9,8 +9,9 @@
 // - the figures without a search (totals, granted, denied, unique cards, the
 //   dashboard's hours and doors) come from the counters that triggers keep
 //   as rows are written (access_log_hours, access_log_card_doors,
-//   access_log_cards; migration 0015), plus at most one hour of rows at the
-//   start of a date range, so they cost the same on any size of log;
+//   access_log_cards; migration 0015; access_log_card_last, migration 0025),
+//   plus at most one hour of rows at the start of a date range, so they cost
+//   the same on any size of log;
 // - a search's figures are counted on its prefix indexes up to
 //   LOG_COUNT_BOUND rows, then say "more than";
 // - search is a prefix range on the card number (canonical upper-case hex)
@@ -383,16 +384,25 @@ function statsQuery({ since, granted, doorId }: Criteria) {
   };
   const total = rowsOf(granted);
   const denied = granted === true ? sql`0` : granted === false ? total : rowsOf(false);
-  // The card numbers, each once: the table's primary key is in card order
-  // (after the door), so the groups come without a sort.
-  const table = doorId ? sql`access_log_card_doors` : sql`access_log_cards`;
-  const cards = and([
-    ...(doorId ? [sql`door_key = ${doorId}`] : []),
-    ...(since === null ? [] : [sql`last_at >= ${since}`]),
-    ...result(granted, "granted"),
-  ]);
-  return sql`SELECT ${total} AS total, ${denied} AS denied,
-    (SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${cards} GROUP BY card_number)) AS uniqueCards`;
+  return sql`SELECT ${total} AS total, ${denied} AS denied, ${uniqueCardsQuery({ since, granted, doorId })} AS uniqueCards`;
+}
+
+/**
+ * The card numbers (of the door, with the result) whose newest row is in the
+ * range, each once. Without a door, one range of a time index: each card's
+ * newest row (access_log_card_last, migration 0025), or with a result its
+ * newest row of that result (access_log_cards_granted_last_idx; one counter
+ * row per card and result). At a door, the door's counters in card order
+ * (its primary key), grouped without a sort.
+ */
+function uniqueCardsQuery({ since, granted, doorId }: Pick<Criteria, "since" | "granted" | "doorId">) {
+  const inRange = since === null ? [] : [sql`last_at >= ${since}`];
+  if (doorId) {
+    const cards = and([sql`door_key = ${doorId}`, ...inRange, ...(granted === null ? [] : [sql`granted = ${granted ? 1 : 0}`])]);
+    return sql`(SELECT count(*) FROM (SELECT 1 FROM access_log_card_doors WHERE ${cards} GROUP BY card_number))`;
+  }
+  if (granted === null) return sql`(SELECT count(*) FROM access_log_card_last${inRange.length ? sql` WHERE ${and(inRange)}` : sql``})`;
+  return sql`(SELECT count(*) FROM access_log_cards WHERE ${and([sql`granted = ${granted ? 1 : 0}`, ...inRange])})`;
 }
 
 /** The columns a record is read from, in the order of RecordTuple. */

@@ -251,7 +251,7 @@ export async function selectRowsAsJson<T extends SQLiteTable, K extends keyof T[
   );
   const [result] = await getDb().all<{ rows: string }>(sql`
     SELECT json_group_array(json_array(${names})) AS rows
-    FROM (SELECT * FROM ${table}${where ? sql` WHERE ${where}` : sql``}${orderBy.length ? sql` ORDER BY ${sql.join(orderBy, sql`, `)}` : sql``})`);
+    FROM (SELECT ${names} FROM ${table}${where ? sql` WHERE ${where}` : sql``}${orderBy.length ? sql` ORDER BY ${sql.join(orderBy, sql`, `)}` : sql``})`);
   return (JSON.parse(result?.rows ?? "[]") as unknown[][]).map((values) => {
     const row: Record<string, unknown> = {};
     columns.forEach(([key, column], index) => {

@@ -96,7 +96,7 @@ export function cacheablePage(request: Request, statusCode: number, context: Ent
 }
 
 /** The stored page's bytes with this request's holes filled, or null. */
-export function cachedPage(page: CacheablePage): Buffer | null {
+export function cachedPage(page: CacheablePage): Buffer<ArrayBuffer> | null {
   const stored = pages.get(page.key);
   if (!stored?.agreed) return null;
   pages.delete(page.key);
@@ -112,7 +112,8 @@ export function cachedPage(page: CacheablePage): Buffer | null {
       length += value.length;
     }
   });
-  return Buffer.concat(parts, length);
+  // Buffer.concat allocates a plain ArrayBuffer (never a shared one), as a Response body must be.
+  return Buffer.concat(parts, length) as Buffer<ArrayBuffer>;
 }
 
 /** The agreed page cut at its holes: the bytes between them, and which hole follows each. */

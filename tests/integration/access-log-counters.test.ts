@@ -1,9 +1,10 @@
 // The access log's counters (migration 0015: rows per hour, door and result;
 // per card, door and result; per card and result, with the newest row's
-// time) against a full recount of access_logs, after swipes recorded through
-// the recorder's transaction, offline decisions overriding online ones, the
-// cleanup of a card's denied rows, the retention purge, a door's deletion,
-// and a recorder killed with SIGKILL while writing.
+// time; migration 0025: each card's newest row) against a full recount of
+// access_logs, after swipes recorded through the recorder's transaction,
+// offline decisions overriding online ones, the cleanup of a card's denied
+// rows, the retention purge, a door's deletion, and a recorder killed with
+// SIGKILL while writing.
 import { fork } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -29,7 +30,7 @@ afterAll(() => {
   resetEnvForTests();
 });
 
-type Counters = { hours: unknown[]; cardDoors: unknown[]; cards: unknown[] };
+type Counters = { hours: unknown[]; cardDoors: unknown[]; cards: unknown[]; cardLast: unknown[] };
 
 async function counters(): Promise<Counters> {
   const db = getDb();
@@ -37,6 +38,7 @@ async function counters(): Promise<Counters> {
     hours: await db.all(sql`SELECT hour, door_key, granted, attempts FROM access_log_hours ORDER BY 1, 2, 3`),
     cardDoors: await db.all(sql`SELECT door_key, card_number, granted, attempts, last_at FROM access_log_card_doors ORDER BY 1, 2, 3`),
     cards: await db.all(sql`SELECT card_number, granted, attempts, last_at FROM access_log_cards ORDER BY 1, 2`),
+    cardLast: await db.all(sql`SELECT card_number, last_at FROM access_log_card_last ORDER BY 1`),
   };
 }
 
@@ -52,6 +54,7 @@ async function recount(): Promise<Counters> {
     cards: await db.all(sql`
       SELECT card_number, access_granted AS granted, count(*) AS attempts, max(timestamp) AS last_at
       FROM access_logs GROUP BY 1, 2 ORDER BY 1, 2`),
+    cardLast: await db.all(sql`SELECT card_number, max(timestamp) AS last_at FROM access_logs GROUP BY 1 ORDER BY 1`),
   };
 }
 
@@ -149,4 +152,19 @@ describe("access log counters", () => {
     expect(await countRows()).toBeGreaterThan(0);
     await expectCountersExact("after SIGKILLs of the recorder");
   }, 60_000);
+
+  it("migration 0025 fills each card's newest row from the counters already kept", async () => {
+    const door = await createTestDoor({ code: `fill-${randomUUID().slice(0, 6)}` });
+    const at = Date.now() - DAY;
+    await insertLogs([
+      { at, cardNumber: "F111A001", door, granted: true },
+      { at: at + HOUR, cardNumber: "F111A001", door, granted: false },
+      { at: at + 2 * HOUR, cardNumber: "F111A002", door: null, granted: false },
+    ]);
+    await getDb().run(sql`DELETE FROM access_log_card_last`);
+    const migration = fs.readFileSync("drizzle/0025_access_log_card_last.sql", "utf8").split("--> statement-breakpoint");
+    const backfill = migration.find((statement) => statement.trim().startsWith("INSERT INTO `access_log_card_last`"))!;
+    await getDb().$client.execute(backfill);
+    await expectCountersExact("after the backfill");
+  });
 });
