@@ -112,21 +112,23 @@ export async function endUserSession(request: Request, redirectTo: string) {
   });
 }
 
-/** The id of the request's session (to keep it when the user's other sessions end). */
-export async function getSessionId(request: Request) {
-  return (await getSession(request)).get("sessionId") ?? null;
+/**
+ * The id of the request's session (to keep it when the user's other sessions
+ * end). The root loader, a layout's guard and the page's each ask: the
+ * cookie's signature is checked once per page load.
+ */
+export async function getSessionId(request: Request): Promise<string | null> {
+  return memoInRequest("session-id", async () => (await getSession(request)).get("sessionId") ?? null);
 }
 
 /** The signed-in, active user, or null. An ended session or a deactivated user is signed out here. */
 export async function getOptionalUser(request: Request): Promise<User | null> {
-  const session = await getSession(request);
-  const sessionId = session.get("sessionId");
+  const sessionId = await getSessionId(request);
   if (!sessionId) return null;
-  // The root loader, a layout's guard and the page's each ask: one read per page load.
   const user = await memoInRequest(`session-user:${sessionId}`, () => getUserOfSession(sessionId));
   if (user && user.status === "active") return user;
   throw redirect("/login", {
-    headers: { "Set-Cookie": await getSessionStorage().destroySession(session, cookieSecurity()) },
+    headers: { "Set-Cookie": await getSessionStorage().destroySession(await getSession(request), cookieSecurity()) },
   });
 }
 
@@ -163,7 +165,7 @@ export async function requireApiUser(request: Request): Promise<User> {
     noteRequester(request, user);
     return user;
   }
-  const sessionId = (await getSession(request)).get("sessionId");
+  const sessionId = await getSessionId(request);
   const user = sessionId ? await getUserOfSession(sessionId) : null;
   if (!user || user.status !== "active") throwRefusal({ status: 401, message: "No autenticado" });
   requireSameOrigin(request);

@@ -1,8 +1,9 @@
 // A page load runs the root loader, the layout's guard and the page's guard,
 // each asking for the signed-in user: within one GET (the request context the
-// server gives each request) the session and its user are read once; a form
+// server gives each request) the session cookie and its user are read once; a form
 // post, whose action may change them, reads them each time.
-import { afterEach, describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { requireAdmin } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
@@ -26,6 +27,18 @@ async function sessionReads(work: () => Promise<unknown>) {
   return statements.filter((sql) => /from "sessions"/i.test(sql)).length;
 }
 
+/** How many times `work` checks a cookie's signature (the module @remix-run/node signs cookies with). */
+async function signatureChecks(work: () => Promise<unknown>) {
+  const cookieSignature = createRequire(require.resolve("@remix-run/node"))("cookie-signature") as { unsign: (...args: unknown[]) => unknown };
+  const unsign = vi.spyOn(cookieSignature, "unsign");
+  try {
+    await work();
+    return unsign.mock.calls.length;
+  } finally {
+    unsign.mockRestore();
+  }
+}
+
 const context = (readOnly: boolean) => ({ rendersDocument: true, toasts: [], forwardedProto: null, readOnly });
 
 describe("the signed-in user within one request", () => {
@@ -41,5 +54,8 @@ describe("the signed-in user within one request", () => {
     expect(await sessionReads(() => withRequestContext(context(false), threeGuards("POST")))).toBe(3);
     // Each request has its own context: the next GET reads again.
     expect(await sessionReads(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
+    // The cookie's signature, too: once per GET, on every guard of a post.
+    expect(await signatureChecks(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
+    expect(await signatureChecks(() => withRequestContext(context(false), threeGuards("POST")))).toBe(3);
   });
 });
