@@ -83,10 +83,14 @@ describe("npm start", () => {
             expect(below.map((entry) => entry.command)).toContainEqual(expect.stringContaining("build/access.js"));
             expect(below.map((entry) => entry.command)).toContainEqual(expect.stringContaining("@remix-run/serve"));
             if (signal === "SIGTERM") {
-              // public/ files are still served (patches/@remix-run+serve: looked up only for a name with a dot).
+              // public/ and the build's browser files are still served (patches/@remix-run+serve: looked up only for a name with a dot).
               const favicon = await fetch(`http://127.0.0.1:${port}/favicon.svg`);
               expect(favicon.status).toBe(200);
               expect(await favicon.text()).toBe(fs.readFileSync("public/favicon.svg", "utf8"));
+              const script = fs.readdirSync("build/client/assets").find((name) => name.endsWith(".js"))!;
+              const asset = await fetch(`http://127.0.0.1:${port}/assets/${script}`);
+              expect(asset.status).toBe(200);
+              expect(asset.headers.get("cache-control")).toContain("immutable");
             }
           } finally {
             if (below.length === 0) below = descendants(npm.pid!);
