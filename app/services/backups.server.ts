@@ -14,7 +14,7 @@
 // staff. The web process makes one every day at BACKUP_HOUR, Europe/Madrid
 // (scheduleDailyBackups, started at boot); `npm run backup` makes one from the
 // command line; `npm run restore` puts one back (backup-restore.server.ts).
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -165,12 +165,32 @@ async function recordFailure(trigger: BackupTrigger, error: unknown, directory: 
   return { ok: false, failed: true, message: failure.message };
 }
 
-/** Takes the folder's lock; null while another live process (or this one) holds it. */
+/**
+ * Takes the folder's lock; null while another live process (or this one)
+ * holds it. The lock appears whole: written under a name of its own, then
+ * hard-linked to LOCK_FILE (which fails if it exists). A lock created empty
+ * and then written could be read in between, taken for one left by a dead
+ * process, and removed under its holder.
+ */
 async function takeLock(directory: string): Promise<(() => Promise<void>) | null> {
   const file = path.join(directory, LOCK_FILE);
+  const draft = `${file}.${process.pid}.${randomUUID()}`;
+  await fs.writeFile(draft, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
+  try {
+    return await linkLock(draft, file);
+  } finally {
+    await fs.rm(draft, { force: true });
+  }
+}
+
+async function linkLock(draft: string, file: string): Promise<(() => Promise<void>) | null> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      await fs.writeFile(file, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }), { flag: "wx" });
+      await fs.link(draft, file).catch(async (error: NodeJS.ErrnoException) => {
+        // A folder on a disk without hard links: created, then written.
+        if (error.code !== "EPERM" && error.code !== "ENOTSUP") throw error;
+        await fs.writeFile(file, await fs.readFile(draft), { flag: "wx" });
+      });
       return () => fs.rm(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -278,6 +298,9 @@ async function writeArchive(directory: string, name: string, createdAt: Date, tr
 async function removeLeftovers(directory: string) {
   for (const name of await fs.readdir(directory)) {
     if (name.startsWith(PARTIAL_PREFIX)) await fs.rm(path.join(directory, name), { recursive: true, force: true });
+    // A lock's draft (takeLock) left by a process that died before removing it.
+    const draftPid = name.startsWith(`${LOCK_FILE}.`) ? Number(name.split(".")[3]) : NaN;
+    if (Number.isSafeInteger(draftPid) && !isProcessAlive(draftPid)) await fs.rm(path.join(directory, name), { force: true });
   }
 }
 

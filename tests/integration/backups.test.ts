@@ -219,6 +219,7 @@ describe("rotation, failures, one at a time", () => {
     const deadPid = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
     fs.writeFileSync(path.join(backupDir, ".backup.lock"), JSON.stringify({ pid: Number(deadPid), at: new Date().toISOString() }));
     fs.mkdirSync(path.join(backupDir, ".partial-left-by-a-crash.tar.gz.d"));
+    fs.writeFileSync(path.join(backupDir, `.backup.lock.${deadPid}.draft-left-by-a-crash`), "{}");
     expect((await createBackup("manual")).ok).toBe(true);
     expect(fs.readdirSync(backupDir).filter((name) => name.startsWith("."))).toEqual([]);
   });
