@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as credentialsRoute from "~/routes/api.doors.$id.credentials";
 import * as messagesRoute from "~/routes/api.doors.$id.messages";
 import * as doorRoute from "~/routes/api.doors.$id";
@@ -6,7 +6,7 @@ import * as statsRoute from "~/routes/api.doors.stats";
 import * as doorsRoute from "~/routes/api.doors";
 import { getDoorById } from "~/models/door.server";
 import * as dashboard from "~/routes/admin._index";
-import { createApiCallers, createTestDoor, createTestUser, sessionCookie } from "../setup/fixtures";
+import { createApiCallers, createTestDoor, createTestUser, insertLogs, sessionCookie } from "../setup/fixtures";
 import { callRoute, formPost, jsonRequest } from "../setup/route";
 
 let adminToken = "";
@@ -147,6 +147,28 @@ describe("doors API", () => {
     expect(await getDoorById(door.id)).toMatchObject({ useCustomMessages: false, customStatus: "ABIERTO", customMessage: "Bienvenidos" });
     await post({ useCustomMessages: "on", customStatus: "", customMessage: "Bienvenidos" });
     expect(await getDoorById(door.id)).toMatchObject({ useCustomMessages: true, customStatus: null, customMessage: "Bienvenidos" });
+  });
+
+  it("the dashboard counts its 24 hours from the start of the minute: the same data all minute long, a new swipe at once", async () => {
+    const door = await createTestDoor({ name: "Puerta del minuto" });
+    const cookie = await sessionCookie((await createTestUser({ role: "admin" })).id);
+    const load = async () => (await callRoute(dashboard.loader, new Request("http://localhost/admin", { headers: { Cookie: cookie } }))).json();
+    const activityOf = (page: { doors: { _id: string; recentActivity: number }[] }) => page.doors.find((d) => d._id === door.id)?.recentActivity;
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(minute + 10_000);
+      // Within the last 24 hours now; 24 hours and 10 seconds old at minute + 50 s.
+      await insertLogs([{ at: minute - 24 * 3600_000 + 40_000, cardNumber: "AB1E0001", door, granted: true }]);
+      const first = await load();
+      expect(activityOf(first)).toBe(1);
+      vi.setSystemTime(minute + 50_000);
+      expect(await load()).toEqual(first);
+      await insertLogs([{ at: minute + 50_000, cardNumber: "AB1E0001", door, granted: false }]);
+      expect(activityOf(await load())).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("rotates the bridge credential: a new secret each time, only its hash stored", async () => {

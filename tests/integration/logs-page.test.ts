@@ -1,7 +1,7 @@
 // /admin/logs as Remix calls it: the guard, the filters from the query, the
 // stats, a page of 50 rows merged into lines, and approving a card from a
 // denied row (a redirect with a toast, or the refusal with its status).
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getCardById, registerCard } from "~/models/card.server";
 import { setCardPermission } from "~/services/cards.server";
 import * as page from "~/routes/admin.logs";
@@ -9,6 +9,7 @@ import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie, t
 import { callRoute as callPage } from "../setup/route";
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 let adminCookie: string;
 let residentCookie: string;
 
@@ -71,6 +72,26 @@ describe("loader", () => {
     expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.code}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
     const odd = await (await load(`?doorId=${garaje.code}&status=maybe&dateRange=1y`)).json();
     expect(odd.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "", credentialKind: "all" });
+  });
+
+  it("counts its ranges from the start of the minute: the same data all minute long, a new swipe at once", async () => {
+    const porton = await door("Portón del minuto");
+    const card = `${hexPrefix()}0A`;
+    const minute = Math.floor(Date.now() / MINUTE) * MINUTE;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(minute + 10_000);
+      // Within the last 24 hours now; 24 hours and 10 seconds old at minute + 50 s.
+      await insertLogs([{ at: minute - DAY + 40_000, cardNumber: card, door: porton, granted: true }]);
+      const first = await (await load(`?doorId=${porton.code}`)).json();
+      expect(first.stats).toEqual({ total: 1, granted: 1, denied: 0, uniqueCards: 1 });
+      vi.setSystemTime(minute + 50_000);
+      expect(await (await load(`?doorId=${porton.code}`)).json()).toEqual(first);
+      await insertLogs([{ at: minute + 50_000, cardNumber: card, door: porton, granted: false }]);
+      expect((await (await load(`?doorId=${porton.code}`)).json()).stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("drops only a bad filter value: the other filters and the page stay", async () => {
