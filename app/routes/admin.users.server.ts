@@ -52,6 +52,13 @@ function groupCardOptions(cards: CardJson[]): CardOptionGroups {
   return groups;
 }
 
+const NO_GROUP_CHOICES: { groups: { id: string; name: string }[]; defaultGroupId: string | null } = { groups: [], defaultGroupId: null };
+
+async function groupChoices(): Promise<typeof NO_GROUP_CHOICES> {
+  const [groups, settings] = await Promise.all([accessGroups.listAccessGroups(), accessGroups.getAccessSettings()]);
+  return { groups: groups.map((group) => ({ id: group._id, name: group.name })), defaultGroupId: settings.defaultAccessGroupId };
+}
+
 export async function loadUsersPage(request: Request, admin: User) {
   const url = new URL(request.url);
   const { search } = filtersFromQuery(UserFiltersSchema, url.searchParams);
@@ -74,10 +81,8 @@ export async function loadUsersPage(request: Request, admin: User) {
       deletion: found && modalName === "delete" ? await users.describeUserDeletion(found.user._id) : null,
       groupDoors: found && modalName === "assign" ? await accessGroups.doorsOpenedByGroupsOf(found.user._id) : [],
     },
-    groupChoices: {
-      groups: (await accessGroups.listAccessGroups()).map((group) => ({ id: group._id, name: group.name })),
-      defaultGroupId: (await accessGroups.getAccessSettings()).defaultAccessGroupId,
-    },
+    // Only the forms that pick groups (new, edit, assign) read them: the list alone does not.
+    groupChoices: modalName === "new" || modalName === "edit" || modalName === "assign" ? await groupChoices() : NO_GROUP_CHOICES,
     currentUserId: admin.id,
     // One "today" and "now" for the forms' limits and the expiry badges, on the server and in the browser.
     today: todayInMadrid(),
