@@ -158,6 +158,11 @@ export function getDb(): Database {
   return processDb();
 }
 
+/** Whether getDb() answers a write transaction here: its reads may see writes that are not committed yet. */
+export function inOpenTransaction() {
+  return openTransactions > 0 && transactionStorage.getStore()?.open === true;
+}
+
 /**
  * A query built once, with drizzle's `prepare()` and `sql.placeholder` for its
  * values, for the reads every signed-in request makes (the session's user, the
