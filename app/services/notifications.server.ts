@@ -12,6 +12,7 @@ import {
   type Notification,
 } from "~/models/notification.server";
 import { formatDate } from "~/utils/dates";
+import { memoInRequest } from "~/utils/http-server-patch.server";
 
 export type NotificationType = "incident" | "booking" | "card" | "info";
 
@@ -35,12 +36,13 @@ export type NotificationJson = ReturnType<typeof toNotificationJson>;
 
 /** The user's notifications, newest first, and how many are unread. */
 export async function getNotifications(userId: string) {
-  const [list, unread] = await Promise.all([listNotificationsOfUser(userId), countUnreadNotifications(userId)]);
+  const [list, unread] = await Promise.all([listNotificationsOfUser(userId), countUnread(userId)]);
   return { notifications: list.map(toNotificationJson), unread };
 }
 
+/** How many of the user's notifications are unread: counted once per page load (the root loader's badge, the portal's list). */
 export async function countUnread(userId: string) {
-  return countUnreadNotifications(userId);
+  return memoInRequest(`unread-notifications:${userId}`, () => countUnreadNotifications(userId));
 }
 
 /** SPEC §4: every unread notification of the user becomes read; answers how many. */

@@ -4,6 +4,7 @@
 // post, whose action may change them, reads them each time.
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { countUnread, getNotifications } from "~/services/notifications.server";
 import { requireAdmin } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
@@ -25,6 +26,18 @@ async function sessionReads(work: () => Promise<unknown>) {
   await work();
   client.execute = original;
   return statements.filter((sql) => /from "sessions"/i.test(sql)).length;
+}
+
+/** The statements `work` runs that count unread notifications. */
+async function unreadCounts(work: () => Promise<unknown>) {
+  let counts = 0;
+  client.execute = ((statement: { sql: string }) => {
+    if (/count\(\*\) from "notifications"/i.test(statement.sql)) counts++;
+    return original(statement as never);
+  }) as typeof client.execute;
+  await work();
+  client.execute = original;
+  return counts;
 }
 
 /** How many times `work` checks a cookie's signature (the module @remix-run/node signs cookies with). */
@@ -57,5 +70,15 @@ describe("the signed-in user within one request", () => {
     // The cookie's signature, too: once per GET, on every guard of a post.
     expect(await signatureChecks(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
     expect(await signatureChecks(() => withRequestContext(context(false), threeGuards("POST")))).toBe(3);
+  });
+
+  it("counts the unread notifications once per GET: the root loader's badge and the portal's list", async () => {
+    const resident = await createTestUser();
+    const badgeAndList = async () => {
+      await countUnread(resident.id);
+      expect((await getNotifications(resident.id)).unread).toBe(0);
+    };
+    expect(await unreadCounts(() => withRequestContext(context(true), badgeAndList))).toBe(1);
+    expect(await unreadCounts(() => withRequestContext(context(false), badgeAndList))).toBe(2);
   });
 });
