@@ -1,11 +1,12 @@
 // A page load runs the root loader, the layout's guard and the page's guard,
 // each asking for the signed-in user: within one GET (the request context the
-// server gives each request) the session cookie and its user are read once; a form
-// post, whose action may change them, reads them each time.
+// server gives each request) the session and its user are read once; a form
+// post, whose action may change them, reads them each time. A session
+// cookie's signature is checked the first time the process sees the cookie.
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countUnread, getNotifications } from "~/services/notifications.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { getSessionId, requireAdmin } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
 import { withRequestContext } from "~/utils/http-server-patch.server";
 import { createTestUser, sessionCookie } from "../setup/fixtures";
@@ -67,9 +68,23 @@ describe("the signed-in user within one request", () => {
     expect(await sessionReads(() => withRequestContext(context(false), threeGuards("POST")))).toBe(3);
     // Each request has its own context: the next GET reads again.
     expect(await sessionReads(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
-    // The cookie's signature, too: once per GET, on every guard of a post.
+  });
+
+  it("checks a session cookie's signature the first time the process sees it, not on each guard or request", async () => {
+    const admin = await createTestUser({ role: "admin" });
+    const cookie = await sessionCookie(admin.id);
+    const threeGuards = (method: string, headers: Record<string, string> = {}) => async () => {
+      const request = new Request("http://localhost/admin", { method, headers: { Cookie: cookie, Origin: "http://localhost", ...headers } });
+      for (let i = 0; i < 3; i++) expect((await requireAdmin(request)).id).toBe(admin.id);
+    };
     expect(await signatureChecks(() => withRequestContext(context(true), threeGuards("GET")))).toBe(1);
-    expect(await signatureChecks(() => withRequestContext(context(false), threeGuards("POST")))).toBe(3);
+    expect(await signatureChecks(() => withRequestContext(context(true), threeGuards("GET")))).toBe(0);
+    expect(await signatureChecks(() => withRequestContext(context(false), threeGuards("POST")))).toBe(0);
+    // A forged cookie is checked (and refused) like any other: no session.
+    const forged = `${cookie.slice(0, -3)}xyz`;
+    const forgedRequest = new Request("http://localhost/admin", { headers: { Cookie: forged } });
+    expect(await signatureChecks(() => withRequestContext(context(true), () => getSessionId(forgedRequest)))).toBe(1);
+    expect(await withRequestContext(context(true), () => getSessionId(forgedRequest))).toBeNull();
   });
 
   it("counts the unread notifications once per GET: the root loader's badge and the portal's list", async () => {
