@@ -11,9 +11,11 @@
 // (`--amount` requests, `--connections` at a time, after a warm-up), in three
 // alternating rounds (app, bare, app, bare, app, bare). The figures are the
 // medians of the three rounds' p50 and p95; the ratio is app p95 / bare p95.
-// Also the web process's CPU time per request in the app's rounds (user +
-// system, from /proc): on a shared machine latencies follow the other
-// processes' load, the CPU a request costs does not.
+// Also the CPU time per request of the web process in the app's rounds and of
+// the bare server in its rounds (user + system, from /proc), and their ratio:
+// on a shared machine latencies follow the other processes' load, and the
+// bare server's p95 (a queue of 20 requests of ~0.3 ms) moves by half with
+// one pause; the CPU a request costs moves less.
 //
 //   node scripts/bench-signed-in.mjs [--rows=1000000] [--amount=400] [--connections=20]
 //        [--rounds=3] [--paths=/admin,/admin/logs,…] [--db=/path/app.db (reuse, kept)] [--keep]
@@ -84,11 +86,12 @@ try {
   };
 
   const webPid = server.webPid();
-  /** The web process's CPU time so far, in ms (utime + stime, in clock ticks of 10 ms). */
-  const cpuMs = () => {
-    const fields = fs.readFileSync(`/proc/${webPid}/stat`, "utf8").split(") ")[1].split(" ");
+  /** A process's CPU time so far, in ms (utime + stime, in clock ticks of 10 ms). */
+  const cpuMsOf = (pid) => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10;
   };
+  const cpuMs = () => cpuMsOf(webPid);
 
   const table = [];
   for (const pagePath of PATHS) {
@@ -97,27 +100,33 @@ try {
     const app = [];
     const floor = [];
     let cpu = 0;
+    let bareCpu = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const before = cpuMs();
       app.push(await load(server.url, pagePath, AMOUNT, CONNECTIONS));
       cpu += cpuMs() - before;
+      const bareBefore = cpuMsOf(bare.pid);
       floor.push(await load(bare.url, pagePath, AMOUNT, CONNECTIONS));
+      bareCpu += cpuMsOf(bare.pid) - bareBefore;
     }
     const row = {
       page: pagePath,
       bytes: Buffer.from(pages[pagePath].body, "base64").length,
       app: { p50: median(app.map((r) => r.p50)), p95: median(app.map((r) => r.p95)), rps: median(app.map((r) => r.requestsPerSecond)), cpuMsPerRequest: Math.round((cpu / (AMOUNT * ROUNDS)) * 10) / 10 },
-      bare: { p50: median(floor.map((r) => r.p50)), p95: median(floor.map((r) => r.p95)) },
+      bare: { p50: median(floor.map((r) => r.p50)), p95: median(floor.map((r) => r.p95)), cpuMsPerRequest: Math.round((bareCpu / (AMOUNT * ROUNDS)) * 100) / 100 },
     };
     row.p95Ratio = Math.round((row.app.p95 / row.bare.p95) * 10) / 10;
+    // Steadier than the p95 ratio on a shared machine: the bare server's p95 is a queue of
+    // 20 requests of ~0.3 ms, so one pause of the machine moves it by half.
+    row.cpuRatio = row.bare.cpuMsPerRequest > 0 ? Math.round((row.app.cpuMsPerRequest / row.bare.cpuMsPerRequest) * 10) / 10 : null;
     console.log(JSON.stringify({ request: `GET ${pagePath}`, rows: Number(args.rows), concurrency: CONNECTIONS, rounds: ROUNDS, ...row }));
     table.push(row);
   }
 
   const cell = (value, width) => String(value ?? "–").padStart(width);
-  console.log(`\n${"page".padEnd(24)}${cell("KB", 6)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("CPU ms/req", 12)}`);
+  console.log(`\n${"page".padEnd(24)}${cell("KB", 6)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("CPU ms/req", 12)}${cell("bare CPU", 10)}${cell("CPU ×", 7)}`);
   for (const row of table) {
-    console.log(`${row.page.padEnd(24)}${cell(Math.round(row.bytes / 1024), 6)}${cell(row.app.p50, 9)}${cell(row.app.p95, 9)}${cell(row.bare.p50, 10)}${cell(row.bare.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.app.cpuMsPerRequest, 12)}`);
+    console.log(`${row.page.padEnd(24)}${cell(Math.round(row.bytes / 1024), 6)}${cell(row.app.p50, 9)}${cell(row.app.p95, 9)}${cell(row.bare.p50, 10)}${cell(row.bare.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.app.cpuMsPerRequest, 12)}${cell(row.bare.cpuMsPerRequest, 10)}${cell(row.cpuRatio, 7)}`);
   }
   console.log(`(ms; ${AMOUNT} requests at ${CONNECTIONS} concurrent per round, median of ${ROUNDS} alternating rounds; ${reuse ? "reused" : Number(args.rows)} log rows)`);
 } finally {

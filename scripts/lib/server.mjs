@@ -194,6 +194,7 @@ export async function startBare(dir, pages) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
