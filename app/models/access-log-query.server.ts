@@ -362,23 +362,25 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
 }
 
 /**
- * Stats without a search, from the counters (migration 0015) only: the whole
+ * Stats without a search, from the counters (migrations 0015 and 0025) only: the whole
  * hours of the range from access_log_hours plus the rows of its first,
  * partial hour from an index range (at most an hour of the log); the whole
  * log from the per-card totals; unique cards are the card numbers (of the
  * door) whose newest row (with the wanted result) is in the range.
  */
+/** The condition that `column` holds this result (none for either result). */
+const resultIs = (value: boolean | null, column: string) => (value === null ? [] : [sql`${sql.raw(column)} = ${value ? 1 : 0}`]);
+
 function statsQuery({ since, granted, doorId }: Criteria) {
-  const result = (value: boolean | null, column: string) => (value === null ? [] : [sql`${sql.raw(column)} = ${value ? 1 : 0}`]);
   const rowsOf = (wanted: boolean | null) => {
     if (since === null) {
       const table = doorId ? sql`access_log_card_doors` : sql`access_log_cards`;
-      const conditions = [...(doorId ? [sql`door_key = ${doorId}`] : []), ...result(wanted, "granted")];
+      const conditions = [...(doorId ? [sql`door_key = ${doorId}`] : []), ...resultIs(wanted, "granted")];
       return sql`(SELECT coalesce(sum(attempts), 0) FROM ${table} WHERE ${and(conditions)})`;
     }
     const edge = Math.ceil(since / HOUR_MS) * HOUR_MS;
-    const hours = [sql`hour >= ${edge / HOUR_MS}`, ...(doorId ? [sql`door_key = ${doorId}`] : []), ...result(wanted, "granted")];
-    const partial = [sql`timestamp >= ${since}`, sql`timestamp < ${edge}`, ...(doorId ? [sql`door_id = ${doorId}`] : []), ...result(wanted, "access_granted")];
+    const hours = [sql`hour >= ${edge / HOUR_MS}`, ...(doorId ? [sql`door_key = ${doorId}`] : []), ...resultIs(wanted, "granted")];
+    const partial = [sql`timestamp >= ${since}`, sql`timestamp < ${edge}`, ...(doorId ? [sql`door_id = ${doorId}`] : []), ...resultIs(wanted, "access_granted")];
     return sql`((SELECT coalesce(sum(attempts), 0) FROM access_log_hours WHERE ${and(hours)})
       + (SELECT count(*) FROM access_logs WHERE ${and(partial)}))`;
   };
@@ -398,11 +400,11 @@ function statsQuery({ since, granted, doorId }: Criteria) {
 function uniqueCardsQuery({ since, granted, doorId }: Pick<Criteria, "since" | "granted" | "doorId">) {
   const inRange = since === null ? [] : [sql`last_at >= ${since}`];
   if (doorId) {
-    const cards = and([sql`door_key = ${doorId}`, ...inRange, ...(granted === null ? [] : [sql`granted = ${granted ? 1 : 0}`])]);
+    const cards = and([sql`door_key = ${doorId}`, ...inRange, ...resultIs(granted, "granted")]);
     return sql`(SELECT count(*) FROM (SELECT 1 FROM access_log_card_doors WHERE ${cards} GROUP BY card_number))`;
   }
   if (granted === null) return sql`(SELECT count(*) FROM access_log_card_last${inRange.length ? sql` WHERE ${and(inRange)}` : sql``})`;
-  return sql`(SELECT count(*) FROM access_log_cards WHERE ${and([sql`granted = ${granted ? 1 : 0}`, ...inRange])})`;
+  return sql`(SELECT count(*) FROM access_log_cards WHERE ${and([...resultIs(granted, "granted"), ...inRange])})`;
 }
 
 /** The columns a record is read from, in the order of RecordTuple. */
