@@ -5,28 +5,18 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { accessGroupDoors, accessGroups, doors, userAccessGroups, type AccessGroup, type WeeklySchedule } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, type Database } from "~/utils/db.server";
+import { getDb, inJsonArray, preparedQuery, type Database } from "~/utils/db.server";
 
 export type { AccessGroup };
 
 export type AccessGroupDoor = { doorId: string; doorCode: string; doorName: string; schedule: WeeklySchedule };
 export type AccessGroupWithDoors = AccessGroup & { doors: AccessGroupDoor[]; memberCount: number };
 
-async function withDoorsAndMembers(groups: AccessGroup[]): Promise<AccessGroupWithDoors[]> {
-  if (groups.length === 0) return [];
-  const ids = groups.map((group) => group.id);
-  const db = getDb();
-  const doorRows = await db
-    .select({ groupId: accessGroupDoors.groupId, doorId: doors.id, doorCode: doors.code, doorName: doors.name, schedule: accessGroupDoors.schedule })
-    .from(accessGroupDoors)
-    .innerJoin(doors, eq(doors.id, accessGroupDoors.doorId))
-    .where(inArray(accessGroupDoors.groupId, ids))
-    .orderBy(asc(doors.name));
-  const members = await db
-    .select({ groupId: userAccessGroups.groupId, count: sql<number>`count(*)`.mapWith(Number) })
-    .from(userAccessGroups)
-    .where(inArray(userAccessGroups.groupId, ids))
-    .groupBy(userAccessGroups.groupId);
+const groupDoorColumns = { groupId: accessGroupDoors.groupId, doorId: doors.id, doorCode: doors.code, doorName: doors.name, schedule: accessGroupDoors.schedule };
+const memberCountColumns = { groupId: userAccessGroups.groupId, count: sql<number>`count(*)`.mapWith(Number) };
+type GroupDoorRow = AccessGroupDoor & { groupId: string };
+
+function withDoorsAndMembers(groups: AccessGroup[], doorRows: GroupDoorRow[], members: { groupId: string; count: number }[]): AccessGroupWithDoors[] {
   const memberCounts = new Map(members.map((row) => [row.groupId, row.count]));
   return groups.map((group) => ({
     ...group,
@@ -35,14 +25,30 @@ async function withDoorsAndMembers(groups: AccessGroup[]): Promise<AccessGroupWi
   }));
 }
 
+// The groups' screen reads every group with its doors and members on every view: built once (architecture rule 6).
+const allGroups = preparedQuery((db) => db.select().from(accessGroups).orderBy(asc(sql`lower(${accessGroups.name})`)).prepare());
+const doorsOfAllGroups = preparedQuery((db) =>
+  db.select(groupDoorColumns).from(accessGroupDoors).innerJoin(doors, eq(doors.id, accessGroupDoors.doorId)).orderBy(asc(doors.name)).prepare(),
+);
+const membersOfAllGroups = preparedQuery((db) => db.select(memberCountColumns).from(userAccessGroups).groupBy(userAccessGroups.groupId).prepare());
+
 export async function listAccessGroups(): Promise<AccessGroupWithDoors[]> {
-  const groups = await getDb().select().from(accessGroups).orderBy(asc(sql`lower(${accessGroups.name})`));
-  return withDoorsAndMembers(groups);
+  const [groups, doorRows, members] = await Promise.all([allGroups().all(), doorsOfAllGroups().all(), membersOfAllGroups().all()]);
+  return withDoorsAndMembers(groups, doorRows, members);
 }
 
 export async function getAccessGroup(id: string): Promise<AccessGroupWithDoors | null> {
-  const [group] = await getDb().select().from(accessGroups).where(eq(accessGroups.id, id)).limit(1);
-  return group ? ((await withDoorsAndMembers([group]))[0] ?? null) : null;
+  const db = getDb();
+  const [group] = await db.select().from(accessGroups).where(eq(accessGroups.id, id)).limit(1);
+  if (!group) return null;
+  const doorRows = await db
+    .select(groupDoorColumns)
+    .from(accessGroupDoors)
+    .innerJoin(doors, eq(doors.id, accessGroupDoors.doorId))
+    .where(eq(accessGroupDoors.groupId, id))
+    .orderBy(asc(doors.name));
+  const members = await db.select(memberCountColumns).from(userAccessGroups).where(eq(userAccessGroups.groupId, id)).groupBy(userAccessGroups.groupId);
+  return withDoorsAndMembers([group], doorRows, members)[0] ?? null;
 }
 
 /** The ids of these groups that exist. */
@@ -89,15 +95,21 @@ export async function deleteAccessGroup(id: string) {
 }
 
 /** Each user's group ids (users without groups are left out). */
-export async function listGroupIdsOfUsers(userIds: string[]): Promise<Map<string, string[]>> {
-  const byUser = new Map<string, string[]>();
-  if (userIds.length === 0) return byUser;
-  const rows = await getDb()
+// The users' screen reads it for its page on every view: built once, the ids as one JSON parameter (architecture rule 6).
+const groupIdsOfUsers = preparedQuery((db) =>
+  db
     .select({ userId: userAccessGroups.userId, groupId: userAccessGroups.groupId })
     .from(userAccessGroups)
     .innerJoin(accessGroups, eq(accessGroups.id, userAccessGroups.groupId))
-    .where(inArray(userAccessGroups.userId, userIds))
-    .orderBy(asc(sql`lower(${accessGroups.name})`));
+    .where(inJsonArray(userAccessGroups.userId, sql.placeholder("userIds")))
+    .orderBy(asc(sql`lower(${accessGroups.name})`))
+    .prepare(),
+);
+
+export async function listGroupIdsOfUsers(userIds: string[]): Promise<Map<string, string[]>> {
+  const byUser = new Map<string, string[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await groupIdsOfUsers().all({ userIds: JSON.stringify(userIds) });
   for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.groupId]);
   return byUser;
 }

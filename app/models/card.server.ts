@@ -6,7 +6,7 @@ import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type 
 import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
 import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, inJsonArray, preparedQuery, selectJsonRows } from "~/utils/db.server";
 
 export type { Card };
 
@@ -103,17 +103,20 @@ function cardListWhere(options: CardListOptions): SQL | undefined {
 export async function listCards(options: CardListOptions = {}): Promise<CardWithRelations[]> {
   const column = CARD_SORT_FIELDS[options.sortBy ?? "lastUsed"];
   const order = options.sortOrder === "asc" ? asc : desc;
-  const rows = await getDb()
-    .select({ card: cards, holder: holderColumns })
-    .from(cards)
-    .leftJoin(users, eq(users.id, cards.userId))
-    .where(cardListWhere(options))
-    .orderBy(sql`${column} IS NULL`, order(column), asc(cards.id))
-    .limit(options.limit ?? 100)
-    .offset(options.offset ?? 0);
+  // A page of the cards screen, read on every view: as one JSON cell (architecture rule 6).
+  const rows = await selectJsonRows({ card: cards, holder: holderColumns }, (select) =>
+    select
+      .from(cards)
+      .leftJoin(users, eq(users.id, cards.userId))
+      .where(cardListWhere(options))
+      .orderBy(sql`${column} IS NULL`, order(column), asc(cards.id))
+      .limit(options.limit ?? 100)
+      .offset(options.offset ?? 0),
+  );
   return withPermissions(rows);
 }
 
+/** A left-joined holder: null, or (from selectJsonRows) an object of nulls, when the card has none. */
 type CardRow = { card: Card; holder: { id: string; username: string; firstName: string | null; lastName: string | null; status: User["status"] } | null };
 
 /** Rows of cards joined with their holders, with each card's permissions. */
@@ -378,13 +381,19 @@ export async function assignCardToUser(userId: string, assignment: CardAssignmen
  * How many active cards each of these users holds (users without one are
  * left out). Looked up by holder only, so it reads the holder index.
  */
-export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<string, number>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await getDb()
+// The users' screen reads it for its page on every view: built once, the ids as one JSON parameter (architecture rule 6).
+const activeCardsOfUsers = preparedQuery((db) =>
+  db
     .select({ userId: cards.userId, active: sql<number>`sum(${cards.status} = 'active')`.mapWith(Number) })
     .from(cards)
-    .where(inArray(cards.userId, userIds))
-    .groupBy(cards.userId);
+    .where(inJsonArray(cards.userId, sql.placeholder("userIds")))
+    .groupBy(cards.userId)
+    .prepare(),
+);
+
+export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await activeCardsOfUsers().all({ userIds: JSON.stringify(userIds) });
   return new Map(rows.map((row) => [row.userId!, row.active]));
 }
 

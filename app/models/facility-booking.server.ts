@@ -9,7 +9,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
 import { doors, facilities, facilityBookings, users, type Facility, type FacilityBooking } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, type Database } from "~/utils/db.server";
+import { getDb, preparedQuery, selectJsonRows, type Database } from "~/utils/db.server";
 
 export type { Facility, FacilityBooking };
 
@@ -17,8 +17,11 @@ const OVERLAP_ERROR = "facility_booking_overlap";
 // A guest's meeting-room stay holds the sala that day (drizzle/0013_rooms_inventory.sql).
 const GUEST_SALA_ERROR = "facility_booking_guest_sala";
 
+// Read by the bookings' and occupancy screens on every view: built once (architecture rule 6).
+const allFacilities = preparedQuery((db) => db.select().from(facilities).orderBy(asc(facilities.sortOrder), asc(facilities.name)).prepare());
+
 export async function listFacilities() {
-  return getDb().select().from(facilities).orderBy(asc(facilities.sortOrder), asc(facilities.name));
+  return allFacilities().all();
 }
 
 export async function getFacility(id: string) {
@@ -108,22 +111,32 @@ export async function findOverlappingBooking(facilityId: string, startsAt: Date,
  * The user's bookings for the portal: those not over yet (soonest first),
  * then up to `pastLimit` of those over (most recent first).
  */
+// The portal's lists, read on every view of it: built once (architecture rule 6).
+const upcomingBookingsOfUser = preparedQuery((db) =>
+  db
+    .select(withFacility)
+    .from(facilityBookings)
+    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+    .where(and(eq(facilityBookings.userId, sql.placeholder("userId")), gt(facilityBookings.endsAt, sql.placeholder("now"))))
+    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id))
+    .prepare(),
+);
+const pastBookingsOfUser = preparedQuery((db) =>
+  db
+    .select(withFacility)
+    .from(facilityBookings)
+    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+    .where(and(eq(facilityBookings.userId, sql.placeholder("userId")), lte(facilityBookings.endsAt, sql.placeholder("now"))))
+    .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
 export async function listBookingsOfUser(userId: string, now: Date, { pastLimit = 10 } = {}) {
-  const db = getDb();
+  // A placeholder's value goes to the driver as it is: the column's epoch milliseconds.
   const [upcoming, past] = await Promise.all([
-    db
-      .select(withFacility)
-      .from(facilityBookings)
-      .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
-      .where(and(eq(facilityBookings.userId, userId), gt(facilityBookings.endsAt, now)))
-      .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id)),
-    db
-      .select(withFacility)
-      .from(facilityBookings)
-      .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
-      .where(and(eq(facilityBookings.userId, userId), lte(facilityBookings.endsAt, now)))
-      .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
-      .limit(pastLimit),
+    upcomingBookingsOfUser().all({ userId, now: now.getTime() }),
+    pastBookingsOfUser().all({ userId, now: now.getTime(), limit: pastLimit }),
   ]);
   return [...upcoming, ...past].map(flatten);
 }
@@ -233,11 +246,17 @@ function adminFilter({ facilityId, resident, from, to, id }: AdminBookingFilters
 
 /** Residents' bookings for the admin, latest start first: one page, and how many match. */
 export async function listBookingsForAdmin(filters: AdminBookingFilters, { limit, offset }: { limit: number; offset: number }) {
-  const rows = await selectWithResident()
-    .where(adminFilter(filters))
-    .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
-    .limit(limit)
-    .offset(offset);
+  // A page of the admin's bookings screen, read on every view: as one JSON cell (architecture rule 6).
+  const rows = await selectJsonRows(withResident, (select) =>
+    select
+      .from(facilityBookings)
+      .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+      .innerJoin(users, eq(users.id, facilityBookings.userId))
+      .where(adminFilter(filters))
+      .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return rows.map(flattenWithResident);
 }
 

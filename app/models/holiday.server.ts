@@ -2,12 +2,15 @@
 import { asc, eq, gte } from "drizzle-orm";
 import { holidays, settings, type Holiday } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, preparedQuery } from "~/utils/db.server";
 
 export type { Holiday };
 
+// Read by the groups' screen on every view: built once (architecture rule 6).
+const allHolidays = preparedQuery((db) => db.select().from(holidays).orderBy(asc(holidays.day)).prepare());
+
 export async function listHolidays() {
-  return getDb().select().from(holidays).orderBy(asc(holidays.day));
+  return allHolidays().all();
 }
 
 /** The days from this one on ("YYYY-MM-DD"), in order: what the doors need. */

@@ -6,7 +6,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { doors, INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, preparedQuery } from "~/utils/db.server";
 
 export type { Incident };
 
@@ -136,13 +136,19 @@ export async function createResidentIncident(
 }
 
 /** The incidents the user reported, newest first. */
-export async function listIncidentsOfReporter(userId: string, limit = 50) {
-  return getDb()
+// The portal's list, read on every view of it: built once (architecture rule 6).
+const incidentsOfReporter = preparedQuery((db) =>
+  db
     .select()
     .from(incidents)
-    .where(eq(incidents.reportedById, userId))
+    .where(eq(incidents.reportedById, sql.placeholder("userId")))
     .orderBy(desc(incidents.reportedAt), desc(incidents.id))
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
+export async function listIncidentsOfReporter(userId: string, limit = 50) {
+  return incidentsOfReporter().all({ userId, limit });
 }
 
 /** The user's incident with this id; undefined when they did not report it. */

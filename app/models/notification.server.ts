@@ -20,13 +20,19 @@ export async function insertNotification(userId: string, input: NewNotification,
   return row ?? null;
 }
 
-export async function listNotificationsOfUser(userId: string, limit = 50) {
-  return getDb()
+// The portal's list, read on every view of it: built once (architecture rule 6).
+const notificationsOfUser = preparedQuery((db) =>
+  db
     .select()
     .from(notifications)
-    .where(eq(notifications.userId, userId))
+    .where(eq(notifications.userId, sql.placeholder("userId")))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
+export async function listNotificationsOfUser(userId: string, limit = 50) {
+  return notificationsOfUser().all({ userId, limit });
 }
 
 const unreadCount = preparedQuery((db) =>

@@ -20,7 +20,7 @@ afterEach(() => {
 async function namesAndReads() {
   let reads = 0;
   client.execute = ((statement: { sql: string }) => {
-    if (statement.sql.includes("json_group_array")) reads++;
+    if (statement.sql.includes("json_array(")) reads++; // selectJsonRows
     return original(statement as never);
   }) as typeof client.execute;
   const names = await listDoorNames();
