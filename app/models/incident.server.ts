@@ -6,7 +6,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { doors, INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery } from "~/utils/db.server";
+import { getDb, preparedQuery, selectJsonRows } from "~/utils/db.server";
 
 export type { Incident };
 
@@ -255,13 +255,15 @@ export async function listIncidents(criteria: IncidentCriteria, { limit, offset 
     .orderBy(desc(incidents.reportedAt), desc(sql`rowid`))
     .limit(limit)
     .offset(offset);
-  const rows = await db
-    .select(withReporterColumns)
-    .from(incidents)
-    .leftJoin(users, eq(users.id, incidents.reportedById))
-    .leftJoin(doors, eq(doors.id, incidents.doorId))
-    .where(sql`${incidents}.rowid IN ${page}`)
-    .orderBy(...newestFirst);
+  // The incidents screen's page, read on every view: as one JSON cell (architecture rule 6).
+  const rows = await selectJsonRows(withReporterColumns, (select) =>
+    select
+      .from(incidents)
+      .leftJoin(users, eq(users.id, incidents.reportedById))
+      .leftJoin(doors, eq(doors.id, incidents.doorId))
+      .where(sql`${incidents}.rowid IN ${page}`)
+      .orderBy(...newestFirst),
+  );
   return rows.map(withReporter);
 }
 

@@ -16,7 +16,7 @@ import {
   type AuditFilters,
   type AuditRole,
 } from "~/schemas/audit";
-import { endOfMadridDay, formatDate, madridDateTimeFormatter, monthsBefore, startOfMadridDay, todayInMadrid } from "~/utils/dates";
+import { endOfMadridDay, formatDate, isoString, madridDateTimeFormatter, monthsBefore, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { inWriteTransaction, totalChanges } from "~/utils/db.server";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
@@ -191,7 +191,7 @@ function parseStored(text: string | null): Record<string, unknown> | null {
 export function toAuditEventJson(event: AuditEvent) {
   return {
     _id: event.id,
-    at: new Date(event.at).toISOString(),
+    at: isoString(event.at),
     actor: { id: event.actorId, username: event.actorUsername, role: event.actorRole },
     ip: event.ip,
     action: event.action,

@@ -2,6 +2,7 @@
 // sensor's latest reading when it is at most an hour old, else the SPEC's
 // defaults, saying so.
 import { getLatestBuildingReading } from "~/models/building-reading.server";
+import { isoString } from "~/utils/dates";
 
 export const BUILDING_DEFAULTS = { temperature: 22, humidity: 45, wifiStatus: "Conectado" } as const;
 
@@ -18,7 +19,7 @@ export async function getBuildingInfo(now = new Date()) {
     temperature: reading.temperature,
     humidity: reading.humidity,
     wifiStatus: reading.wifiStatus,
-    recordedAt: reading.recordedAt.toISOString(),
+    recordedAt: isoString(reading.recordedAt),
     isDefault: false,
   };
 }

@@ -15,6 +15,7 @@ import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited, changedFields, type Audit } from "./audit.server";
 import { createIncident } from "./incidents.server";
+import { isoString } from "~/utils/dates";
 
 export type { Door, HourlyActivity };
 
@@ -37,8 +38,8 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     customStatus: door.customStatus,
     customMessage: door.customMessage,
     recentActivity,
-    lastAccess: door.lastAccessAt?.toISOString() ?? null,
-    lastAccessAt: door.lastAccessAt?.toISOString() ?? null,
+    lastAccess: door.lastAccessAt ? isoString(door.lastAccessAt) : null,
+    lastAccessAt: door.lastAccessAt ? isoString(door.lastAccessAt) : null,
     hardware: door.hardware ?? null,
     facilityId: door.facilityId,
     unlockSchedule: door.unlockSchedule,
@@ -46,9 +47,9 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     firstPersonIn: door.firstPersonIn,
     heldOpenSeconds: door.heldOpenSeconds,
     isEntrance: door.isEntrance,
-    bridgeSecretIssuedAt: door.bridgeSecretIssuedAt?.toISOString() ?? null,
-    createdAt: door.createdAt.toISOString(),
-    updatedAt: door.updatedAt.toISOString(),
+    bridgeSecretIssuedAt: door.bridgeSecretIssuedAt ? isoString(door.bridgeSecretIssuedAt) : null,
+    createdAt: isoString(door.createdAt),
+    updatedAt: isoString(door.updatedAt),
   };
 }
 export type DoorJson = ReturnType<typeof toDoorJson>;
