@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { bootOnce } from "~/utils/boot.server";
+import { randomNonce } from "~/utils/crypto.server";
 import { useRouteTable } from "~/utils/http-metrics.server";
 import { withoutNulBytes } from "~/utils/html-stream.server";
 import { NonceContext } from "~/utils/nonce";
@@ -56,7 +56,7 @@ export default function handleRequest(
   responseHeaders.set("X-Content-Type-Options", "nosniff");
   responseHeaders.set("Referrer-Policy", "same-origin");
   responseHeaders.set("X-Frame-Options", "DENY");
-  const nonce = randomBytes(16).toString("base64url");
+  const nonce = randomNonce();
   if (process.env.NODE_ENV === "production") responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
 
   const page = cacheablePage(request, responseStatusCode, remixContext, [nonce]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, MAX_CONCURRENT_HASHES, passwordHashLoad, verifyPassword } from "./crypto.server";
+import { hashPassword, MAX_CONCURRENT_HASHES, passwordHashLoad, randomNonce, verifyPassword } from "./crypto.server";
 import { getEnv, resetEnvForTests } from "./env.server";
 
 describe("password hashing", () => {
@@ -41,5 +41,16 @@ describe("password hashes at once", () => {
     const done = await Promise.all(hashes);
     expect(await verifyPassword("clave-4", done[4]!)).toBe(true);
     expect(passwordHashLoad()).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe("a page's nonce", () => {
+  it("is 128 bits in base64url, and never the same twice, across refills of its pool", () => {
+    const nonces = Array.from({ length: 1000 }, () => randomNonce());
+    for (const nonce of nonces) {
+      expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(Buffer.from(nonce, "base64url")).toHaveLength(16);
+    }
+    expect(new Set(nonces).size).toBe(nonces.length);
   });
 });

