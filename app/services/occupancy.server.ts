@@ -75,6 +75,31 @@ function stack(stays: StaySpan[]) {
   return lanes;
 }
 
+type DayGrid = { days: Omit<OccupancyDay, "today">[]; dayStarts: number[] };
+const dayGrids = new Map<string, DayGrid>();
+
+/**
+ * The 14 columns from `from`: their days, labels and first instants in the
+ * building. The same for every view of the same weeks (the screen is read on
+ * every view, and a label or a day's start is an Intl call), so kept per
+ * `from` (a few hundred at most).
+ */
+function dayGrid(from: string): DayGrid {
+  let grid = dayGrids.get(from);
+  if (!grid) {
+    const days = Array.from({ length: OCCUPANCY_DAYS }, (_, i) => {
+      const date = addDays(from, i);
+      const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+      return { date, label: formatIsoDayShort(date), weekend: weekday === 0 || weekday === 6 };
+    });
+    const dayStarts = Array.from({ length: OCCUPANCY_DAYS + 1 }, (_, i) => startOfMadridDay(addDays(from, i)).getTime());
+    grid = { days, dayStarts };
+    if (dayGrids.size >= 500) dayGrids.clear();
+    dayGrids.set(from, grid);
+  }
+  return grid;
+}
+
 /** The calendar of the 14 days from `from` ("YYYY-MM-DD"). */
 export async function getOccupancy(from: string, now = new Date()): Promise<Occupancy> {
   const today = todayInMadrid(now);
@@ -85,12 +110,9 @@ export async function getOccupancy(from: string, now = new Date()): Promise<Occu
     listStaysBetween(from, to),
     listConfirmedBookingsBetween({ facilityType: "meeting-room", from: startOfMadridDay(from), to: startOfMadridDay(to) }),
   ]);
-  const days = Array.from({ length: OCCUPANCY_DAYS }, (_, i) => {
-    const date = addDays(from, i);
-    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
-    return { date, label: formatIsoDayShort(date), today: date === today, weekend: weekday === 0 || weekday === 6 };
-  });
-  const dayStarts = Array.from({ length: OCCUPANCY_DAYS + 1 }, (_, i) => startOfMadridDay(addDays(from, i)).getTime());
+  const grid = dayGrid(from);
+  const days = grid.days.map((day) => ({ ...day, today: day.date === today }));
+  const dayStarts = grid.dayStarts;
 
   const byRoom = new Map<string, StaySpan[]>();
   const bySala = new Map<string, StaySpan[]>();

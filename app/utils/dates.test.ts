@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endOfMadridDay, formatTimeRange, isoString, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, renderedNow, startOfMadridDay } from "./dates";
+import { addDays, endOfMadridDay, formatTimeRange, isoString, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, renderedNow, startOfMadridDay } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -87,5 +87,29 @@ describe("isoString", () => {
     // Outside years 0000-9999, and fractions of a millisecond: toISOString's own answer.
     for (const ms of [-1, -62_198_755_200_000, Date.UTC(10000, 0, 1), 1.5]) expect(isoString(ms)).toBe(new Date(ms).toISOString());
     expect(() => isoString(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+describe("addDays", () => {
+  it("answers what adding days to the day's noon in UTC answers, for valid and odd days alike", () => {
+    const reference = (isoDay: string, days: number) => {
+      const date = new Date(`${isoDay}T12:00:00Z`);
+      date.setUTCDate(date.getUTCDate() + days);
+      return date.toISOString().slice(0, 10);
+    };
+    const pad = (n: number, width: number) => String(n).padStart(width, "0");
+    const samples = ["2026-12-31", "2024-02-28", "2024-02-29", "2026-02-29", "2026-03-29", "2026-10-25", "0100-01-01", "9999-12-30"];
+    for (let i = 0; i < 500; i++) samples.push(`${pad(1900 + Math.floor(Math.random() * 300), 4)}-${pad(1 + Math.floor(Math.random() * 12), 2)}-${pad(1 + Math.floor(Math.random() * 31), 2)}`);
+    for (const day of samples) for (const days of [-400, -14, -1, 0, 1, 14, 365]) expect(addDays(day, days)).toBe(reference(day, days));
+    for (const odd of ["2026-13-01", "2026-00-10", "2026-01-32", "0099-05-05", "26-1-1"]) {
+      let expected: string | Error;
+      try {
+        expected = reference(odd, 3);
+      } catch (error) {
+        expected = error as Error;
+      }
+      if (expected instanceof Error) expect(() => addDays(odd, 3)).toThrow(RangeError);
+      else expect(addDays(odd, 3)).toBe(expected);
+    }
   });
 });

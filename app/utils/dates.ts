@@ -135,10 +135,18 @@ export function endOfMadridDay(isoDay: string) {
   return new Date(startOfMadridDay(addDays(isoDay, 1)).getTime() - 1);
 }
 
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 export function addDays(isoDay: string, days: number) {
-  const date = new Date(`${isoDay}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
+  const parts = ISO_DAY.exec(isoDay);
+  const [year, month, date] = parts ? [Number(parts[1]), Number(parts[2]), Number(parts[3])] : [0, 0, 0];
+  if (!parts || year < 100 || month < 1 || month > 12 || date < 1 || date > 31) {
+    const date = new Date(`${isoDay}T12:00:00Z`);
+    date.setUTCDate(date.getUTCDate() + days);
+    return date.toISOString().slice(0, 10);
+  }
+  // Day arithmetic on the UTC day number: no Date parsed or written (calendars add days to every column).
+  return isoString(Date.UTC(year, month - 1, date + days)).slice(0, 10);
 }
 
 /** The same instant `months` calendar months earlier (UTC); the 31st of a shorter month becomes its last day. */
