@@ -6,7 +6,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { doors, INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery, selectJsonRows } from "~/utils/db.server";
+import { getDb, preparedQueriesByShape, preparedQuery, selectJsonRows } from "~/utils/db.server";
 
 export type { Incident };
 
@@ -270,12 +270,26 @@ export async function listIncidents(criteria: IncidentCriteria, { limit, offset 
 export type IncidentStatusCounts = Record<Incident["status"], number> & { total: number };
 
 /** How many incidents of each status match the criteria other than the status. */
-export async function countIncidentsByStatus(criteria: IncidentCriteria): Promise<IncidentStatusCounts> {
-  const rows = await getDb()
+// The incidents screen's tiles, read on every view: built once per shape of filters, their values as placeholders (architecture rule 6).
+const statusCounts = preparedQueriesByShape((db, { type, urgency, doorId }: IncidentCriteria) =>
+  db
     .select({ status: incidents.status, count: sql<number>`count(*)` })
     .from(incidents)
-    .where(criteriaConditions({ ...criteria, status: undefined }))
-    .groupBy(incidents.status);
+    .where(
+      and(
+        type ? eq(incidents.type, sql.placeholder("type")) : undefined,
+        urgency ? eq(incidents.urgency, sql.placeholder("urgency")) : undefined,
+        doorId ? eq(incidents.doorId, sql.placeholder("doorId")) : undefined,
+      ),
+    )
+    .groupBy(incidents.status)
+    .prepare(),
+);
+
+export async function countIncidentsByStatus(criteria: IncidentCriteria): Promise<IncidentStatusCounts> {
+  const { type, urgency, doorId } = criteria;
+  const shape = [type ? "type" : "", urgency ? "urgency" : "", doorId ? "door" : ""].join(":");
+  const rows = await statusCounts(shape, criteria).all({ type: type ?? null, urgency: urgency ?? null, doorId: doorId ?? null });
   const counts: IncidentStatusCounts = { total: 0, open: 0, "in-progress": 0, resolved: 0, closed: 0, cancelled: 0 };
   for (const row of rows) {
     counts[row.status] = Number(row.count);

@@ -181,6 +181,24 @@ export function preparedQuery<Prepared>(build: (db: Database) => Prepared): () =
   };
 }
 
+/**
+ * `preparedQuery` for a read whose statement depends on which filters it has
+ * (its shape): `build(db, input)` once per shape, with the filters' values as
+ * placeholders; the caller names the shape (`shape` must tell apart every
+ * input that builds a different statement) and passes the values to `all`.
+ */
+export function preparedQueriesByShape<Input, Prepared>(build: (db: Database, input: Input) => Prepared) {
+  const byShape = new Map<string, () => Prepared>();
+  return (shape: string, input: Input): Prepared => {
+    let prepared = byShape.get(shape);
+    if (!prepared) {
+      prepared = preparedQuery((db) => build(db, input));
+      byShape.set(shape, prepared);
+    }
+    return prepared();
+  };
+}
+
 /** Rows written by the current connection since it opened (inside inWriteTransaction: the transaction's). */
 export async function totalChanges() {
   const row = await getDb().get<{ n: number }>(sql`SELECT total_changes() AS n`);

@@ -218,5 +218,10 @@ describe("a resident's visitor pass", () => {
     const cancelled = await callApi(adminPassRoute.action, `/api/visitor-passes/${body.data._id}`, { method: "DELETE", token: adminToken, params: { id: body.data._id } });
     expect(cancelled).toMatchObject({ status: 200, body: { data: { status: "cancelled" } } });
     expect((await callApi(adminPassesRoute.loader, `/api/visitor-passes?userId=${user.id}&status=cancelled`, { token: adminToken })).body.data.total).toBe(1);
+    // The same filters read again with other values (each shape of query is prepared once): the answers follow the values.
+    expect((await callApi(adminPassesRoute.loader, `/api/visitor-passes?userId=${user.id}&status=active`, { token: adminToken })).body.data.total).toBe(0);
+    const other = await resident([entrance.door.id]);
+    expect((await callApi(adminPassesRoute.loader, `/api/visitor-passes?userId=${other.user.id}&status=cancelled`, { token: adminToken })).body.data.total).toBe(0);
+    expect((await callApi(adminPassesRoute.loader, `/api/visitor-passes?search=${encodeURIComponent(`${visitorName}-otra`)}`, { token: adminToken })).body.data.total).toBe(0);
   });
 });
