@@ -37,10 +37,9 @@ export type CardWithRelations = NonNullable<Awaited<ReturnType<typeof getCardByI
 /** A card's permission on a door: the door's row id and its hardware code. */
 export type CardPermission = { doorId: string; doorCode: string; granted: boolean; schedule: WeeklySchedule | null };
 
-async function listPermissionsOfCards(cardIds: string[]) {
-  const byCard = new Map<string, CardPermission[]>();
-  if (cardIds.length === 0) return byCard;
-  const rows = await getDb()
+// The cards screen reads its page's permissions on every view: built once, the ids as one JSON parameter (architecture rule 6).
+const permissionsOfCards = preparedQuery((db) =>
+  db
     .select({
       cardId: cardPermissions.cardId,
       doorId: cardPermissions.doorId,
@@ -50,8 +49,15 @@ async function listPermissionsOfCards(cardIds: string[]) {
     })
     .from(cardPermissions)
     .innerJoin(doors, eq(doors.id, cardPermissions.doorId))
-    .where(inArray(cardPermissions.cardId, cardIds))
-    .orderBy(asc(cardPermissions.createdAt), asc(cardPermissions.doorId));
+    .where(inJsonArray(cardPermissions.cardId, sql.placeholder("ids")))
+    .orderBy(asc(cardPermissions.createdAt), asc(cardPermissions.doorId))
+    .prepare(),
+);
+
+async function listPermissionsOfCards(cardIds: string[]) {
+  const byCard = new Map<string, CardPermission[]>();
+  if (cardIds.length === 0) return byCard;
+  const rows = await permissionsOfCards().all({ ids: JSON.stringify(cardIds) });
   for (const { cardId, ...permission } of rows) {
     const list = byCard.get(cardId) ?? [];
     list.push(permission);
@@ -204,8 +210,12 @@ export async function unassignCardOfUser(userId: string, cardId: string) {
   return card ?? null;
 }
 
+// The cards screen counts its cards on every view; with no filter (its first view) the count is built once.
+const allCardsCount = preparedQuery((db) => db.select({ total: count() }).from(cards).prepare());
+
 export async function countCards(options: CardListOptions = {}) {
-  const [row] = await getDb().select({ total: count() }).from(cards).where(cardListWhere(options));
+  const where = cardListWhere(options);
+  const [row] = await (where ? getDb().select({ total: count() }).from(cards).where(where) : allCardsCount().all());
   return row?.total ?? 0;
 }
 
@@ -248,16 +258,26 @@ export async function getCardRow(id: string) {
 }
 
 /** Each card's status, and the doors each one is granted (for the access log's approve buttons). */
+// The log screen asks them of its page's denied rows on every view: built once, the ids as one JSON parameter (architecture rule 6).
+const statusesOfCards = preparedQuery((db) =>
+  db
+    .select({ id: cards.id, status: cards.status })
+    .from(cards)
+    .where(inJsonArray(cards.id, sql.placeholder("ids")))
+    .prepare(),
+);
+const grantsOfCards = preparedQuery((db) =>
+  db
+    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
+    .from(cardPermissions)
+    .where(and(inJsonArray(cardPermissions.cardId, sql.placeholder("ids")), eq(cardPermissions.granted, true)))
+    .prepare(),
+);
+
 export async function listCardStatusesAndGrants(cardIds: string[]) {
   const ids = [...new Set(cardIds)];
   if (ids.length === 0) return { statuses: new Map<string, Card["status"]>(), granted: new Set<string>() };
-  const [rows, grants] = await Promise.all([
-    getDb().select({ id: cards.id, status: cards.status }).from(cards).where(inArray(cards.id, ids)),
-    getDb()
-      .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
-      .from(cardPermissions)
-      .where(and(inArray(cardPermissions.cardId, ids), eq(cardPermissions.granted, true))),
-  ]);
+  const [rows, grants] = await Promise.all([statusesOfCards().all({ ids: JSON.stringify(ids) }), grantsOfCards().all({ ids: JSON.stringify(ids) })]);
   return {
     statuses: new Map(rows.map((row) => [row.id, row.status])),
     /** `${cardId}|${doorId}` of each granted permission. */
