@@ -9,7 +9,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
 import { doors, facilities, facilityBookings, users, type Facility, type FacilityBooking } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery, selectJsonRows, type Database } from "~/utils/db.server";
+import { getDb, preparedQueriesByShape, preparedQuery, selectJsonRows, type Database } from "~/utils/db.server";
 
 export type { Facility, FacilityBooking };
 
@@ -200,31 +200,53 @@ const withResident = {
   unitNumber: users.unitNumber,
 };
 
-function selectWithResident() {
-  return getDb()
-    .select(withResident)
-    .from(facilityBookings)
-    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
-    .innerJoin(users, eq(users.id, facilityBookings.userId));
-}
+type RowWithResident = {
+  booking: FacilityBooking;
+  facilityName: string;
+  facilityType: Facility["type"];
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  unitNumber: string | null;
+};
 
-function flattenWithResident({ booking, facilityName, facilityType, ...resident }: Awaited<ReturnType<typeof selectWithResident>>[number]): BookingWithResident {
+function flattenWithResident({ booking, facilityName, facilityType, ...resident }: RowWithResident): BookingWithResident {
   return { ...booking, facilityName, facilityType, ...resident };
 }
 
-/** Confirmed bookings of the facilities of a type (or of one facility) overlapping [from, to), soonest first. */
-export async function listConfirmedBookingsBetween({ facilityType, facilityId, from, to }: { facilityType?: Facility["type"]; facilityId?: string; from: Date; to: Date }) {
-  const rows = await selectWithResident()
+type BookingsBetween = { facilityType?: Facility["type"]; facilityId?: string; from: Date; to: Date };
+
+// The occupancy screen and a day's free slots read it on every view: built once per shape (by type, by facility),
+// its values as placeholders (architecture rule 6).
+const confirmedBookingsBetween = preparedQueriesByShape((db, { facilityType, facilityId }: BookingsBetween) =>
+  db
+    .select(withResident)
+    .from(facilityBookings)
+    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+    .innerJoin(users, eq(users.id, facilityBookings.userId))
     .where(
       and(
-        facilityType ? eq(facilities.type, facilityType) : undefined,
-        facilityId ? eq(facilityBookings.facilityId, facilityId) : undefined,
+        facilityType ? eq(facilities.type, sql.placeholder("facilityType")) : undefined,
+        facilityId ? eq(facilityBookings.facilityId, sql.placeholder("facilityId")) : undefined,
         eq(facilityBookings.status, "confirmed"),
-        sql`${facilityBookings.startsAt} < ${to.getTime()}`,
-        sql`${facilityBookings.endsAt} > ${from.getTime()}`,
+        sql`${facilityBookings.startsAt} < ${sql.placeholder("to")}`,
+        sql`${facilityBookings.endsAt} > ${sql.placeholder("from")}`,
       ),
     )
-    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id));
+    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id))
+    .prepare(),
+);
+
+/** Confirmed bookings of the facilities of a type (or of one facility) overlapping [from, to), soonest first. */
+export async function listConfirmedBookingsBetween(between: BookingsBetween) {
+  const { facilityType, facilityId, from, to } = between;
+  const shape = `${facilityType ? "type" : ""}:${facilityId ? "facility" : ""}`;
+  const rows = await confirmedBookingsBetween(shape, between).all({
+    facilityType: facilityType ?? null,
+    facilityId: facilityId ?? null,
+    from: from.getTime(),
+    to: to.getTime(),
+  });
   return rows.map(flattenWithResident);
 }
 
