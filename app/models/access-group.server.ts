@@ -27,9 +27,16 @@ function withDoorsAndMembers(groups: AccessGroup[], doorRows: GroupDoorRow[], me
 
 // The groups' screen reads every group with its doors and members on every view: built once (architecture rule 6).
 const allGroups = preparedQuery((db) => db.select().from(accessGroups).orderBy(asc(sql`lower(${accessGroups.name})`)).prepare());
-const doorsOfAllGroups = preparedQuery((db) =>
-  db.select(groupDoorColumns).from(accessGroupDoors).innerJoin(doors, eq(doors.id, accessGroupDoors.doorId)).orderBy(asc(doors.name)).prepare(),
-);
+/** The groups' doors, by name: every group's (the list) or one group's. */
+function selectGroupDoors(db: Database, groupId?: string) {
+  return db
+    .select(groupDoorColumns)
+    .from(accessGroupDoors)
+    .innerJoin(doors, eq(doors.id, accessGroupDoors.doorId))
+    .where(groupId === undefined ? undefined : eq(accessGroupDoors.groupId, groupId))
+    .orderBy(asc(doors.name));
+}
+const doorsOfAllGroups = preparedQuery((db) => selectGroupDoors(db).prepare());
 const membersOfAllGroups = preparedQuery((db) => db.select(memberCountColumns).from(userAccessGroups).groupBy(userAccessGroups.groupId).prepare());
 
 export async function listAccessGroups(): Promise<AccessGroupWithDoors[]> {
@@ -41,12 +48,7 @@ export async function getAccessGroup(id: string): Promise<AccessGroupWithDoors |
   const db = getDb();
   const [group] = await db.select().from(accessGroups).where(eq(accessGroups.id, id)).limit(1);
   if (!group) return null;
-  const doorRows = await db
-    .select(groupDoorColumns)
-    .from(accessGroupDoors)
-    .innerJoin(doors, eq(doors.id, accessGroupDoors.doorId))
-    .where(eq(accessGroupDoors.groupId, id))
-    .orderBy(asc(doors.name));
+  const doorRows = await selectGroupDoors(db, id);
   const members = await db.select(memberCountColumns).from(userAccessGroups).where(eq(userAccessGroups.groupId, id)).groupBy(userAccessGroups.groupId);
   return withDoorsAndMembers([group], doorRows, members)[0] ?? null;
 }

@@ -107,31 +107,31 @@ export async function findOverlappingBooking(facilityId: string, startsAt: Date,
   return row;
 }
 
-/**
- * The user's bookings for the portal: those not over yet (soonest first),
- * then up to `pastLimit` of those over (most recent first).
- */
+/** Bookings with their facility's name and type: the start of every read of them. */
+function selectWithFacility(db: Database) {
+  return db.select(withFacility).from(facilityBookings).innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId));
+}
+
 // The portal's lists, read on every view of it: built once (architecture rule 6).
+const ofUser = eq(facilityBookings.userId, sql.placeholder("userId"));
 const upcomingBookingsOfUser = preparedQuery((db) =>
-  db
-    .select(withFacility)
-    .from(facilityBookings)
-    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
-    .where(and(eq(facilityBookings.userId, sql.placeholder("userId")), gt(facilityBookings.endsAt, sql.placeholder("now"))))
+  selectWithFacility(db)
+    .where(and(ofUser, gt(facilityBookings.endsAt, sql.placeholder("now"))))
     .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id))
     .prepare(),
 );
 const pastBookingsOfUser = preparedQuery((db) =>
-  db
-    .select(withFacility)
-    .from(facilityBookings)
-    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
-    .where(and(eq(facilityBookings.userId, sql.placeholder("userId")), lte(facilityBookings.endsAt, sql.placeholder("now"))))
+  selectWithFacility(db)
+    .where(and(ofUser, lte(facilityBookings.endsAt, sql.placeholder("now"))))
     .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
     .limit(sql.placeholder("limit"))
     .prepare(),
 );
 
+/**
+ * The user's bookings for the portal: those not over yet (soonest first),
+ * then up to `pastLimit` of those over (most recent first).
+ */
 export async function listBookingsOfUser(userId: string, now: Date, { pastLimit = 10 } = {}) {
   // A placeholder's value goes to the driver as it is: the column's epoch milliseconds.
   const [upcoming, past] = await Promise.all([
@@ -143,10 +143,7 @@ export async function listBookingsOfUser(userId: string, now: Date, { pastLimit 
 
 /** The user's booking with this id; undefined when it is not theirs. */
 export async function getBookingOfUser(userId: string, id: string) {
-  const [row] = await getDb()
-    .select(withFacility)
-    .from(facilityBookings)
-    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+  const [row] = await selectWithFacility(getDb())
     .where(and(eq(facilityBookings.id, id), eq(facilityBookings.userId, userId)))
     .limit(1);
   return row ? flatten(row) : undefined;
@@ -154,10 +151,7 @@ export async function getBookingOfUser(userId: string, id: string) {
 
 /** Any booking (for admins). */
 export async function getBookingById(id: string) {
-  const [row] = await getDb()
-    .select(withFacility)
-    .from(facilityBookings)
-    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+  const [row] = await selectWithFacility(getDb())
     .where(eq(facilityBookings.id, id))
     .limit(1);
   return row ? flatten(row) : undefined;
