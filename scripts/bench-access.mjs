@@ -41,7 +41,9 @@
 //                      wrong-password sign-ins sent at once from one address
 // and, on the recording alone (scripts/bench/record-batch.ts, no MQTT):
 //   --scenario record  milliseconds per batch of swipes, with SQLite's own
-//                      checkpoints and with the checkpoint thread, side by side
+//                      checkpoints and with the checkpoint thread, side by side;
+//                      then the log's counters against a full recount (issue 27:
+//                      `--batch 50 --batches 20000` is a million swipes)
 // and on the metrics alone (scripts/bench/metrics-cost.ts, no MQTT, no SQLite):
 //   --scenario metrics CPU time the metrics add to each door decision
 // and on the storage alone (scripts/bench/storage-commits.mjs, no SQLite):
@@ -515,7 +517,7 @@ async function runRecordScenario() {
   console.info(`\n[bench] recordAccessBatch, ${args.batches} batches of ${args.batch} swipes, ${DOORS} doors, ${CARDS} cards (ms a batch)`);
   for (const r of results) {
     const label = r.checkpoints === "thread" ? "checkpoint thread" : "SQLite's own checkpoints";
-    console.info(`  ${label.padEnd(26)} mean ${r.meanMs}  p50 ${r.p50Ms}  p99 ${r.p99Ms}  max ${r.maxMs}`);
+    console.info(`  ${label.padEnd(26)} mean ${r.meanMs}  p50 ${r.p50Ms}  p99 ${r.p99Ms}  max ${r.maxMs}  counters = recount: ${r.countersMatchRecount}`);
   }
   return 0;
 }

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventually } from "../../bridge/src/test-support/eventually";
+import { keptAccessLogCounters, recountedAccessLogCounters } from "../../scripts/lib/access-log-recount";
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import { recordAccessBatch, type AccessInput } from "~/access/record-batch.server";
 import { purgeAccessLogsBefore } from "~/models/access-log-query.server";
@@ -30,36 +31,8 @@ afterAll(() => {
   resetEnvForTests();
 });
 
-type Counters = { hours: unknown[]; cardDoors: unknown[]; cards: unknown[]; cardLast: unknown[] };
-
-async function counters(): Promise<Counters> {
-  const db = getDb();
-  return {
-    hours: await db.all(sql`SELECT hour, door_key, granted, attempts FROM access_log_hours ORDER BY 1, 2, 3`),
-    cardDoors: await db.all(sql`SELECT door_key, card_number, granted, attempts, last_at FROM access_log_card_doors ORDER BY 1, 2, 3`),
-    cards: await db.all(sql`SELECT card_number, granted, attempts, last_at FROM access_log_cards ORDER BY 1, 2`),
-    cardLast: await db.all(sql`SELECT card_number, last_at FROM access_log_card_last ORDER BY 1`),
-  };
-}
-
-async function recount(): Promise<Counters> {
-  const db = getDb();
-  return {
-    hours: await db.all(sql`
-      SELECT timestamp / 3600000 AS hour, coalesce(door_id, '') AS door_key, access_granted AS granted, count(*) AS attempts
-      FROM access_logs GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
-    cardDoors: await db.all(sql`
-      SELECT coalesce(door_id, '') AS door_key, card_number, access_granted AS granted, count(*) AS attempts, max(timestamp) AS last_at
-      FROM access_logs GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
-    cards: await db.all(sql`
-      SELECT card_number, access_granted AS granted, count(*) AS attempts, max(timestamp) AS last_at
-      FROM access_logs GROUP BY 1, 2 ORDER BY 1, 2`),
-    cardLast: await db.all(sql`SELECT card_number, max(timestamp) AS last_at FROM access_logs GROUP BY 1 ORDER BY 1`),
-  };
-}
-
 async function expectCountersExact(what: string) {
-  const [kept, counted] = [await counters(), await recount()];
+  const [kept, counted] = [await keptAccessLogCounters(), await recountedAccessLogCounters()];
   expect(kept.hours.length, what).toBeGreaterThan(0);
   expect(kept, what).toEqual(counted);
 }
