@@ -7,6 +7,7 @@ import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { streamAccessLogCsvRows } from "~/models/access-log-query.server";
 import { ACCESS_RESULT_LABELS, type LogFilters } from "~/schemas/access-log";
 import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
+import { csvCell, csvLine } from "~/utils/csv";
 import type { Download } from "~/utils/download.server";
 import { withDoorRowId } from "./access-log-review.server";
 
@@ -16,21 +17,6 @@ import { withDoorRowId } from "./access-log-review.server";
  * for a card the user the log names (empty when none).
  */
 export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP", "Credencial", "Titular"];
-
-/**
- * RFC 4180 cell, always quoted; a text a spreadsheet would run as a formula
- * (starting with = + - @, tab or CR) gets a leading apostrophe.
- */
-const FORMULA_STARTS = new Set(["=", "+", "-", "@", "\t", "\r"]);
-
-export function csvCell(value: string) {
-  const safe = FORMULA_STARTS.has(value.charAt(0)) ? `'${value}` : value;
-  return `"${safe.includes('"') ? safe.replaceAll('"', '""') : safe}"`;
-}
-
-export function csvLine(values: string[]) {
-  return `${values.map(csvCell).join(",")}\r\n`;
-}
 
 // Cells whose text is one of a few labels, quoted once.
 const QUOTED_RESULT = { granted: csvCell(ACCESS_RESULT_LABELS.granted), denied: csvCell(ACCESS_RESULT_LABELS.denied) };

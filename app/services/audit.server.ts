@@ -16,13 +16,13 @@ import {
   type AuditFilters,
   type AuditRole,
 } from "~/schemas/audit";
+import { csvLine } from "~/utils/csv";
 import { endOfMadridDay, formatDate, isoString, madridDateTimeFormatter, monthsBefore, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { inWriteTransaction, totalChanges } from "~/utils/db.server";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
 import { currentRequestContext } from "~/utils/http-server-patch.server";
 import { pageWindow } from "~/utils/paging";
-import { csvLine } from "./access-log-export.server";
 
 export type AuditActor = { id: string | null; username: string; role: AuditRole };
 
