@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { bootOnce } from "~/utils/boot.server";
+import { bootOnce } from "~/boot.server";
 import { randomNonce } from "~/utils/crypto.server";
 import { useRouteTable } from "~/utils/http-metrics.server";
 import { withoutNulBytes } from "~/utils/html-stream.server";

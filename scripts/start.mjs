@@ -1,7 +1,7 @@
 // `npm start`: builds once if there is no build, then serves it with
 // remix-serve (paths in lib/build-paths.mjs). Loading the build migrates the database, creates the first
 // admin and forks the access service into its own process (see
-// app/utils/boot.server.ts and app/access/process.server.ts).
+// app/boot.server.ts and app/access/process.server.ts).
 //
 // SIGINT or SIGTERM stops the child running at that moment (the build, or
 // remix-serve, which stops the access service beside it) and then this

@@ -1,7 +1,7 @@
 // How the services tell the access service that doors, cards, permissions or
 // users changed, so that it republishes the affected doors' retained display
 // and offline list. One path per process, chosen once at boot
-// (app/utils/boot.server.ts) and handed over with useAccessNotifier:
+// (app/boot.server.ts) and handed over with useAccessNotifier:
 //   - the web process that forked the access service (ACCESS_SERVICE=on):
 //     over the IPC channel to that child (the notifier of startAccessProcess's
 //     handle), which applies the change to its door publisher;

@@ -1,5 +1,5 @@
 // The access service in its own process, started and stopped by the web
-// process (app/utils/boot.server.ts, ACCESS_SERVICE=on): @libsql/client runs
+// process (app/boot.server.ts, ACCESS_SERVICE=on): @libsql/client runs
 // every query of a `file:` database synchronously on the calling thread, so a
 // heavy admin query or a million-row export in the web process would delay
 // every door's decision if both shared one event loop. Each process opens its

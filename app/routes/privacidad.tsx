@@ -9,7 +9,7 @@ export const handle = cachedPageHandle();
 
 /**
  * How long each kind of data is kept, as the daily purges apply it
- * (app/utils/boot.server.ts): consultations and closed fault reports, the
+ * (app/boot.server.ts): consultations and closed fault reports, the
  * access log (kept whole while ACCESS_LOG_RETENTION_MONTHS is unset) and the
  * audit trail.
  */

@@ -58,7 +58,7 @@ const DAY_MS = 24 * 3600_000;
 /**
  * Warns the holder of every active card that expires within the next 7
  * days, once per card and expiry date (a new expiry date warns again). Run
- * periodically (app/utils/boot.server.ts); any number of processes may run
+ * periodically (app/boot.server.ts); any number of processes may run
  * it at once, since the notification's dedupe key is unique in the database.
  * Answers how many warnings it sent.
  */

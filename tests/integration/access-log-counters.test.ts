@@ -18,7 +18,7 @@ import { recordAccessBatch, type AccessInput } from "~/access/record-batch.serve
 import { purgeAccessLogsBefore } from "~/models/access-log-query.server";
 import { cleanupDeniedLogs } from "~/services/access-log-review.server";
 import { deleteDoor } from "~/services/doors.server";
-import { purgeRetainedData } from "~/utils/boot.server";
+import { purgeRetainedData } from "~/boot.server";
 import { getDb } from "~/utils/db.server";
 import { resetEnvForTests } from "~/utils/env.server";
 import { createTestCard, createTestDoor, insertLogs } from "../setup/fixtures";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { countAdmins, getUserByUsername } from "~/models/user.server";
 import { ProfileSchema } from "~/schemas/profile";
 import { updateProfile } from "~/services/profile.server";
-import { ensureAdmin } from "~/utils/boot.server";
+import { ensureAdmin } from "~/boot.server";
 import { resetEnvForTests } from "~/utils/env.server";
 import { auditEventsOf } from "../setup/audit";
 

@@ -1,4 +1,4 @@
-// The portal's periodic jobs (scheduled by app/utils/boot.server.ts): card
+// The portal's periodic jobs (scheduled by app/boot.server.ts): card
 // expiry warnings, once per card and expiry date, and the purge of sensor
 // readings older than 30 days.
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { getLatestBuildingReading, insertBuildingReading } from "~/models/buildi
 import { assignCardToUser, updateCard } from "~/models/card.server";
 import { listNotificationsOfUser } from "~/models/notification.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
-import { runPeriodicJobs } from "~/utils/boot.server";
+import { runPeriodicJobs } from "~/boot.server";
 import { formatDate } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { createTestResident, hexPrefix } from "../setup/fixtures";

@@ -16,7 +16,7 @@ import * as photoApi from "~/routes/api.user-portal.incidents.$id.photos.$name";
 import { changeIncidentStatus } from "~/services/incidents.server";
 import { cancelResidentIncident, editResidentIncident, reportResidentIncident } from "~/services/resident-incidents.server";
 import { savePhotoFiles } from "~/models/incident-photo.server";
-import { removeOrphanPhotos } from "~/utils/boot.server";
+import { removeOrphanPhotos } from "~/boot.server";
 import { getDb } from "~/utils/db.server";
 import { createTestResident, createTestUser, TINY_JPEG, TINY_PNG, TINY_WEBP } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";

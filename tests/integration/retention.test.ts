@@ -7,7 +7,7 @@ import { incidents } from "~/db/schema";
 import { getConsultationById } from "~/models/consultation.server";
 import { getIncidentById } from "~/models/incident.server";
 import * as privacyPage from "~/routes/privacidad";
-import { purgeRetainedData } from "~/utils/boot.server";
+import { purgeRetainedData } from "~/boot.server";
 import { monthsBefore } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
 import { resetEnvForTests } from "~/utils/env.server";

@@ -18,16 +18,16 @@ import { purgeOldConsultations } from "~/services/consultations.server";
 import { purgeOldPublicIncidents } from "~/services/incidents.server";
 import { sendCardExpiryWarnings } from "~/services/notifications.server";
 import { sweepOrphanPhotos } from "~/services/resident-incidents.server";
-import { hashPassword, randomToken } from "./crypto.server";
-import { monthsBefore } from "./dates";
-import { claimDataDir } from "./data-dir-claim.server";
-import { getSessionSecret } from "./data-dir.server";
-import { getDb, migrateDatabase } from "./db.server";
-import { getEnv } from "./env.server";
+import { hashPassword, randomToken } from "~/utils/crypto.server";
+import { monthsBefore } from "~/utils/dates";
+import { claimDataDir } from "~/utils/data-dir-claim.server";
+import { getSessionSecret } from "~/utils/data-dir.server";
+import { getDb, migrateDatabase } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { seedHolidays } from "~/services/holidays.server";
-import { patchHttpServer } from "./http-server-patch.server";
-import { addMetricsSource, startProcessMetrics } from "./metrics.server";
-import { useSpanishValidationMessages } from "./validation-locale.server";
+import { patchHttpServer } from "~/utils/http-server-patch.server";
+import { addMetricsSource, startProcessMetrics } from "~/utils/metrics.server";
+import { useSpanishValidationMessages } from "~/utils/validation-locale.server";
 
 export async function ensureAdmin() {
   if ((await countAdmins()) > 0) return;
