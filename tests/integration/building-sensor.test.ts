@@ -139,7 +139,8 @@ describe("building sensors", () => {
     await sensor.endAsync();
   });
 
-  it("the generated Mosquitto files give each sensor its own account and only its own topic", () => {
+  it("the generated Mosquitto files give each sensor its own account and only its own topic", async () => {
+    await provisionBuildingSensor("terraza");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coliving-sensor-acl-"));
     try {
       execFileSync(
@@ -148,9 +149,9 @@ describe("building sensors", () => {
         { env: { ...process.env, MQTT_PASSWORD: "app-secret" }, stdio: "pipe" },
       );
       const passwords = fs.readFileSync(path.join(dir, "passwords"), "utf8");
-      expect(passwords).toMatch(/^sensor\.salon:\$7\$101\$/m);
+      expect(passwords).toMatch(/^sensor\.terraza:\$7\$101\$/m);
       const acl = fs.readFileSync(path.join(dir, "acl"), "utf8");
-      expect(acl).toContain("user sensor.salon\ntopic write coliving/building/salon/conditions\n");
+      expect(acl).toContain("user sensor.terraza\ntopic write coliving/building/terraza/conditions\n");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
