@@ -114,7 +114,7 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
-// Fixed-window counters shared by every app process (see utils/rate-limit-rules.server.ts).
+// Fixed-window counters shared by every app process (see services/rate-limits.server.ts).
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   count: integer("count").notNull(),

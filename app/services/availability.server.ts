@@ -9,7 +9,7 @@ import { busiestNight, listSalasForHold, type SalaHold } from "~/models/reservat
 import { countRoomsInService } from "~/models/room.server";
 import { fullMessage, type Availability, type AvailabilityQuery } from "~/schemas/availability";
 import { addDays, formatIsoDay, startOfMadridDay } from "~/utils/dates";
-import { checkRateLimit } from "~/utils/rate-limit-rules.server";
+import { checkRateLimit } from "./rate-limits.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 
 /** A meeting-room stay holds its sala for whole days: from the Madrid midnight of its entry day to that of its exit day. */

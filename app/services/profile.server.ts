@@ -6,7 +6,7 @@ import type { PasswordChangeInput, ProfileInput } from "~/schemas/profile";
 import { isUniqueViolation } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { endSessionsOfUser } from "~/services/users.server";
-import { checkRateLimit, clearRateLimit } from "~/utils/rate-limit-rules.server";
+import { checkRateLimit, clearRateLimit } from "./rate-limits.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited, changedFields } from "./audit.server";
 

@@ -8,7 +8,7 @@
 // countRateLimitHit counts after the fact. Counters live in the database
 // (app/models/rate-limit.server.ts), shared by every app process.
 import { deleteRateLimitKeys, getRateLimitKey, hitRateLimitKey, hitRateLimitKeys, unhitRateLimitKey } from "~/models/rate-limit.server";
-import { refuse, type Refusal } from "./refusal.server";
+import { refuse, type Refusal } from "~/utils/refusal.server";
 
 export const TOO_MANY_ATTEMPTS = "Demasiados intentos. Por favor espera un momento antes de intentar nuevamente.";
 

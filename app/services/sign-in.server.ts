@@ -19,7 +19,7 @@ import { deleteSession, getUserOfSession, insertSession } from "~/models/session
 import { verifyLogin, type User } from "~/models/user.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { concurrencyLimit } from "~/utils/concurrency-limit.server";
-import { clearRateLimit, hitRateLimit, RATE_LIMITS, takeBackRateLimitHit, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
+import { clearRateLimit, hitRateLimit, RATE_LIMITS, takeBackRateLimitHit, TOO_MANY_ATTEMPTS } from "./rate-limits.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { SESSION_MAX_AGE_S } from "~/utils/session-cookie.server";
 import { anonymousActor, audited } from "./audit.server";

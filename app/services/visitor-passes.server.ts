@@ -20,7 +20,7 @@ import { getEnv } from "~/utils/env.server";
 import { trySendMail } from "~/utils/mail.server";
 import { pageWindow } from "~/utils/paging";
 import { qrPng } from "~/utils/qr-code.server";
-import { countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
+import { countRateLimitHit, peekRateLimit } from "./rate-limits.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited } from "./audit.server";
 import { freePin, newQrToken, qrHashOf } from "./door-keys.server";

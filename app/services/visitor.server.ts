@@ -12,7 +12,7 @@ import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
 import { formatIsoDay, isoString } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
-import { checkRateLimit, countRateLimitHit, peekRateLimit } from "~/utils/rate-limit-rules.server";
+import { checkRateLimit, countRateLimitHit, peekRateLimit } from "./rate-limits.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { anonymousActor, audited, guestActor } from "./audit.server";

@@ -3,7 +3,7 @@ import { getUserByApiToken, issueApiToken } from "~/models/api-token.server";
 import { createUser, verifyLogin } from "~/models/user.server";
 import { changeUserStatus } from "~/services/users.server";
 import { requireAdmin, requireApiAdmin } from "~/utils/auth.server";
-import { checkRateLimit, clearRateLimit, RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
+import { checkRateLimit, clearRateLimit, RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/services/rate-limits.server";
 import { createTestUser, sessionCookie } from "../setup/fixtures";
 
 /** The admin who changes the statuses below. */

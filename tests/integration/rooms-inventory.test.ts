@@ -19,7 +19,7 @@ import { changeReservationStatus } from "~/services/reservations.server";
 import { cancelGuestReservation } from "~/services/visitor.server";
 import { addDays, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { getDb, openDatabase } from "~/utils/db.server";
-import { RATE_LIMITS } from "~/utils/rate-limit-rules.server";
+import { RATE_LIMITS } from "~/services/rate-limits.server";
 import { createApiCallers, createTestReservation, createTestResident } from "../setup/fixtures";
 import { callApi, callRoute, jsonRequest } from "../setup/route";
 

@@ -9,7 +9,7 @@ import * as apiLogin from "~/routes/api.auth.login";
 import * as loginPage from "~/routes/login";
 import { getRateLimitKey, hitRateLimitKey } from "~/models/rate-limit.server";
 import { MAX_CONCURRENT_SIGN_INS, MAX_WAITING_SIGN_INS, signInLoad } from "~/services/sign-in.server";
-import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/utils/rate-limit-rules.server";
+import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/services/rate-limits.server";
 import { eventually } from "../../bridge/src/test-support/eventually";
 import { resetEnvForTests } from "~/utils/env.server";
 import { createTestUser } from "../setup/fixtures";

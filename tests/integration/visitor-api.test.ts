@@ -4,7 +4,7 @@ import * as lookupRoute from "~/routes/api.anonymous-reservations.code.$code";
 import * as reservationsRoute from "~/routes/api.anonymous-reservations";
 import * as captchaRoute from "~/routes/api.consultations.captcha";
 import { CAPTCHA_TTL_MS, createCaptcha } from "~/services/captcha-challenge.server";
-import { RATE_LIMITS } from "~/utils/rate-limit-rules.server";
+import { RATE_LIMITS } from "~/services/rate-limits.server";
 import * as submitRoute from "~/routes/api.consultations.submit";
 import { countReservations, getReservationByCode } from "~/models/reservation.server";
 import { countConsultationsByEmail } from "~/models/consultation.server";
