@@ -83,7 +83,7 @@ describe("npm start", () => {
             expect(below.map((entry) => entry.command)).toContainEqual(expect.stringContaining("build/access.js"));
             expect(below.map((entry) => entry.command)).toContainEqual(expect.stringContaining("@remix-run/serve"));
             if (signal === "SIGTERM") {
-              // public/ and the build's browser files are still served (patches/@remix-run+serve: looked up only for a name with a dot).
+              // public/ and the build's browser files are still served.
               const favicon = await fetch(`http://127.0.0.1:${port}/favicon.svg`);
               expect(favicon.status).toBe(200);
               expect(await favicon.text()).toBe(fs.readFileSync("public/favicon.svg", "utf8"));
