@@ -25,7 +25,7 @@ import { getSessionSecret } from "~/utils/data-dir.server";
 import { getDb, migrateDatabase } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { seedHolidays } from "~/services/holidays.server";
-import { patchHttpServer } from "~/utils/http-server-patch.server";
+import { installHttpEdge } from "~/utils/http-edge.server";
 import { addMetricsSource, startProcessMetrics } from "~/utils/metrics.server";
 import { useSpanishValidationMessages } from "~/utils/validation-locale.server";
 
@@ -131,7 +131,7 @@ export async function boot() {
   const env = getEnv();
   useSpanishValidationMessages();
   startProcessMetrics("web");
-  patchHttpServer();
+  installHttpEdge();
   getSessionSecret();
   // `npm run restore` refuses while a process has claimed the data directory.
   claimDataDir(env.DATA_DIR);

@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { bootOnce } from "~/boot.server";
 import { randomNonce } from "~/utils/crypto.server";
 import { useRouteTable } from "~/utils/http-metrics.server";
+import { markPrivate } from "~/utils/headers";
 import { withoutNulBytes } from "~/utils/html-stream.server";
 import { NonceContext } from "~/utils/nonce";
 import { cachedPage, cacheablePage, rememberPage } from "~/utils/render-cache.server";
@@ -45,6 +46,12 @@ function contentSecurityPolicy(nonce: string) {
   ].join("; ");
 }
 
+/** A page's data (`*.data`, single fetch): private screens' data is never stored by a cache. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  markPrivate(response.headers, new URL(request.url).pathname);
+  return response;
+};
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -56,6 +63,7 @@ export default function handleRequest(
   responseHeaders.set("X-Content-Type-Options", "nosniff");
   responseHeaders.set("Referrer-Policy", "same-origin");
   responseHeaders.set("X-Frame-Options", "DENY");
+  markPrivate(responseHeaders, new URL(request.url).pathname);
   const nonce = randomNonce();
   if (process.env.NODE_ENV === "production") responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
 

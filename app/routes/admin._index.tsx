@@ -12,7 +12,6 @@ import { requireAdmin } from "~/utils/auth.server";
 import { dashboardAction, loadDashboard } from "./admin._index.server";
 import { keepActionCacheControl } from "~/utils/headers";
 import { pageMeta } from "~/utils/meta";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Dashboard");
 
@@ -20,7 +19,6 @@ export const meta = pageMeta("Dashboard");
 export const headers = keepActionCacheControl;
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

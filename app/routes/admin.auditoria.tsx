@@ -8,12 +8,10 @@ import { requireAdmin } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { loadAuditPage } from "./admin.auditoria.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Auditoría");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -14,12 +14,10 @@ import type { FormActionData } from "~/utils/form-reply.server";
 import { withSearchParams } from "~/utils/page-url";
 import { cardsAction, loadCardsPage } from "./admin.cards.server";
 import { pageMeta } from "~/utils/meta";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Gestionar Tarjetas");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -19,12 +19,10 @@ import type { FormActionData } from "~/utils/form-reply.server";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { consultationsAction, loadConsultationsPage } from "./admin.consultations.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Gestión de Consultas");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

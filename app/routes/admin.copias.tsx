@@ -8,12 +8,10 @@ import { requireAdmin } from "~/utils/auth.server";
 import { formatDateTime, formatDateTimeSeconds } from "~/utils/dates";
 import { pageMeta } from "~/utils/meta";
 import { backupsAction, loadBackupsPage } from "./admin.copias.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Copias de seguridad");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -15,12 +15,10 @@ import { requireAdmin } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { groupsAction, loadGroupsPage } from "./admin.grupos.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Grupos de acceso");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

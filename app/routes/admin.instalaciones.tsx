@@ -11,12 +11,10 @@ import type { FormActionData } from "~/utils/form-reply.server";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { facilityBookingsAction, loadFacilityBookingsPage } from "./admin.instalaciones.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Reservas de instalaciones");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -13,12 +13,10 @@ import { formatTimeRange } from "~/utils/dates";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { loadVisitorPassesPage, visitorPassesAction } from "./admin.invitaciones.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Invitaciones");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -12,12 +12,10 @@ import { loadLogsPage, logsAction } from "./admin.logs.server";
 import type { StatFigure } from "~/services/access-log-review.server";
 import { LOG_PAGE_SIZE } from "~/schemas/access-log";
 import { pageMeta } from "~/utils/meta";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Registros de Acceso");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

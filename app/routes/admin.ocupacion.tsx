@@ -7,12 +7,10 @@ import { formatIsoDay, addDays } from "~/utils/dates";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { loadOccupancyPage } from "./admin.ocupacion.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Ocupación");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -19,12 +19,10 @@ import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { useHydrated } from "~/utils/use-hydrated";
 import { loadReservationsPage, reservationsAction } from "./admin.reservations.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Gestión de Reservas Anónimas");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

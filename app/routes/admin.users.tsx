@@ -24,12 +24,10 @@ import { requireAdmin } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
 import { withSearchParams } from "~/utils/page-url";
 import { loadUsersPage, usersAction, type AssignActionData } from "./admin.users.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Gestión de Usuarios");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);

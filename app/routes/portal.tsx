@@ -10,12 +10,10 @@ import { CancelVisitorPassModal, CreatedVisitorPassModal, InviteVisitorModal, Vi
 import { requireUser } from "~/utils/auth.server";
 import { pageMeta } from "~/utils/meta";
 import { loadPortal, portalAction } from "./portal.server";
-import { cachedPageHandle } from "~/utils/page-handle";
 
 export const meta = pageMeta("Mi Portal");
 
 // Rendered once per distinct data (ADR 0008): loaders and guards still run on every request.
-export const handle = cachedPageHandle();
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

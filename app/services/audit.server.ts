@@ -21,7 +21,7 @@ import { endOfMadridDay, formatDate, isoString, madridDateTimeFormatter, monthsB
 import { inWriteTransaction, totalChanges } from "~/utils/db.server";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
-import { currentRequestContext } from "~/utils/http-server-patch.server";
+import { currentRequestContext } from "~/utils/request-context.server";
 import { pageWindow } from "~/utils/paging";
 
 export type AuditActor = { id: string | null; username: string; role: AuditRole };

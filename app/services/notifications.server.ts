@@ -12,7 +12,7 @@ import {
   type Notification,
 } from "~/models/notification.server";
 import { formatDate, isoString } from "~/utils/dates";
-import { memoInRequest } from "~/utils/http-server-patch.server";
+import { memoInRequest } from "~/utils/request-context.server";
 
 export type NotificationType = "incident" | "booking" | "card" | "info";
 

@@ -11,7 +11,7 @@ import type { User } from "~/models/user.server";
 import { cookieSecurity, getClientIp } from "./client-ip.server";
 import { sameSecret } from "./crypto.server";
 import { getEnv } from "./env.server";
-import { currentRequestContext, memoInRequest } from "./http-server-patch.server";
+import { currentRequestContext, memoInRequest } from "./request-context.server";
 import { refusalResponse, throwRefusal } from "./refusal.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
 import { getSession, getSessionStorage, SESSION_MAX_AGE_S } from "./session-cookie.server";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getClientIp, isSecureRequest, plainIpAddress } from "./client-ip.server";
 import { resetEnvForTests } from "./env.server";
-import { PEER_IP_HEADER } from "./http-server-patch.server";
+import { PEER_IP_HEADER } from "./request-context.server";
 
 function request(headers: Record<string, string>) {
   return new Request("http://x/", { headers: { [PEER_IP_HEADER]: "10.0.0.1", ...headers } });

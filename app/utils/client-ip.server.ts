@@ -1,5 +1,5 @@
 import { getEnv } from "./env.server";
-import { currentRequestContext, PEER_IP_HEADER } from "./http-server-patch.server";
+import { currentRequestContext, PEER_IP_HEADER } from "./request-context.server";
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 

@@ -10,7 +10,7 @@ import { createReadStream } from "node:fs";
 import { pipeline, Readable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { currentRequestContext, responseDrained } from "./http-server-patch.server";
+import { currentRequestContext, responseDrained } from "./request-context.server";
 
 /**
  * What a service answers for a download (services build no Response): its

@@ -13,7 +13,7 @@ import {
 } from "@remix-run/node";
 import { MAX_INCIDENT_PHOTOS, MAX_PHOTO_BYTES, PHOTO_MESSAGES } from "~/schemas/resident-incident";
 import { refuse, type Refusal } from "./refusal.server";
-import { BODY_TOO_LARGE, BodyTooLargeError, isMultipartType, limitedBody, MAX_UPLOAD_BODY_BYTES } from "./request-body.server";
+import { BODY_TOO_LARGE, BodyTooLargeError, dropUnreadBody, isMultipartType, limitedBody, MAX_UPLOAD_BODY_BYTES } from "./request-body.server";
 
 /** A photo as it arrived: its name as the sender gave it, and its bytes. */
 export type UploadedPhoto = { filename: string; bytes: Uint8Array };
@@ -32,7 +32,10 @@ export function isMultipart(request: Request) {
 
 /** The form's fields, the photos of its `field` file input, and the first rule they broke (if any). */
 export async function readPhotoForm(request: Request, field = "photos"): Promise<PhotoForm> {
-  const tooLarge = (): PhotoForm => ({ formData: new FormData(), photos: [], problem: refuse(413, BODY_TOO_LARGE) });
+  const tooLarge = async (): Promise<PhotoForm> => {
+    await dropUnreadBody();
+    return { formData: new FormData(), photos: [], problem: refuse(413, BODY_TOO_LARGE) };
+  };
   if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BODY_BYTES) return tooLarge();
   // The whole body is capped too, as it streams in; text parts are kept up to 64 KB each.
   const body = limitedBody(request, MAX_UPLOAD_BODY_BYTES);

@@ -12,7 +12,7 @@ import { createCookieSessionStorage, data, redirect } from "@remix-run/node";
 import { cookieSecurity } from "./client-ip.server";
 import { getSessionSecret } from "./data-dir.server";
 import { getEnv } from "./env.server";
-import { currentRequestContext } from "./http-server-patch.server";
+import { currentRequestContext } from "./request-context.server";
 import type { Toast } from "./toast";
 
 let storage: ReturnType<typeof createStorage> | undefined;

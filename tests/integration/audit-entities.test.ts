@@ -55,7 +55,7 @@ import { reportPublicIncident } from "~/services/visitor.server";
 import { asRequester } from "../setup/audit";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { getDb } from "~/utils/db.server";
-import { PEER_IP_HEADER } from "~/utils/http-server-patch.server";
+import { PEER_IP_HEADER } from "~/utils/request-context.server";
 import {
   bookingRequest,
   createApiCallers,

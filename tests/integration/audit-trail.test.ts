@@ -14,7 +14,7 @@ import { getLastAuditEvent } from "~/models/audit-event.server";
 import { getCardRow, registerCard, updateCard } from "~/models/card.server";
 import { audited, SYSTEM_ACTOR, verifyAuditChain } from "~/services/audit.server";
 import { getDb } from "~/utils/db.server";
-import { withRequestContext, type RequestContext } from "~/utils/http-server-patch.server";
+import { withRequestContext, type RequestContext } from "~/utils/request-context.server";
 import * as verifyRoute from "~/routes/api.audit.verify";
 import { createApiCallers, hexPrefix } from "../setup/fixtures";
 import { callApi } from "../setup/route";

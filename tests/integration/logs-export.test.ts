@@ -18,7 +18,7 @@ import { accessLogs } from "~/db/schema";
 import { getDb } from "~/utils/db.server";
 import { readerThreadStatements } from "~/utils/db-reader-thread.server";
 import { downloadResponse } from "~/utils/download.server";
-import { withRequestContext } from "~/utils/http-server-patch.server";
+import { withRequestContext } from "~/utils/request-context.server";
 import { callRoute, jsonRequest } from "../setup/route";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie } from "../setup/fixtures";
 import { turnsDuring } from "../setup/event-loop";

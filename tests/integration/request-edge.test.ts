@@ -1,5 +1,5 @@
 // What is refused where a request arrives (issue 25, points 2, 7 and 9): the
-// patched node:http server in front of real route actions, as remix-serve
+// node:http server with the app's edge (http-edge.server.ts) in front of real route actions, as remix-serve
 // runs them (the body streamed from the socket). Bodies over their cap answer
 // 413, declared (before the app sees them) or streamed (the app stops
 // reading), and nothing oversized is echoed; a page's cross-site post is a
@@ -11,7 +11,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as reservationsRoute from "~/routes/api.anonymous-reservations";
 import * as reservarPage from "~/routes/reservar";
-import { patchHttpServer } from "~/utils/http-server-patch.server";
+import * as loginRoute from "~/routes/api.auth.login";
+import * as profileRoute from "~/routes/api.user-portal.profile";
+import { markPrivate } from "~/utils/headers";
+import { installHttpEdge } from "~/utils/http-edge.server";
 import { BODY_TOO_LARGE, MAX_BODY_BYTES } from "~/utils/request-body.server";
 import { CROSS_ORIGIN } from "~/utils/same-origin.server";
 import { postSlowly } from "../setup/http-client";
@@ -30,7 +33,7 @@ let port: number;
 const reached: string[] = [];
 
 beforeAll(async () => {
-  patchHttpServer();
+  installHttpEdge();
   server = http.createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
     reached.push(path);
@@ -138,18 +141,26 @@ describe("a page's cross-site post", () => {
 });
 
 describe("private answers", () => {
-  async function cacheControl(path: string) {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`);
-    await response.arrayBuffer();
-    return response.headers.get("cache-control");
-  }
-
   it("are sent with Cache-Control: no-store; public pages are not", async () => {
+    const cacheControl = (path: string) => {
+      const headers = new Headers();
+      markPrivate(headers, path);
+      return headers.get("cache-control");
+    };
     for (const path of ["/admin", "/admin/users", "/admin/cards.data", "/portal", "/portal.data", "/api/user-portal/profile", "/api/auth/login"]) {
-      expect(await cacheControl(path), path).toBe("no-store");
+      expect(cacheControl(path), path).toBe("no-store");
     }
     for (const path of ["/", "/reservar", "/administracion", "/portales", "/api/user-portal/bookings"]) {
-      expect(await cacheControl(path), path).toBeNull();
+      expect(cacheControl(path), path).toBeNull();
     }
+  });
+
+  it("say so from the private API routes, refusals included", async () => {
+    const profile = await callRoute(profileRoute.loader, new Request("http://localhost/api/user-portal/profile"));
+    expect(profile.status).toBe(401);
+    expect(profile.headers.get("cache-control")).toBe("no-store");
+    const login = await callRoute(loginRoute.loader, new Request("http://localhost/api/auth/login"));
+    expect(login.status).toBe(405);
+    expect(login.headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { countUnread, getNotifications } from "~/services/notifications.server";
 import { getSessionId, requireAdmin } from "~/utils/auth.server";
 import { getDb } from "~/utils/db.server";
-import { withRequestContext } from "~/utils/http-server-patch.server";
+import { withRequestContext } from "~/utils/request-context.server";
 import { createTestUser, sessionCookie } from "../setup/fixtures";
 
 const client = getDb().$client;

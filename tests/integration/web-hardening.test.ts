@@ -16,7 +16,7 @@ import * as logoutRoute from "~/routes/logout";
 import * as themeRoute from "~/routes/theme";
 import { newCaptcha } from "~/services/visitor.server";
 import { resetEnvForTests } from "~/utils/env.server";
-import { patchHttpServer } from "~/utils/http-server-patch.server";
+import { installHttpEdge } from "~/utils/http-edge.server";
 import { addDays, todayInMadrid } from "~/utils/dates";
 import { createTestUser, sessionCookie } from "../setup/fixtures";
 import { callRoute, jsonRequest } from "../setup/route";
@@ -208,7 +208,7 @@ describe("the guest's email on a lookup", () => {
   });
 
   it("stays out of the request log: the logged URL of that route has no query", async () => {
-    patchHttpServer();
+    installHttpEdge();
     const logged: string[] = [];
     const server = http.createServer((req, res) => {
       const withOriginal = req as http.IncomingMessage & { originalUrl?: string };

@@ -5,7 +5,7 @@ import { auditEvents } from "~/db/schema";
 import type { User } from "~/models/user.server";
 import { audited, type AuditEntry } from "~/services/audit.server";
 import { getDb } from "~/utils/db.server";
-import { withRequestContext } from "~/utils/http-server-patch.server";
+import { withRequestContext } from "~/utils/request-context.server";
 
 /** Runs `work` inside a request made by `user` (none: a visitor) from `ip`. */
 export function asRequester<T>(user: Pick<User, "id" | "username" | "role"> | null, ip: string, work: () => Promise<T>) {

@@ -2,7 +2,7 @@
 // Request, inside a request context as the server gives every request (the
 // guards note the caller on it for the audit trail), and always hands back
 // the Response (returned or thrown).
-import { PEER_IP_HEADER, withRequestContext } from "~/utils/http-server-patch.server";
+import { PEER_IP_HEADER, withRequestContext } from "~/utils/request-context.server";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RouteFunction = (args: any) => unknown;
