@@ -41,4 +41,16 @@ describe("routeTemplate", () => {
     expect(routeTemplate("/assets/missing.js")).toBe("/*");
     fs.rmSync(assets, { recursive: true, force: true });
   });
+
+  it("keeps each path's template, and forgets them all when the build's routes change", () => {
+    const assets = fs.mkdtempSync(path.join(os.tmpdir(), "assets-"));
+    useRouteTable(manifest, assets);
+    for (let i = 0; i < 2_100; i++) expect(routeTemplate(`/api/cards/${i}`)).toBe("/api/cards/:id");
+    expect(routeTemplate("/admin/cards")).toBe("/admin/cards");
+    const renamed = { ...manifest, "routes/admin.cards": { ...manifest["routes/admin.cards"]!, path: "tarjetas" } } as ServerBuild["routes"];
+    useRouteTable(renamed, assets);
+    expect(routeTemplate("/admin/cards")).toBe("/*");
+    expect(routeTemplate("/admin/tarjetas")).toBe("/admin/tarjetas");
+    fs.rmSync(assets, { recursive: true, force: true });
+  });
 });

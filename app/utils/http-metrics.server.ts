@@ -57,11 +57,28 @@ function filesUnder(root: string, relative = ""): string[] {
 /** The routes of the running build and the browser build's folder (remix-serve serves its files before Remix). */
 export function useRouteTable(manifest: ServerBuild["routes"], assetsBuildDirectory: string) {
   table = { routes: nest(manifest, undefined), staticFiles: new Set(filesUnder(path.resolve(assetsBuildDirectory))) };
+  templates.clear();
 }
+
+// Matching a path against the ~120 routes costs about a tenth of a cached
+// public page's CPU (docs/performance.md): each path's template is kept,
+// keyed by the exact pathname, the oldest forgotten past MAX_TEMPLATES.
+const MAX_TEMPLATES = 2_000;
+const templates = new Map<string, string>();
 
 /** The route template answering `pathname`: its routes' paths joined (`/admin/cards`, `/api/cards/:id`, `/*`). */
 export function routeTemplate(pathname: string): string {
   if (!table) return "unknown";
+  let template = templates.get(pathname);
+  if (template === undefined) {
+    template = matchTemplate(table, pathname);
+    if (templates.size >= MAX_TEMPLATES) templates.delete(templates.keys().next().value!);
+    templates.set(pathname, template);
+  }
+  return template;
+}
+
+function matchTemplate(table: RouteTable, pathname: string): string {
   if (table.staticFiles.has(pathname)) return "static";
   const data = pathname.endsWith(".data");
   const routePath = data ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
@@ -71,7 +88,7 @@ export function routeTemplate(pathname: string): string {
   return data ? `${template === "/" ? "/_root" : template}.data` : template;
 }
 
-/** Times the request until its response has been handed to the socket (the patch calls it for every request). */
+/** Times the request until its response has been handed to the socket (the HTTP edge calls it for every request). */
 export function timeRequest(req: IncomingMessage, res: ServerResponse, pathname: string) {
   const started = performance.now();
   res.once("finish", () => {

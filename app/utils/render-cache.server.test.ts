@@ -1,7 +1,7 @@
 import type { EntryContext } from "@remix-run/node";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cachedPageHandle } from "./page-handle";
-import { cachedPage, cacheablePage, clearRenderCache, MAX_CACHED_PAGES, rememberPage } from "./render-cache.server";
+import { cachedPage, cacheablePage, clearRenderCache, dataKey, MAX_CACHED_PAGES, rememberPage } from "./render-cache.server";
 
 type PageData = { captcha?: { captchaId: string; question: string }; today?: string; reply?: Promise<string> };
 
@@ -83,6 +83,68 @@ describe("the render cache", () => {
     expect(serve({ captcha: captcha(), today: "2026-11-24" }, { url: "http://casa.test/visita?x=1" }).from).toBe("render");
     const other = cacheablePage(get(), 200, context({ captcha: captcha(), today: "2026-11-24" }, { rootData: { theme: "dark" } }));
     expect(other && cachedPage(other)).toBeNull();
+  });
+
+  it("keys the data so that every value a loader can return is told apart", () => {
+    const values: unknown[] = [
+      new Map([["a", 1]]),
+      new Map([["a", 2]]),
+      new Map([["b", 1]]),
+      new Map(),
+      new Set(["a"]),
+      new Set(["b"]),
+      new Set(),
+      new Date("2026-12-08T10:00:00Z"),
+      new Date("2026-12-08T11:00:00Z"),
+      "2026-12-08T10:00:00.000Z",
+      { a: undefined },
+      {},
+      { a: null },
+      [undefined],
+      // eslint-disable-next-line no-sparse-arrays
+      [, 1],
+      [undefined, 1],
+      [],
+      0,
+      -0,
+      "0",
+      1n,
+      true,
+      "T",
+      null,
+      "null",
+      undefined,
+      [["a", 1]],
+      { a: 1 },
+      { "a,b": 1 },
+      { a: { b: 1 } },
+    ];
+    const keys = values.map((value) => dataKey({ root: value }));
+    expect(keys.every((key) => typeof key === "string")).toBe(true);
+    expect(new Set(keys).size).toBe(values.length);
+    // Equal values, equal keys: a cache that pays.
+    expect(dataKey({ a: new Map([["x", new Set([new Date(0)])]]) })).toBe(dataKey({ a: new Map([["x", new Set([new Date(0)])]]) }));
+    // What it cannot write has no key: the page is rendered.
+    expect(dataKey({ a: new (class Money {})() })).toBeNull();
+    expect(dataKey({ a: () => 1 })).toBeNull();
+    expect(dataKey({ a: Promise.resolve(1) })).toBeNull();
+  });
+
+  it("renders again when two Maps or two Sets differ only in their contents", () => {
+    type MapPage = { captcha: { captchaId: string; question: string }; rooms: Map<string, number> };
+    const serveMap = (rooms: Map<string, number>) => {
+      const data: MapPage = { captcha: captcha(), rooms };
+      const page = cacheablePage(get(), 200, context(data as unknown as PageData));
+      expect(page).not.toBeNull();
+      const hit = cachedPage(page!);
+      if (hit !== null) return "cache";
+      rememberPage(page!, render(data as unknown as PageData, JSON.stringify([...rooms])));
+      return "render";
+    };
+    serveMap(new Map([["doble", 2]]));
+    serveMap(new Map([["doble", 2]]));
+    expect(serveMap(new Map([["doble", 2]]))).toBe("cache");
+    expect(serveMap(new Map([["doble", 0]]))).toBe("render");
   });
 
   it("never stores a page whose output depends on more than its data", () => {

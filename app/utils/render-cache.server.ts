@@ -14,9 +14,9 @@
 // happens to equal other text on the page cuts that text out too, so that
 // render disagrees with the next one, whose value is another.
 //
-// The key is the JSON of the loaders' data: a page opts in only when its
-// loaders return JSON data (Dates are fine; Maps, Sets and undefined-versus-
-// absent are not told apart). A page with deferred data is never cached.
+// The key is the loaders' data written out by dataKey, which tells apart
+// every value a loader can return (Map, Set, Date, undefined against absent);
+// a page with deferred data, or data it cannot write, is never cached.
 import { createHash, randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import type { RenderCacheHandle } from "./page-handle";
@@ -46,23 +46,83 @@ function readPath(data: unknown, path: string): unknown {
   return path.split(".").reduce<unknown>((value, step) => (value && typeof value === "object" ? (value as Record<string, unknown>)[step] : undefined), data);
 }
 
-/** Remix streams a route's top-level promises (deferred data): a page that has any is not the same page twice. */
-function hasDeferredData(loaderData: Record<string, unknown>) {
-  return Object.values(loaderData).some(
-    (routeData) => routeData instanceof Object && Object.values(routeData).some((value) => typeof value === "function" || (value instanceof Object && "then" in value)),
-  );
+/**
+ * The loader data as a key that tells apart every value a loader can return:
+ * Maps, Sets and Dates by their contents, `undefined` from an absent field,
+ * -0 from 0, a sparse array's hole from `undefined`. Strings are written as
+ * their JSON, so a hole value (inert, INERT_VALUE) reads `"value"`. Anything
+ * else (a class instance, a function, a promise: deferred data) has no key,
+ * and the page is rendered. Each hole value becomes a marker.
+ */
+export function dataKey(loaderData: unknown, holeValues: readonly string[] = []): string | null {
+  const parts: string[] = [];
+  if (!writeKey(loaderData, parts)) return null;
+  let key = parts.join("");
+  for (const value of holeValues) key = key.replaceAll(`"${value}"`, '"\u0000hole"');
+  return key;
 }
 
-/**
- * The loader data as JSON, each hole value as a marker. A plain
- * JSON.stringify, without a replacer: one called for every value took most
- * of the key's time (~3 % of a page's CPU on a 27 KB loader result). A hole
- * value is inert (INERT_VALUE), so its JSON is the value in quotes.
- */
-function keyJson(loaderData: Record<string, unknown>, holeValues: readonly string[]) {
-  let json = JSON.stringify(loaderData);
-  for (const value of holeValues) json = json.replaceAll(`"${value}"`, '"\u0000hole"');
-  return json;
+function writeKey(value: unknown, parts: string[]): boolean {
+  switch (typeof value) {
+    case "string":
+      parts.push(JSON.stringify(value));
+      return true;
+    case "number":
+      parts.push(Object.is(value, -0) ? "-0" : String(value));
+      return true;
+    case "boolean":
+      parts.push(value ? "T" : "F");
+      return true;
+    case "undefined":
+      parts.push("U");
+      return true;
+    case "bigint":
+      parts.push(`${value}n`);
+      return true;
+    case "object":
+      break;
+    default:
+      return false; // a function or a symbol
+  }
+  if (value === null) {
+    parts.push("N");
+    return true;
+  }
+  if (Array.isArray(value)) {
+    parts.push("[");
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) parts.push("_");
+      else if (!writeKey(value[i], parts)) return false;
+      parts.push(",");
+    }
+    parts.push("]");
+    return true;
+  }
+  if (value instanceof Date) {
+    parts.push(`D${value.getTime()}`);
+    return true;
+  }
+  if (value instanceof Map || value instanceof Set) {
+    parts.push(value instanceof Map ? "M[" : "S[");
+    for (const entry of value instanceof Map ? value : [...value].map((item) => [item])) {
+      for (const item of entry as unknown[]) {
+        if (!writeKey(item, parts)) return false;
+        parts.push(",");
+      }
+    }
+    parts.push("]");
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  parts.push("{");
+  for (const [name, field] of Object.entries(value)) {
+    parts.push(JSON.stringify(name), ":");
+    if (!writeKey(field, parts)) return false;
+    parts.push(",");
+  }
+  parts.push("}");
+  return true;
 }
 
 /**
@@ -89,9 +149,9 @@ export function cacheablePage(request: Request, statusCode: number, context: Ent
     if (!INERT_VALUE.test(value)) return null;
     holes.push({ marker: `${MARKER_PREFIX}${holes.length}-`, value });
   }
-  if (hasDeferredData(loaderData)) return null;
-  const json = keyJson(loaderData, holes.map((hole) => hole.value));
-  const key = createHash("sha256").update(request.url).update("\u0000").update(json).digest("base64url");
+  const data = dataKey(loaderData, holes.map((hole) => hole.value));
+  if (data === null) return null;
+  const key = createHash("sha256").update(request.url).update("\u0000").update(data).digest("base64url");
   return { key, holes };
 }
 
