@@ -1,4 +1,4 @@
-// Backups (README "Copias de seguridad"): how an archive was made and what
+// Backups (docs/operations.md, "Backups"): how an archive was made and what
 // its name looks like. Browser-safe: the /admin/copias screen shows the labels.
 
 export const BACKUP_TRIGGERS = ["scheduled", "manual", "cli"] as const;

@@ -1,4 +1,4 @@
-// Backups that restore (README "Copias de seguridad"). Each backup is one
+// Backups that restore (docs/operations.md, "Backups"). Each backup is one
 // .tar.gz in BACKUP_DIR (default <DATA_DIR>/backups) named by the UTC time it
 // began and how it was made (app/schemas/backup.ts), holding:
 //   manifest.json  format, time, trigger, app version, last applied migration,
