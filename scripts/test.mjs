@@ -1,5 +1,6 @@
-// `npm test`: typecheck, unit and integration tests (vitest), then the
-// end-to-end suite (Playwright) against a fresh production build.
+// `npm test`: typecheck, lint and the production build side by side, then
+// the unit and integration tests (vitest), then the end-to-end suite
+// (Playwright) against that build.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -63,11 +64,13 @@ async function together(steps) {
 
 const npx = "npx";
 ensureSystemPackages();
-// The typecheck (one tsc at a time) and the production build only read the
-// sources: side by side. vitest's `npm start` test rebuilds build/ as a
+// The typecheck (one tsc at a time), the lint (ESLint with the layer table's
+// import boundaries, eslint.config.js) and the production build only read
+// the sources: side by side. vitest's `npm start` test rebuilds build/ as a
 // newcomer's first start does (no NODE_ENV), which is the same production build.
 await together([
   ["typecheck", "npm", ["run", "-s", "typecheck"]],
+  ["lint", "npm", ["run", "-s", "lint"]],
   ["build", process.execPath, ["scripts/build.mjs"]],
 ]);
 step("unit and integration", npx, ["vitest", "run"]);

@@ -196,13 +196,13 @@ export async function updateIncident(id: string, input: IncidentEditInput) {
 
 /**
  * The advance button and PUT /api/incidents/{id}/status. The residents'
- * portal was built beside this screen and shares this function; `admin` is
+ * portal was built beside this screen and shares this function; `_admin` is
  * who asks (not stored).
  */
 export async function changeIncidentStatus(
   incidentId: string,
   status: AdminIncidentStatus,
-  admin: Pick<User, "id" | "username">,
+  _admin: Pick<User, "id" | "username">,
 ): Promise<Result<{ incident: IncidentWithReporter }>> {
   return changeIncident(incidentId, { status });
 }

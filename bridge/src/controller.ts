@@ -304,7 +304,7 @@ function readCaFile(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new Error(`mqtt.caFile: cannot read ${file}: ${errorMessage(error)}`);
+    throw new Error(`mqtt.caFile: cannot read ${file}: ${errorMessage(error)}`, { cause: error });
   }
 }
 

@@ -21,7 +21,7 @@ export class FakeBridge {
     readonly prefix: string,
   ) {
     client.on("message", (topic, payload, packet) => {
-      let json: unknown = null;
+      let json: unknown;
       try {
         json = payload.length ? JSON.parse(payload.toString("utf8")) : null;
       } catch {
