@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { accessGroupDoors, accessGroups, doors, userAccessGroups, type AccessGroup, type WeeklySchedule } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, inJsonArray, preparedQuery, type Database } from "~/utils/db.server";
+import { getDb, type Database } from "~/utils/db.server";
 
 export type { AccessGroup };
 
@@ -25,8 +25,6 @@ function withDoorsAndMembers(groups: AccessGroup[], doorRows: GroupDoorRow[], me
   }));
 }
 
-// The groups' screen reads every group with its doors and members on every view: built once (architecture rule 6).
-const allGroups = preparedQuery((db) => db.select().from(accessGroups).orderBy(asc(sql`lower(${accessGroups.name})`)).prepare());
 /** The groups' doors, by name: every group's (the list) or one group's. */
 function selectGroupDoors(db: Database, groupId?: string) {
   return db
@@ -36,11 +34,14 @@ function selectGroupDoors(db: Database, groupId?: string) {
     .where(groupId === undefined ? undefined : eq(accessGroupDoors.groupId, groupId))
     .orderBy(asc(doors.name));
 }
-const doorsOfAllGroups = preparedQuery((db) => selectGroupDoors(db).prepare());
-const membersOfAllGroups = preparedQuery((db) => db.select(memberCountColumns).from(userAccessGroups).groupBy(userAccessGroups.groupId).prepare());
 
 export async function listAccessGroups(): Promise<AccessGroupWithDoors[]> {
-  const [groups, doorRows, members] = await Promise.all([allGroups().all(), doorsOfAllGroups().all(), membersOfAllGroups().all()]);
+  const db = getDb();
+  const [groups, doorRows, members] = await Promise.all([
+    db.select().from(accessGroups).orderBy(asc(sql`lower(${accessGroups.name})`)),
+    selectGroupDoors(db),
+    db.select(memberCountColumns).from(userAccessGroups).groupBy(userAccessGroups.groupId),
+  ]);
   return withDoorsAndMembers(groups, doorRows, members);
 }
 
@@ -97,21 +98,15 @@ export async function deleteAccessGroup(id: string) {
 }
 
 /** Each user's group ids (users without groups are left out). */
-// The users' screen reads it for its page on every view: built once, the ids as one JSON parameter (architecture rule 6).
-const groupIdsOfUsers = preparedQuery((db) =>
-  db
-    .select({ userId: userAccessGroups.userId, groupId: userAccessGroups.groupId })
-    .from(userAccessGroups)
-    .innerJoin(accessGroups, eq(accessGroups.id, userAccessGroups.groupId))
-    .where(inJsonArray(userAccessGroups.userId, sql.placeholder("userIds")))
-    .orderBy(asc(sql`lower(${accessGroups.name})`))
-    .prepare(),
-);
-
 export async function listGroupIdsOfUsers(userIds: string[]): Promise<Map<string, string[]>> {
   const byUser = new Map<string, string[]>();
   if (userIds.length === 0) return byUser;
-  const rows = await groupIdsOfUsers().all({ userIds: JSON.stringify(userIds) });
+  const rows = await getDb()
+    .select({ userId: userAccessGroups.userId, groupId: userAccessGroups.groupId })
+    .from(userAccessGroups)
+    .innerJoin(accessGroups, eq(accessGroups.id, userAccessGroups.groupId))
+    .where(inArray(userAccessGroups.userId, userIds))
+    .orderBy(asc(sql`lower(${accessGroups.name})`));
   for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.groupId]);
   return byUser;
 }

@@ -31,7 +31,6 @@ import { LOG_COUNT_BOUND, type LogDateRange, type LogFilters } from "~/schemas/a
 import { normalizeCardNumberSearch } from "~/utils/card-number";
 import { getDb } from "~/utils/db.server";
 import { openReaderThread } from "~/utils/db-reader-thread.server";
-import { isoString } from "~/utils/dates";
 
 type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 type AccessReason = (typeof ACCESS_REASONS)[number];
@@ -98,7 +97,7 @@ export async function getAccessActivity(now: Date): Promise<AccessActivity> {
   const hourly = Array.from({ length: 24 }, (_, index) => {
     const hourStart = firstHour + index * HOUR_MS;
     const hour = byHour.get(hourStart);
-    return { hourStart: isoString(hourStart), granted: hour?.granted ?? 0, denied: (hour?.total ?? 0) - (hour?.granted ?? 0) };
+    return { hourStart: new Date(hourStart).toISOString(), granted: hour?.granted ?? 0, denied: (hour?.total ?? 0) - (hour?.granted ?? 0) };
   });
   return { hourly, byDoor, total, granted };
 }

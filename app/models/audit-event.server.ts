@@ -2,9 +2,9 @@
 // their hashes, read newest first with the admin's filters, walked oldest
 // first to verify, and purged from the oldest end.
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { auditControl, auditEvents, type AuditEvent } from "~/db/schema";
-import { getDb, likePattern, selectJsonRows } from "~/utils/db.server";
+import { getDb, likePattern } from "~/utils/db.server";
 
 export type { AuditEvent };
 
@@ -106,10 +106,7 @@ export async function getAuditEventById(id: number) {
 
 /** Newest first (the chain's order, backwards). */
 export async function listAuditEvents(criteria: AuditCriteria, { limit, offset }: { limit: number; offset: number }): Promise<AuditEvent[]> {
-  // The audit screen's page, read on every view: as one JSON cell (architecture rule 6).
-  return selectJsonRows(getTableColumns(auditEvents), (select) =>
-    select.from(auditEvents).where(criteriaWhere(criteria)).orderBy(desc(auditEvents.id)).limit(limit).offset(offset),
-  );
+  return getDb().select().from(auditEvents).where(criteriaWhere(criteria)).orderBy(desc(auditEvents.id)).limit(limit).offset(offset);
 }
 
 /** The matching events newest first, a batch at a time (the CSV export). */

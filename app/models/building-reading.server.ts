@@ -6,7 +6,7 @@
 import { desc, lt } from "drizzle-orm";
 import { buildingReadings, type BuildingReading } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery, type Database } from "~/utils/db.server";
+import { getDb, type Database } from "~/utils/db.server";
 
 export type { BuildingReading };
 
@@ -32,11 +32,8 @@ export async function insertBuildingReadings(readings: NewBuildingReading[], db:
 }
 
 /** The most recent reading (by the time it was measured), or undefined when there is none. */
-// Read by the portal on every view: built once (architecture rule 6).
-const latestReading = preparedQuery((db) => db.select().from(buildingReadings).orderBy(desc(buildingReadings.recordedAt)).limit(1).prepare());
-
 export async function getLatestBuildingReading() {
-  const [row] = await latestReading().all();
+  const [row] = await getDb().select().from(buildingReadings).orderBy(desc(buildingReadings.recordedAt)).limit(1);
   return row;
 }
 

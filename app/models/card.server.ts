@@ -6,7 +6,7 @@ import { cardPermissions, cards, doors, users, type Card, type CARD_TYPES, type 
 import type { AnonymousFilter, CardSortKey, SortOrder } from "~/schemas/card";
 import { canonicalCardId, normalizeCardNumberSearch } from "~/utils/card-number";
 import { createId } from "~/utils/crypto.server";
-import { getDb, inJsonArray, preparedQuery, selectJsonRows } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 
 export type { Card };
 
@@ -37,9 +37,10 @@ export type CardWithRelations = NonNullable<Awaited<ReturnType<typeof getCardByI
 /** A card's permission on a door: the door's row id and its hardware code. */
 export type CardPermission = { doorId: string; doorCode: string; granted: boolean; schedule: WeeklySchedule | null };
 
-// The cards screen reads its page's permissions on every view: built once, the ids as one JSON parameter (architecture rule 6).
-const permissionsOfCards = preparedQuery((db) =>
-  db
+async function listPermissionsOfCards(cardIds: string[]) {
+  const byCard = new Map<string, CardPermission[]>();
+  if (cardIds.length === 0) return byCard;
+  const rows = await getDb()
     .select({
       cardId: cardPermissions.cardId,
       doorId: cardPermissions.doorId,
@@ -49,15 +50,8 @@ const permissionsOfCards = preparedQuery((db) =>
     })
     .from(cardPermissions)
     .innerJoin(doors, eq(doors.id, cardPermissions.doorId))
-    .where(inJsonArray(cardPermissions.cardId, sql.placeholder("ids")))
-    .orderBy(asc(cardPermissions.createdAt), asc(cardPermissions.doorId))
-    .prepare(),
-);
-
-async function listPermissionsOfCards(cardIds: string[]) {
-  const byCard = new Map<string, CardPermission[]>();
-  if (cardIds.length === 0) return byCard;
-  const rows = await permissionsOfCards().all({ ids: JSON.stringify(cardIds) });
+    .where(inArray(cardPermissions.cardId, cardIds))
+    .orderBy(asc(cardPermissions.createdAt), asc(cardPermissions.doorId));
   for (const { cardId, ...permission } of rows) {
     const list = byCard.get(cardId) ?? [];
     list.push(permission);
@@ -109,20 +103,18 @@ function cardListWhere(options: CardListOptions): SQL | undefined {
 export async function listCards(options: CardListOptions = {}): Promise<CardWithRelations[]> {
   const column = CARD_SORT_FIELDS[options.sortBy ?? "lastUsed"];
   const order = options.sortOrder === "asc" ? asc : desc;
-  // A page of the cards screen, read on every view: as one JSON cell (architecture rule 6).
-  const rows = await selectJsonRows({ card: cards, holder: holderColumns }, (select) =>
-    select
-      .from(cards)
-      .leftJoin(users, eq(users.id, cards.userId))
-      .where(cardListWhere(options))
-      .orderBy(sql`${column} IS NULL`, order(column), asc(cards.id))
-      .limit(options.limit ?? 100)
-      .offset(options.offset ?? 0),
-  );
+  const rows = await getDb()
+    .select({ card: cards, holder: holderColumns })
+    .from(cards)
+    .leftJoin(users, eq(users.id, cards.userId))
+    .where(cardListWhere(options))
+    .orderBy(sql`${column} IS NULL`, order(column), asc(cards.id))
+    .limit(options.limit ?? 100)
+    .offset(options.offset ?? 0);
   return withPermissions(rows);
 }
 
-/** A left-joined holder: null, or (from selectJsonRows) an object of nulls, when the card has none. */
+/** A left-joined holder: null when the card has none. */
 type CardRow = { card: Card; holder: { id: string; username: string; firstName: string | null; lastName: string | null; status: User["status"] } | null };
 
 /** Rows of cards joined with their holders, with each card's permissions. */
@@ -210,12 +202,8 @@ export async function unassignCardOfUser(userId: string, cardId: string) {
   return card ?? null;
 }
 
-// The cards screen counts its cards on every view; with no filter (its first view) the count is built once.
-const allCardsCount = preparedQuery((db) => db.select({ total: count() }).from(cards).prepare());
-
 export async function countCards(options: CardListOptions = {}) {
-  const where = cardListWhere(options);
-  const [row] = await (where ? getDb().select({ total: count() }).from(cards).where(where) : allCardsCount().all());
+  const [row] = await getDb().select({ total: count() }).from(cards).where(cardListWhere(options));
   return row?.total ?? 0;
 }
 
@@ -258,26 +246,17 @@ export async function getCardRow(id: string) {
 }
 
 /** Each card's status, and the doors each one is granted (for the access log's approve buttons). */
-// The log screen asks them of its page's denied rows on every view: built once, the ids as one JSON parameter (architecture rule 6).
-const statusesOfCards = preparedQuery((db) =>
-  db
-    .select({ id: cards.id, status: cards.status })
-    .from(cards)
-    .where(inJsonArray(cards.id, sql.placeholder("ids")))
-    .prepare(),
-);
-const grantsOfCards = preparedQuery((db) =>
-  db
-    .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
-    .from(cardPermissions)
-    .where(and(inJsonArray(cardPermissions.cardId, sql.placeholder("ids")), eq(cardPermissions.granted, true)))
-    .prepare(),
-);
-
 export async function listCardStatusesAndGrants(cardIds: string[]) {
   const ids = [...new Set(cardIds)];
   if (ids.length === 0) return { statuses: new Map<string, Card["status"]>(), granted: new Set<string>() };
-  const [rows, grants] = await Promise.all([statusesOfCards().all({ ids: JSON.stringify(ids) }), grantsOfCards().all({ ids: JSON.stringify(ids) })]);
+  const db = getDb();
+  const [rows, grants] = await Promise.all([
+    db.select({ id: cards.id, status: cards.status }).from(cards).where(inArray(cards.id, ids)),
+    db
+      .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
+      .from(cardPermissions)
+      .where(and(inArray(cardPermissions.cardId, ids), eq(cardPermissions.granted, true))),
+  ]);
   return {
     statuses: new Map(rows.map((row) => [row.id, row.status])),
     /** `${cardId}|${doorId}` of each granted permission. */
@@ -401,19 +380,13 @@ export async function assignCardToUser(userId: string, assignment: CardAssignmen
  * How many active cards each of these users holds (users without one are
  * left out). Looked up by holder only, so it reads the holder index.
  */
-// The users' screen reads it for its page on every view: built once, the ids as one JSON parameter (architecture rule 6).
-const activeCardsOfUsers = preparedQuery((db) =>
-  db
-    .select({ userId: cards.userId, active: sql<number>`sum(${cards.status} = 'active')`.mapWith(Number) })
-    .from(cards)
-    .where(inJsonArray(cards.userId, sql.placeholder("userIds")))
-    .groupBy(cards.userId)
-    .prepare(),
-);
-
 export async function countActiveCardsOfUsers(userIds: string[]): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
-  const rows = await activeCardsOfUsers().all({ userIds: JSON.stringify(userIds) });
+  const rows = await getDb()
+    .select({ userId: cards.userId, active: sql<number>`sum(${cards.status} = 'active')`.mapWith(Number) })
+    .from(cards)
+    .where(inArray(cards.userId, userIds))
+    .groupBy(cards.userId);
   return new Map(rows.map((row) => [row.userId!, row.active]));
 }
 

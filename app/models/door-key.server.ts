@@ -4,7 +4,7 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { doorKeyDoors, doorKeys, doors, users, type DoorKey } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, inJsonArray, likePattern, preparedQueriesByShape, preparedQuery, type Database } from "~/utils/db.server";
+import { getDb, likePattern, type Database } from "~/utils/db.server";
 
 export type { DoorKey };
 
@@ -211,7 +211,7 @@ export async function listKeyDoors(key: Pick<DoorKey, "id" | "entrances">) {
 export type VisitorPassStatusFilter = "active" | "used" | "cancelled" | "expired";
 
 /** A pass's status as the API names it, in SQL: cancelled (revoked), used (it opened a door once), expired, active. */
-function visitorStatusIs(status: VisitorPassStatusFilter, now: SQLWrapper): SQL | undefined {
+function visitorStatusIs(status: VisitorPassStatusFilter, now: Date): SQL | undefined {
   switch (status) {
     case "cancelled":
       return eq(doorKeys.status, "revoked");
@@ -226,14 +226,14 @@ function visitorStatusIs(status: VisitorPassStatusFilter, now: SQLWrapper): SQL 
 
 export type VisitorPassQuery = { createdBy?: string; status?: VisitorPassStatusFilter; search?: string; now: Date };
 
-/** The passes a query keeps, its values as placeholders (createdBy, pattern, now): one where per shape of query. */
-function visitorPassWhere({ createdBy, status, search }: VisitorPassQuery) {
-  const pattern = sql.placeholder("pattern");
+/** The passes a query keeps. */
+function visitorPassWhere({ createdBy, status, search, now }: VisitorPassQuery) {
+  const pattern = search ? likePattern(search) : null;
   return and(
     eq(doorKeys.kind, "visitor"),
-    createdBy ? eq(doorKeys.createdBy, sql.placeholder("createdBy")) : undefined,
-    status ? visitorStatusIs(status, sql.placeholder("now")) : undefined,
-    search
+    createdBy ? eq(doorKeys.createdBy, createdBy) : undefined,
+    status ? visitorStatusIs(status, now) : undefined,
+    pattern
       ? or(
           sql`${doorKeys.visitorName} LIKE ${pattern} ESCAPE '\\'`,
           sql`${doorKeys.visitorEmail} LIKE ${pattern} ESCAPE '\\'`,
@@ -242,11 +242,6 @@ function visitorPassWhere({ createdBy, status, search }: VisitorPassQuery) {
         )
       : undefined,
   );
-}
-
-/** The placeholders' values of a query (a placeholder's value goes to the driver as it is: an instant as epoch ms). */
-function visitorPassValues({ createdBy, search, now }: VisitorPassQuery) {
-  return { createdBy: createdBy ?? null, pattern: search ? likePattern(search) : null, now: now.getTime() };
 }
 
 const visitorPassColumns = {
@@ -259,21 +254,17 @@ export type VisitorPassRow = DoorKey & {
   doors: { id: string; code: string; name: string }[];
 };
 
-// The passes' doors, their page and count: read on every view of the portal and the admin's screen, built once (per
-// shape of query: who gave them, which status, a search or not) with their values as placeholders (architecture rule 6).
-const doorsOfKeys = preparedQuery((db) =>
-  db
-    .select({ keyId: doorKeyDoors.keyId, id: doors.id, code: doors.code, name: doors.name })
-    .from(doorKeyDoors)
-    .innerJoin(doors, eq(doors.id, doorKeyDoors.doorId))
-    .where(inJsonArray(doorKeyDoors.keyId, sql.placeholder("keyIds")))
-    .orderBy(doors.name)
-    .prepare(),
-);
-
 async function withDoors(rows: { key: DoorKey; resident: VisitorPassRow["resident"] }[]): Promise<VisitorPassRow[]> {
   const ids = rows.map((row) => row.key.id);
-  const doorRows = ids.length === 0 ? [] : await doorsOfKeys().all({ keyIds: JSON.stringify(ids) });
+  const doorRows =
+    ids.length === 0
+      ? []
+      : await getDb()
+          .select({ keyId: doorKeyDoors.keyId, id: doors.id, code: doors.code, name: doors.name })
+          .from(doorKeyDoors)
+          .innerJoin(doors, eq(doors.id, doorKeyDoors.doorId))
+          .where(inArray(doorKeyDoors.keyId, ids))
+          .orderBy(doors.name);
   return rows.map((row) => ({
     ...row.key,
     resident: row.resident?.id ? row.resident : null,
@@ -281,32 +272,21 @@ async function withDoors(rows: { key: DoorKey; resident: VisitorPassRow["residen
   }));
 }
 
-const queryShape = ({ createdBy, status, search }: VisitorPassQuery) => `${createdBy ? "mine" : "all"}:${status ?? "any"}:${search ? "search" : "plain"}`;
-
-const passPages = preparedQueriesByShape((db, query: VisitorPassQuery) =>
-  db
+/** Visitor passes, the newest window first (a resident's own when `createdBy` is given). */
+export async function listVisitorPasses(query: VisitorPassQuery, { limit, offset }: { limit: number; offset: number }) {
+  const rows = await getDb()
     .select(visitorPassColumns)
     .from(doorKeys)
     .leftJoin(users, eq(users.id, doorKeys.createdBy))
     .where(visitorPassWhere(query))
     .orderBy(desc(doorKeys.validFrom), desc(doorKeys.id))
-    .limit(sql.placeholder("limit"))
-    .offset(sql.placeholder("offset"))
-    .prepare(),
-);
-
-const passCounts = preparedQueriesByShape((db, query: VisitorPassQuery) =>
-  db.select({ count: count() }).from(doorKeys).leftJoin(users, eq(users.id, doorKeys.createdBy)).where(visitorPassWhere(query)).prepare(),
-);
-
-/** Visitor passes, the newest window first (a resident's own when `createdBy` is given). */
-export async function listVisitorPasses(query: VisitorPassQuery, { limit, offset }: { limit: number; offset: number }) {
-  const rows = await passPages(queryShape(query), query).all({ ...visitorPassValues(query), limit, offset });
+    .limit(limit)
+    .offset(offset);
   return withDoors(rows);
 }
 
 export async function countVisitorPasses(query: VisitorPassQuery) {
-  const [row] = await passCounts(queryShape(query), query).all(visitorPassValues(query));
+  const [row] = await getDb().select({ count: count() }).from(doorKeys).leftJoin(users, eq(users.id, doorKeys.createdBy)).where(visitorPassWhere(query));
   return row?.count ?? 0;
 }
 

@@ -9,7 +9,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
 import { doors, facilities, facilityBookings, users, type Facility, type FacilityBooking } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQueriesByShape, preparedQuery, selectJsonRows, type Database } from "~/utils/db.server";
+import { getDb, type Database } from "~/utils/db.server";
 
 export type { Facility, FacilityBooking };
 
@@ -17,11 +17,8 @@ const OVERLAP_ERROR = "facility_booking_overlap";
 // A guest's meeting-room stay holds the sala that day (drizzle/0013_rooms_inventory.sql).
 const GUEST_SALA_ERROR = "facility_booking_guest_sala";
 
-// Read by the bookings' and occupancy screens on every view: built once (architecture rule 6).
-const allFacilities = preparedQuery((db) => db.select().from(facilities).orderBy(asc(facilities.sortOrder), asc(facilities.name)).prepare());
-
 export async function listFacilities() {
-  return allFacilities().all();
+  return getDb().select().from(facilities).orderBy(asc(facilities.sortOrder), asc(facilities.name));
 }
 
 export async function getFacility(id: string) {
@@ -112,31 +109,21 @@ function selectWithFacility(db: Database) {
   return db.select(withFacility).from(facilityBookings).innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId));
 }
 
-// The portal's lists, read on every view of it: built once (architecture rule 6).
-const ofUser = eq(facilityBookings.userId, sql.placeholder("userId"));
-const upcomingBookingsOfUser = preparedQuery((db) =>
-  selectWithFacility(db)
-    .where(and(ofUser, gt(facilityBookings.endsAt, sql.placeholder("now"))))
-    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id))
-    .prepare(),
-);
-const pastBookingsOfUser = preparedQuery((db) =>
-  selectWithFacility(db)
-    .where(and(ofUser, lte(facilityBookings.endsAt, sql.placeholder("now"))))
-    .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
-    .limit(sql.placeholder("limit"))
-    .prepare(),
-);
-
 /**
  * The user's bookings for the portal: those not over yet (soonest first),
  * then up to `pastLimit` of those over (most recent first).
  */
 export async function listBookingsOfUser(userId: string, now: Date, { pastLimit = 10 } = {}) {
-  // A placeholder's value goes to the driver as it is: the column's epoch milliseconds.
+  const db = getDb();
+  const ofUser = eq(facilityBookings.userId, userId);
   const [upcoming, past] = await Promise.all([
-    upcomingBookingsOfUser().all({ userId, now: now.getTime() }),
-    pastBookingsOfUser().all({ userId, now: now.getTime(), limit: pastLimit }),
+    selectWithFacility(db)
+      .where(and(ofUser, gt(facilityBookings.endsAt, now)))
+      .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id)),
+    selectWithFacility(db)
+      .where(and(ofUser, lte(facilityBookings.endsAt, now)))
+      .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
+      .limit(pastLimit),
   ]);
   return [...upcoming, ...past].map(flatten);
 }
@@ -210,37 +197,23 @@ function flattenWithResident({ booking, facilityName, facilityType, ...resident 
 
 type BookingsBetween = { facilityType?: Facility["type"]; facilityId?: string; from: Date; to: Date };
 
-// The occupancy screen and a day's free slots read it on every view: built once per shape (by type, by facility),
-// its values as placeholders (architecture rule 6).
-const confirmedBookingsBetween = preparedQueriesByShape((db, { facilityType, facilityId }: BookingsBetween) =>
-  db
+/** Confirmed bookings of the facilities of a type (or of one facility) overlapping [from, to), soonest first. */
+export async function listConfirmedBookingsBetween({ facilityType, facilityId, from, to }: BookingsBetween) {
+  const rows = await getDb()
     .select(withResident)
     .from(facilityBookings)
     .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
     .innerJoin(users, eq(users.id, facilityBookings.userId))
     .where(
       and(
-        facilityType ? eq(facilities.type, sql.placeholder("facilityType")) : undefined,
-        facilityId ? eq(facilityBookings.facilityId, sql.placeholder("facilityId")) : undefined,
+        facilityType ? eq(facilities.type, facilityType) : undefined,
+        facilityId ? eq(facilityBookings.facilityId, facilityId) : undefined,
         eq(facilityBookings.status, "confirmed"),
-        sql`${facilityBookings.startsAt} < ${sql.placeholder("to")}`,
-        sql`${facilityBookings.endsAt} > ${sql.placeholder("from")}`,
+        sql`${facilityBookings.startsAt} < ${to.getTime()}`,
+        sql`${facilityBookings.endsAt} > ${from.getTime()}`,
       ),
     )
-    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id))
-    .prepare(),
-);
-
-/** Confirmed bookings of the facilities of a type (or of one facility) overlapping [from, to), soonest first. */
-export async function listConfirmedBookingsBetween(between: BookingsBetween) {
-  const { facilityType, facilityId, from, to } = between;
-  const shape = `${facilityType ? "type" : ""}:${facilityId ? "facility" : ""}`;
-  const rows = await confirmedBookingsBetween(shape, between).all({
-    facilityType: facilityType ?? null,
-    facilityId: facilityId ?? null,
-    from: from.getTime(),
-    to: to.getTime(),
-  });
+    .orderBy(asc(facilityBookings.startsAt), asc(facilityBookings.id));
   return rows.map(flattenWithResident);
 }
 
@@ -262,17 +235,15 @@ function adminFilter({ facilityId, resident, from, to, id }: AdminBookingFilters
 
 /** Residents' bookings for the admin, latest start first: one page, and how many match. */
 export async function listBookingsForAdmin(filters: AdminBookingFilters, { limit, offset }: { limit: number; offset: number }) {
-  // A page of the admin's bookings screen, read on every view: as one JSON cell (architecture rule 6).
-  const rows = await selectJsonRows(withResident, (select) =>
-    select
-      .from(facilityBookings)
-      .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
-      .innerJoin(users, eq(users.id, facilityBookings.userId))
-      .where(adminFilter(filters))
-      .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const rows = await getDb()
+    .select(withResident)
+    .from(facilityBookings)
+    .innerJoin(facilities, eq(facilities.id, facilityBookings.facilityId))
+    .innerJoin(users, eq(users.id, facilityBookings.userId))
+    .where(adminFilter(filters))
+    .orderBy(desc(facilityBookings.startsAt), desc(facilityBookings.id))
+    .limit(limit)
+    .offset(offset);
   return rows.map(flattenWithResident);
 }
 

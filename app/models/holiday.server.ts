@@ -2,15 +2,12 @@
 import { asc, eq, gte } from "drizzle-orm";
 import { holidays, settings, type Holiday } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 
 export type { Holiday };
 
-// Read by the groups' screen on every view: built once (architecture rule 6).
-const allHolidays = preparedQuery((db) => db.select().from(holidays).orderBy(asc(holidays.day)).prepare());
-
 export async function listHolidays() {
-  return allHolidays().all();
+  return getDb().select().from(holidays).orderBy(asc(holidays.day));
 }
 
 /** The days from this one on ("YYYY-MM-DD"), in order: what the doors need. */

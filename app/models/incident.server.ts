@@ -6,7 +6,7 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { doors, INCIDENT_CATEGORIES, incidents, users, type Incident } from "~/db/schema";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQueriesByShape, preparedQuery, selectJsonRows } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 
 export type { Incident };
 
@@ -136,19 +136,13 @@ export async function createResidentIncident(
 }
 
 /** The incidents the user reported, newest first. */
-// The portal's list, read on every view of it: built once (architecture rule 6).
-const incidentsOfReporter = preparedQuery((db) =>
-  db
+export async function listIncidentsOfReporter(userId: string, limit = 50) {
+  return getDb()
     .select()
     .from(incidents)
-    .where(eq(incidents.reportedById, sql.placeholder("userId")))
+    .where(eq(incidents.reportedById, userId))
     .orderBy(desc(incidents.reportedAt), desc(incidents.id))
-    .limit(sql.placeholder("limit"))
-    .prepare(),
-);
-
-export async function listIncidentsOfReporter(userId: string, limit = 50) {
-  return incidentsOfReporter().all({ userId, limit });
+    .limit(limit);
 }
 
 /** The user's incident with this id; undefined when they did not report it. */
@@ -235,8 +229,8 @@ export type IncidentWithReporter = Incident & {
 
 const withReporterColumns = { incident: incidents, reporter: reporterColumns, doorCode: doors.code };
 
-function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"] | { id: null }; doorCode: string | null }): IncidentWithReporter {
-  return { ...row.incident, reporter: row.reporter?.id ? (row.reporter as IncidentWithReporter["reporter"]) : null, doorCode: row.doorCode };
+function withReporter(row: { incident: Incident; reporter: IncidentWithReporter["reporter"]; doorCode: string | null }): IncidentWithReporter {
+  return { ...row.incident, reporter: row.reporter?.id ? row.reporter : null, doorCode: row.doorCode };
 }
 
 const newestFirst = [desc(incidents.reportedAt), desc(sql`${incidents}.rowid`)];
@@ -255,41 +249,25 @@ export async function listIncidents(criteria: IncidentCriteria, { limit, offset 
     .orderBy(desc(incidents.reportedAt), desc(sql`rowid`))
     .limit(limit)
     .offset(offset);
-  // The incidents screen's page, read on every view: as one JSON cell (architecture rule 6).
-  const rows = await selectJsonRows(withReporterColumns, (select) =>
-    select
-      .from(incidents)
-      .leftJoin(users, eq(users.id, incidents.reportedById))
-      .leftJoin(doors, eq(doors.id, incidents.doorId))
-      .where(sql`${incidents}.rowid IN ${page}`)
-      .orderBy(...newestFirst),
-  );
+  const rows = await db
+    .select(withReporterColumns)
+    .from(incidents)
+    .leftJoin(users, eq(users.id, incidents.reportedById))
+    .leftJoin(doors, eq(doors.id, incidents.doorId))
+    .where(sql`${incidents}.rowid IN ${page}`)
+    .orderBy(...newestFirst);
   return rows.map(withReporter);
 }
 
 export type IncidentStatusCounts = Record<Incident["status"], number> & { total: number };
 
 /** How many incidents of each status match the criteria other than the status. */
-// The incidents screen's tiles, read on every view: built once per shape of filters, their values as placeholders (architecture rule 6).
-const statusCounts = preparedQueriesByShape((db, { type, urgency, doorId }: IncidentCriteria) =>
-  db
+export async function countIncidentsByStatus(criteria: IncidentCriteria): Promise<IncidentStatusCounts> {
+  const rows = await getDb()
     .select({ status: incidents.status, count: sql<number>`count(*)` })
     .from(incidents)
-    .where(
-      and(
-        type ? eq(incidents.type, sql.placeholder("type")) : undefined,
-        urgency ? eq(incidents.urgency, sql.placeholder("urgency")) : undefined,
-        doorId ? eq(incidents.doorId, sql.placeholder("doorId")) : undefined,
-      ),
-    )
-    .groupBy(incidents.status)
-    .prepare(),
-);
-
-export async function countIncidentsByStatus(criteria: IncidentCriteria): Promise<IncidentStatusCounts> {
-  const { type, urgency, doorId } = criteria;
-  const shape = [type ? "type" : "", urgency ? "urgency" : "", doorId ? "door" : ""].join(":");
-  const rows = await statusCounts(shape, criteria).all({ type: type ?? null, urgency: urgency ?? null, doorId: doorId ?? null });
+    .where(criteriaConditions({ ...criteria, status: undefined }))
+    .groupBy(incidents.status);
   const counts: IncidentStatusCounts = { total: 0, open: 0, "in-progress": 0, resolved: 0, closed: 0, cancelled: 0 };
   for (const row of rows) {
     counts[row.status] = Number(row.count);

@@ -20,22 +20,17 @@ export async function insertNotification(userId: string, input: NewNotification,
   return row ?? null;
 }
 
-// The portal's list, read on every view of it: built once (architecture rule 6).
-const notificationsOfUser = preparedQuery((db) =>
-  db
+export async function listNotificationsOfUser(userId: string, limit = 50) {
+  return getDb()
     .select()
     .from(notifications)
-    .where(eq(notifications.userId, sql.placeholder("userId")))
+    .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(sql.placeholder("limit"))
-    .prepare(),
-);
-
-export async function listNotificationsOfUser(userId: string, limit = 50) {
-  return notificationsOfUser().all({ userId, limit });
+    .limit(limit);
 }
 
-const unreadCount = preparedQuery((db) =>
+// Every signed-in page shows it (the root loader).
+const unreadCount = preparedQuery("the user's unread notifications", (db) =>
   db
     .select({ count: sql<number>`count(*)` })
     .from(notifications)

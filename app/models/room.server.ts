@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { anonymousReservations, doors, rooms, type Room } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 
 export type { Room };
 
@@ -15,11 +15,8 @@ export type RoomFields = Pick<Room, "name" | "floor" | "roomType" | "doorId" | "
 /** By floor, then name (numbers in their order: "9" before "10"). */
 const roomOrder = [asc(rooms.floor), asc(sql`length(${rooms.name})`), asc(rooms.name)];
 
-// Read by the rooms' and occupancy screens on every view: built once (architecture rule 6).
-const allRooms = preparedQuery((db) => db.select().from(rooms).orderBy(...roomOrder).prepare());
-
 export async function listRooms() {
-  return allRooms().all();
+  return getDb().select().from(rooms).orderBy(...roomOrder);
 }
 
 /** Every room with its door's hardware code (null without a door), in one query. */

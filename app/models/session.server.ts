@@ -10,7 +10,7 @@ export async function insertSession(userId: string, expiresAt: Date) {
   return id;
 }
 
-const userOfSession = preparedQuery((db) =>
+const userOfSession = preparedQuery("the session's user", (db) =>
   db
     .select({ user: users })
     .from(sessions)

@@ -1,7 +1,7 @@
 // Building-wide settings: one JSON value per key.
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { settings } from "~/db/schema";
-import { getDb, preparedQuery } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 
 /** The settings the app knows, with their value types. */
 /** A door's status and messages as they were before a lockdown (restored when it is lifted). */
@@ -20,11 +20,8 @@ export type Settings = {
 
 const DEFAULTS: Settings = { defaultAccessGroupId: null, lockdown: { active: false, reason: null, since: null, previous: {} }, holidaysSeeded: false };
 
-// Read by several screens on every view (the lockdown banner, the users' default group).
-const settingValue = preparedQuery((db) => db.select({ value: settings.value }).from(settings).where(eq(settings.key, sql.placeholder("key"))).limit(1).prepare());
-
 export async function getSetting<K extends keyof Settings>(key: K): Promise<Settings[K]> {
-  const [row] = await settingValue().all({ key });
+  const [row] = await getDb().select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);
   return row ? (row.value as Settings[K]) : DEFAULTS[key];
 }
 

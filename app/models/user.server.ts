@@ -1,7 +1,7 @@
 import { and, count, eq, or, sql, type SQLWrapper } from "drizzle-orm";
 import { cards, facilityBookings, notifications, users, type User } from "~/db/schema";
 import { createId, hashPassword, verifyPassword } from "~/utils/crypto.server";
-import { getDb, likePattern, preparedQuery } from "~/utils/db.server";
+import { getDb, likePattern } from "~/utils/db.server";
 
 export type { User };
 
@@ -117,8 +117,9 @@ export async function countActiveAdmins() {
 }
 
 /** Username, name ("Marta García"), email or department contains the text (ASCII letters in any case). */
-/** Users whose username, full name, email or department contains the LIKE pattern `pattern` (likePattern). */
-function matchingSearch(pattern: SQLWrapper) {
+/** Users whose username, full name, email or department contains `text`. */
+function matchingSearch(text: string) {
+  const pattern = likePattern(text);
   const contains = (column: SQLWrapper) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
   return or(
     contains(users.username),
@@ -128,35 +129,28 @@ function matchingSearch(pattern: SQLWrapper) {
   );
 }
 
-// The users' screen reads a page and the count on every view: built once, with and without a search (architecture rule 6).
 const byUsername = sql`lower(${users.username})`;
-const usersPage = preparedQuery((db) =>
-  db.select().from(users).orderBy(byUsername).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(),
-);
-const matchingUsersPage = preparedQuery((db) =>
-  db
-    .select()
-    .from(users)
-    .where(matchingSearch(sql.placeholder("pattern")))
-    .orderBy(byUsername)
-    .limit(sql.placeholder("limit"))
-    .offset(sql.placeholder("offset"))
-    .prepare(),
-);
-const usersCount = preparedQuery((db) => db.select({ total: count() }).from(users).prepare());
-const matchingUsersCount = preparedQuery((db) => db.select({ total: count() }).from(users).where(matchingSearch(sql.placeholder("pattern"))).prepare());
 
 export type UserListOptions = { search?: string; limit: number; offset: number };
 
 /** Users by username, case ignored (the order of the unique index on lower(username)). */
 export async function listUsers({ search, limit, offset }: UserListOptions): Promise<User[]> {
   const text = search?.trim();
-  return text ? matchingUsersPage().all({ pattern: likePattern(text), limit, offset }) : usersPage().all({ limit, offset });
+  return getDb()
+    .select()
+    .from(users)
+    .where(text ? matchingSearch(text) : undefined)
+    .orderBy(byUsername)
+    .limit(limit)
+    .offset(offset);
 }
 
 export async function countUsers({ search }: Pick<UserListOptions, "search"> = {}) {
   const text = search?.trim();
-  const [row] = await (text ? matchingUsersCount().all({ pattern: likePattern(text) }) : usersCount().all());
+  const [row] = await getDb()
+    .select({ total: count() })
+    .from(users)
+    .where(text ? matchingSearch(text) : undefined);
   return row?.total ?? 0;
 }
 

@@ -15,7 +15,7 @@ import {
 } from "~/services/access-log-review.server";
 import { listDoorOptions } from "~/services/doors.server";
 import { filtersFromQuery } from "~/utils/api.server";
-import { isoString, renderedNow } from "~/utils/dates";
+import { renderedNow } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { pageUrl } from "~/utils/page-url";
 import { requestedPage } from "~/utils/paging";
@@ -26,8 +26,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 function toLogLine(line: MergedAccessLog<AccessLogRecord>, approvable: Set<string>): LogLine {
   return {
     id: line.id,
-    timestamp: isoString(line.timestamp),
-    firstTimestamp: isoString(line.firstTimestamp),
+    timestamp: new Date(line.timestamp).toISOString(),
+    firstTimestamp: new Date(line.firstTimestamp).toISOString(),
     count: line.count,
     cardNumber: line.cardNumber,
     username: line.username,

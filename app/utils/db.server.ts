@@ -2,11 +2,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { createClient, type Client } from "@libsql/client";
-import { Column, getTableColumns, is, SQL, sql, Table, type DriverValueDecoder, type SQLWrapper } from "drizzle-orm";
-import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
+import { sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "~/db/schema";
 import { getEnv } from "./env.server";
 
@@ -164,14 +162,21 @@ export function inOpenTransaction() {
   return openTransactions > 0 && transactionStorage.getStore()?.open === true;
 }
 
+const preparedNames = new Set<string>();
+
 /**
- * A query built once, with drizzle's `prepare()` and `sql.placeholder` for its
- * values, for the reads every signed-in request makes (the session's user, the
- * unread count): drizzle builds a query's SQL again on every call, about
- * 0.2 ms for a select of every user column. Inside a write transaction it is
- * built on the transaction as usual, so it reads the transaction's writes.
+ * A read built once with drizzle's `prepare()`, for the two reads every
+ * signed-in request makes (the session's user, the unread count): drizzle
+ * builds a query's SQL again on every call, and the prepared session read
+ * costs about 0.1 ms less (docs/performance.md). `build` gets the database
+ * and nothing else, so a caller's value can only reach the statement as a
+ * `sql.placeholder` passed to `all`/`get`; `name` lists the query in
+ * `preparedQueryNames()`, which the tests use to run every one of them with
+ * two sets of values. Inside a write transaction it is built on the
+ * transaction as usual, so it reads the transaction's writes.
  */
-export function preparedQuery<Prepared>(build: (db: Database) => Prepared): () => Prepared {
+export function preparedQuery<Prepared>(name: string, build: (db: Database) => Prepared): () => Prepared {
+  preparedNames.add(name);
   let prepared: { db: Database; query: Prepared } | null = null;
   return () => {
     const db = getDb();
@@ -181,22 +186,9 @@ export function preparedQuery<Prepared>(build: (db: Database) => Prepared): () =
   };
 }
 
-/**
- * `preparedQuery` for a read whose statement depends on which filters it has
- * (its shape): `build(db, input)` once per shape, with the filters' values as
- * placeholders; the caller names the shape (`shape` must tell apart every
- * input that builds a different statement) and passes the values to `all`.
- */
-export function preparedQueriesByShape<Input, Prepared>(build: (db: Database, input: Input) => Prepared) {
-  const byShape = new Map<string, () => Prepared>();
-  return (shape: string, input: Input): Prepared => {
-    let prepared = byShape.get(shape);
-    if (!prepared) {
-      prepared = preparedQuery((db) => build(db, input));
-      byShape.set(shape, prepared);
-    }
-    return prepared();
-  };
+/** The names of the prepared queries of the modules loaded so far. */
+export function preparedQueryNames(): string[] {
+  return [...preparedNames];
 }
 
 /** Rows written by the current connection since it opened (inside inWriteTransaction: the transaction's). */
@@ -247,88 +239,8 @@ export function isUniqueViolation(error: unknown, target: string): boolean {
   return text.includes("UNIQUE constraint failed") && text.includes(target);
 }
 
-/**
- * `column IN` the values of a JSON array (a parameter or placeholder holding
- * `JSON.stringify(values)`): one parameter however many values, so a prepared
- * query (`preparedQuery`) can take a list.
- */
-export function inJsonArray(column: SQLWrapper, values: SQLWrapper | string) {
-  return sql`${column} IN (SELECT value FROM json_each(${values}))`;
-}
-
 /** `text` as a LIKE pattern (`%text%`, or `text%` with `prefixOnly`), its own \, % and _ taken literally: use with ESCAPE '\'. */
 export function likePattern(text: string, { prefixOnly = false } = {}) {
   const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
   return prefixOnly ? `${escaped}%` : `%${escaped}%`;
-}
-
-/** What `selectJsonRows` may select: columns, SQL with a decoder (`mapWith`), and objects of them one level down (a table, or a pick of its columns). */
-export type JsonRowFields = Record<string, Column | SQL | SQL.Aliased | SQLiteTable | Record<string, Column | SQL | SQL.Aliased>>;
-
-type JsonRowField = { path: [string] | [string, string]; field: Column | SQL | SQL.Aliased };
-
-function flattenJsonRowFields(fields: JsonRowFields): JsonRowField[] {
-  const isLeaf = (value: unknown): value is Column | SQL | SQL.Aliased => is(value, Column) || is(value, SQL) || is(value, SQL.Aliased);
-  return Object.entries(fields).flatMap(([key, value]): JsonRowField[] => {
-    if (isLeaf(value)) return [{ path: [key], field: value }];
-    const inner = is(value, Table) ? getTableColumns(value) : value;
-    return Object.entries(inner).map(([innerKey, field]) => ({ path: [key, innerKey], field }));
-  });
-}
-
-function decoderOf(field: Column | SQL | SQL.Aliased): DriverValueDecoder<unknown, unknown> {
-  if (is(field, Column)) return field;
-  // The decoder `mapWith` set (drizzle's typings mark the property internal).
-  return ((is(field, SQL) ? field : field.sql) as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
-}
-
-/**
- * A select's rows, mapped as drizzle maps them (dates, booleans, JSON
- * columns, `mapWith`), read as one JSON array built by SQLite. `fields` is
- * the selection, as drizzle's `select(fields)` takes it; `build` adds the
- * rest (from, joins, where, order, limit) to the select it is given, whose
- * only field is the row as JSON. libsql makes a JavaScript value per cell and
- * an object per row, which on a list read on every page view costs more than
- * the query itself (the doors' 22 columns: 2.4 ms against 0.7 ms this way;
- * the cards screen's 50 rows of 19 columns: 0.75 against 0.3 ms). A left
- * join's missing row comes as an object of nulls (drizzle's own select makes
- * it null). Not for BLOB columns (JSON cannot hold them).
- */
-export async function selectJsonRows<TFields extends JsonRowFields>(
-  fields: TFields,
-  build: (select: ReturnType<typeof selectJsonRow>) => SQLWrapper,
-): Promise<SelectResultFields<TFields>[]> {
-  const flat = flattenJsonRowFields(fields);
-  const inner = build(selectJsonRow(flat));
-  const [result] = await getDb().all<{ rows: string | null }>(sql`SELECT '[' || group_concat(row, ',') || ']' AS rows FROM (${inner})`);
-  const decoders = flat.map(({ field }) => decoderOf(field));
-  return (JSON.parse(result?.rows ?? "[]") as unknown[][]).map((values) => {
-    const row: Record<string, unknown> = {};
-    flat.forEach(({ path }, index) => {
-      const value = values[index];
-      const decoded = value === null || value === undefined ? null : decoders[index]!.mapFromDriverValue(value);
-      if (path.length === 1) row[path[0]] = decoded;
-      else ((row[path[0]] ??= {}) as Record<string, unknown>)[path[1]] = decoded;
-    });
-    return row as SelectResultFields<TFields>;
-  });
-}
-
-function selectJsonRow(flat: JsonRowField[]) {
-  const values = sql.join(
-    flat.map(({ field }) => (is(field, SQL.Aliased) ? field.sql : field)),
-    sql`, `,
-  );
-  return getDb().select({ row: sql<string>`json_array(${values})`.as("row") });
-}
-
-/** The rows of `table` that `where` keeps, in `orderBy` order (`selectJsonRows`); only the properties named in `columns` when given. */
-export async function selectRowsAsJson<T extends SQLiteTable, K extends keyof T["$inferSelect"] & string = keyof T["$inferSelect"] & string>(
-  table: T,
-  { columns: keys, where, orderBy = [] }: { columns?: K[]; where?: SQL; orderBy?: SQL[] } = {},
-): Promise<Pick<T["$inferSelect"], K>[]> {
-  const all = Object.entries(getTableColumns(table));
-  const fields = Object.fromEntries(keys ? all.filter(([key]) => (keys as string[]).includes(key)) : all);
-  const rows = await selectJsonRows(fields, (select) => select.from(table).where(where).orderBy(...orderBy));
-  return rows as Pick<T["$inferSelect"], K>[];
 }
