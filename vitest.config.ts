@@ -5,7 +5,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "bridge/src/**/*.test.ts"],
+    // `npm test` runs unit and integration; `npm run test:system` runs system
+    // (scenarios that rebuild build/ or run at volume).
+    projects: [
+      { extends: true, test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "bridge/src/**/*.test.ts"] } },
+      { extends: true, test: { name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+      { extends: true, test: { name: "system", include: ["tests/system/**/*.test.ts"] } },
+    ],
     environment: "node",
     globalSetup: ["tests/setup/vitest-global.ts"],
     setupFiles: ["tests/setup/vitest-db.ts"],

@@ -66,13 +66,13 @@ const npx = "npx";
 ensureSystemPackages();
 // The typecheck (one tsc at a time), the lint (ESLint with the layer table's
 // import boundaries, eslint.config.js) and the production build only read
-// the sources: side by side. vitest's `npm start` test rebuilds build/ as a
-// newcomer's first start does (no NODE_ENV), which is the same production build.
+// the sources: side by side. The build is made once, here; no test of
+// `npm test` rebuilds it (the first start's build is `npm run test:system`).
 await together([
   ["typecheck", "npm", ["run", "-s", "typecheck"]],
   ["lint", "npm", ["run", "-s", "lint"]],
   ["build", process.execPath, ["scripts/build.mjs"]],
 ]);
-step("unit and integration", npx, ["vitest", "run"]);
+step("unit and integration", npx, ["vitest", "run", "--project", "unit", "--project", "integration"]);
 step("end-to-end", npx, ["playwright", "test"]);
 console.info(`\n[test] all passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);

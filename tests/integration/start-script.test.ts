@@ -1,8 +1,8 @@
-// `npm start` as a newcomer and a process manager run it: the build a first
-// start runs prints only what a newcomer needs, and SIGTERM or SIGINT to npm
-// stops the web server and the access service it started (ports closed, no
-// process left); its server still serves public/.
-import { execFileSync, spawn } from "node:child_process";
+// `npm start` as a process manager runs it: SIGTERM or SIGINT to npm stops the
+// web server and the access service it started (ports closed, no process
+// left); its server still serves public/. The build a first start runs is
+// tests/system/first-start-build.test.ts (it rebuilds build/).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { descendants, exitOf, isRunning, type ProcessEntry } from "../setup/processes";
 import { eventually } from "../../bridge/src/test-support/eventually";
 
-const BUILD_TIMEOUT_MS = 180_000;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -41,24 +40,6 @@ function isListening(port: number) {
 }
 
 describe("npm start", () => {
-  it(
-    "the build a first start runs prints only its result: no Rollup warnings, no list of files",
-    () => {
-      // scripts/start.mjs runs exactly this when there is no build.
-      expect(fs.readFileSync("scripts/start.mjs", "utf8")).toContain('["scripts/build.mjs", "--quiet"]');
-      // As a newcomer runs it: no NODE_ENV (vitest's "test" would make development bundles), so
-      // build/ holds the production build that npm test built beside the typecheck, the same bytes.
-      const env = { ...process.env };
-      Reflect.deleteProperty(env, "NODE_ENV");
-      const output = execFileSync(process.execPath, ["scripts/build.mjs", "--quiet"], { encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"] });
-      expect(output.trim().split("\n")).toEqual([
-        "[build] web app -> build/server/index.js (browser files in build/client/)",
-        "[build] access service -> build/access.js",
-      ]);
-    },
-    BUILD_TIMEOUT_MS,
-  );
-
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(
       `${signal} to npm stops the web server and the access service: both ports close, no process is left`,
