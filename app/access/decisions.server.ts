@@ -6,47 +6,49 @@
 // disk (docs/decisions/0004). The bridge keeps each answered swipe until a
 // receipt says it is stored.
 import type { IPublishPacket } from "mqtt";
-import {
-  canonicalCardId,
-  doorEventSchema,
-  doorTopic,
-  parseDoorTopic,
-  presentedCredential,
-  swipeIdSchema,
-  swipeSchema,
-  type DecisionMessage,
-} from "~/doors/contract";
-import { decisionDisplay, KEYPAD_FAILURE_WINDOW_MS, KEYPAD_LOCK_MS, KEYPAD_MAX_FAILURES, UNLOCK_MS } from "~/doors/rules";
+import { canonicalCardId, doorEventSchema, parseDoorTopic, presentedCredential, swipeIdSchema, swipeSchema } from "~/doors/contract";
+import { decisionDisplay, KEYPAD_FAILURE_WINDOW_MS, KEYPAD_LOCK_MS, KEYPAD_MAX_FAILURES } from "~/doors/rules";
 import { keypadLockedStaffMail } from "~/mail/staff-mail.server";
 import { getDoorByCode } from "~/models/door.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import type { AccessGroupsState } from "./access-groups.server";
-import { countDecision, countQueuedEvent } from "./metrics.server";
+import type { DecisionReads } from "./decision-reads.server";
+import type { DecisionSender } from "./decision-sender.server";
+import type { AccessEventBus } from "./events.server";
+import { countQueuedEvent } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 import { decideAccessBatch, swipeAnswers, type AccessInput, type SwipeDecision } from "./record-batch.server";
 import type { QueuedInput, Recording } from "./recording.server";
 
+export type DecisionsDeps = {
+  /** Where the swipes go once answered (and the events at once). */
+  recording: Recording;
+  /** The access groups' timetables, kept in memory (access-groups.server.ts). */
+  groups: AccessGroupsState;
+  /** The reads of a decision, on statements this process keeps (decision-reads.server.ts). */
+  reads: DecisionReads;
+  sender: DecisionSender;
+  /** Hears of every grant, online or in a door's event (`granted`). */
+  events: AccessEventBus;
+  /** Wrong PINs per door and the keypads they locked. */
+  keypad?: KeypadLockout;
+};
+
 /** Largest set of swipes decided together. */
 const MAX_DECIDED_TOGETHER = 500;
-/** MQTT 5: a decision nobody read within this is useless (the bridge decided offline long ago). */
-const DECISION_EXPIRY_S = 10;
 
 export class Decisions implements AccessModule {
   readonly subscriptions: ModuleSubscription[];
   /** Received, not yet answered. */
   private readonly undecided: QueuedInput[] = [];
   private deciding: Promise<void> | null = null;
+  private readonly keypad: KeypadLockout;
 
   constructor(
     private readonly context: AccessContext,
-    private readonly recording: Recording,
-    /** The access groups' timetables, kept in memory (access-groups.server.ts). */
-    private readonly groups: AccessGroupsState,
-    /** Told of every grant, online or in a door's event (first-person-in doors: door-publisher.server.ts). */
-    private readonly onGranted: (doorCode: string, at: Date) => void = () => {},
-    /** Wrong PINs per door and the keypads they locked. */
-    private readonly keypad = new KeypadLockout(),
+    private readonly deps: DecisionsDeps,
   ) {
+    this.keypad = deps.keypad ?? new KeypadLockout();
     this.subscriptions = [
       { filter: `${context.prefix}/doors/+/swipe`, shared: true },
       { filter: `${context.prefix}/doors/+/events`, shared: true },
@@ -65,29 +67,6 @@ export class Decisions implements AccessModule {
   async stop() {
     while (this.deciding) await this.deciding;
   }
-
-  /**
-   * Publishes a swipe's decision to its door (also used for those answered
-   * only after their commit); `receivedAt` is the swipe's arrival, for the
-   * decision's duration in the metrics.
-   */
-  readonly publishDecision = (decision: SwipeDecision, correlationData: Buffer | undefined, receivedAt: number | undefined) => {
-    const { client, counters, prefix, protocolVersion } = this.context;
-    counters.decisions += 1;
-    const message: DecisionMessage = {
-      id: decision.id,
-      granted: decision.granted,
-      reason: decision.reason,
-      display: decision.display,
-      unlockMs: decision.granted ? UNLOCK_MS : 0,
-    };
-    const properties =
-      protocolVersion === 5 ? { messageExpiryInterval: DECISION_EXPIRY_S, ...(correlationData ? { correlationData } : {}) } : undefined;
-    client.publish(doorTopic(prefix, decision.doorCode, "decision"), JSON.stringify(message), { qos: 1, properties }, (error) => {
-      if (error && !this.context.stopping()) console.warn(`[access] decision ${decision.id}: ${error.message}`);
-    });
-    countDecision(decision.granted, decision.reason, receivedAt);
-  };
 
   private receiveSwipe(doorCode: string, payload: Buffer, packet: IPublishPacket) {
     const json = parseJsonPayload(payload);
@@ -126,7 +105,7 @@ export class Decisions implements AccessModule {
       return;
     }
     countQueuedEvent(event.data.offline);
-    if (event.data.granted) this.onGranted(doorCode, new Date(event.data.at));
+    if (event.data.granted) this.deps.events.emit("granted", doorCode, new Date(event.data.at));
     this.enqueue({
       input: {
         kind: "event",
@@ -159,23 +138,23 @@ export class Decisions implements AccessModule {
       await new Promise((resolve) => setImmediate(resolve));
       const fresh = this.undecided.splice(0, MAX_DECIDED_TOGETHER);
       const now = this.context.clock();
+      const { recording, groups, reads, sender, events } = this.deps;
       try {
-        const pending = this.recording.pending();
+        const pending = recording.pending();
         const inputs = (items: QueuedInput[]) => items.map((item) => item.input);
-        const groups = await this.groups.current();
-        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now, groups);
+        const decisions = await decideAccessBatch(inputs(pending), swipeAnswers(pending), inputs(fresh), now, await groups.current(), reads);
         const swipes = fresh.filter((item) => item.input.kind === "swipe");
         swipes.forEach((item, index) => {
           const decision = this.keypad.apply(item.input, decisions[index]!, now);
           item.answer = { granted: decision.granted, reason: decision.reason, at: now.getTime() };
-          this.publishDecision(decision, item.correlationData, item.receivedAt);
-          if (decision.granted && !decision.duplicate) this.onGranted(decision.doorCode, now);
+          sender.send(decision, item.correlationData, item.receivedAt);
+          if (decision.granted && !decision.duplicate) events.emit("granted", decision.doorCode, now);
         });
       } catch (error) {
         // Unanswered, they are decided in their batch and answered after its commit.
         console.error(`[access] could not decide ${fresh.length} swipes/events before recording them`, error);
       }
-      this.recording.add(fresh);
+      recording.add(fresh);
     }
     this.deciding = null;
   }

@@ -16,6 +16,7 @@ import type { DoorMode } from "~/doors/schedule";
 import { contactSchema, parseDoorTopic, type BridgeStateMessage } from "~/doors/contract";
 import { getDoorByCode } from "~/models/door.server";
 import { clearDoorAlarms, raiseDoorAlarm, type DoorAlarmKind } from "~/models/door-alarm.server";
+import type { AccessEventBus } from "./events.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
 export type DoorAlarmOptions = {
@@ -39,9 +40,12 @@ export class DoorAlarms implements AccessModule {
 
   constructor(
     private readonly context: AccessContext,
+    events: AccessEventBus,
     private readonly options: DoorAlarmOptions,
   ) {
     this.subscriptions = [{ filter: `${context.prefix}/doors/+/contact`, shared: false }];
+    events.on("doorModeChanged", (doorCode, mode) => this.onModeChange(doorCode, mode));
+    events.on("bridgeStateRecorded", (doorCode, state) => this.onBridgeState(doorCode, state));
   }
 
   onMessage(topic: string, payload: Buffer, _packet: IPublishPacket) {

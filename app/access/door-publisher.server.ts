@@ -29,6 +29,7 @@ import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } f
 import { buildingLocalDay, doorModeAt, unionOfSchedules, type DoorMode, type WeeklySchedule } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
 import { doorIdsOfGroups, type AccessGroupsState } from "./access-groups.server";
+import type { AccessEventBus } from "./events.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
 export type DoorPublisherOptions = {
@@ -38,8 +39,6 @@ export type DoorPublisherOptions = {
   refreshIntervalMs: number;
   /** The access groups' timetables the decisions use: reloaded here when groups change. */
   groups: AccessGroupsState;
-  /** Told each time a door's mode (locked, unlocked by its timetable, lockdown) is published changed. */
-  onModeChange?: (doorCode: string, mode: DoorMode) => void;
 };
 
 /** A door's timetable facts, kept from its last published display, so a grant costs no query. */
@@ -68,8 +67,12 @@ export class DoorPublisher implements AccessModule {
 
   constructor(
     private readonly context: AccessContext,
+    /** Hears grants (first-person-in doors) and expired cards; tells of each door's mode published changed (`doorModeChanged`). */
+    private readonly events: AccessEventBus,
     private readonly options: DoorPublisherOptions,
   ) {
+    events.on("granted", (doorCode, at) => this.noteGrant(doorCode, at));
+    events.on("cardsDeactivated", (cardIds) => this.scheduleCredentialsOfCards(cardIds));
     // Change notifications come over the broker only from processes that reach
     // this service no other way: web processes on the same external broker
     // (notify.server.ts). The embedded broker lets nobody else publish there.
@@ -321,7 +324,7 @@ export class DoorPublisher implements AccessModule {
     this.remember(door, { display: fingerprint });
     if (this.modes.get(door.code) !== mode.mode) {
       this.modes.set(door.code, mode.mode);
-      this.options.onModeChange?.(door.code, mode);
+      this.events.emit("doorModeChanged", door.code, mode);
     }
   }
 

@@ -4,7 +4,8 @@
 // retained states at start (writing the same fields twice is harmless).
 import type { IPublishPacket } from "mqtt";
 import { recordBridgeState } from "~/models/door.server";
-import { bridgeStateSchema, parseDoorTopic, type BridgeStateMessage } from "~/doors/contract";
+import { bridgeStateSchema, parseDoorTopic } from "~/doors/contract";
+import type { AccessEventBus } from "./events.server";
 import { setDoorOnline } from "./metrics.server";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
 
@@ -15,8 +16,8 @@ export class DoorStates implements AccessModule {
 
   constructor(
     private readonly context: AccessContext,
-    /** Hears each recorded state of a known door (the door-offline alarm, door-alarms.server.ts). */
-    private readonly onRecorded: (doorCode: string, state: BridgeStateMessage) => void = () => {},
+    /** Told of each recorded state of a known door (`bridgeStateRecorded`: the door-offline alarm). */
+    private readonly events: AccessEventBus,
   ) {
     this.subscriptions = [{ filter: `${context.prefix}/doors/+/state`, shared: false }];
   }
@@ -45,7 +46,7 @@ export class DoorStates implements AccessModule {
         (known) => {
           if (!known) return;
           setDoorOnline(doorCode, state.data.online);
-          this.onRecorded(doorCode, state.data);
+          this.events.emit("bridgeStateRecorded", doorCode, state.data);
         },
         (error: unknown) => console.error(`[access] door ${doorCode}: could not record its state`, error),
       );

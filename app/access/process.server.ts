@@ -17,13 +17,26 @@
 // The child stops by itself when the channel closes (the web process died),
 // and the parent starts a new child when one dies unexpectedly.
 //
-// Once the first child runs, the web process's main thread lowers its own CPU
-// priority: on a machine that a busy web side (an export, heavy admin pages)
-// fills, a swipe does not queue for the CPU behind it. On Linux the nice value
-// is per thread and a child inherits its parent thread's: a child restarted
-// after a crash runs at the web's priority, and only unprivileged raises are
-// impossible, so it cannot be given back.
+// The doors' decisions must not wait for the CPU behind a busy web side (an
+// export, heavy admin pages): two things, neither needing privileges,
+// give the access process the CPU first (docs/decisions/0004):
+// - The child runs in a session of its own (`detached`). Where the kernel
+//   groups processes by session to share the CPU (Linux's autogroup, on by
+//   default on desktops and many servers), a session is one entity: the web
+//   side's load is then charged to its own session, not to the doors', and a
+//   swipe wakes the access process ahead of it. The child still stops when
+//   the channel closes, whatever signal the web process got.
+// - Once the first child runs, every thread of the web process lowers its
+//   CPU priority (a higher nice value, always allowed): where the two
+//   processes share one scheduling group (no autogroup, one cgroup), the
+//   access process comes first. Raising the access process instead would need
+//   CAP_SYS_NICE. On Linux the nice value is per thread (hence every thread,
+//   from /proc/self/task) and a child inherits its parent thread's: a child
+//   restarted after a crash runs at the web's priority, and only unprivileged
+//   raises are impossible, so it cannot be given back (its own session
+//   still puts it first).
 import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AccessChange } from "~/doors/contract";
@@ -103,7 +116,7 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
 
   function launch(): Promise<void> {
     const started = Date.now();
-    const current = fork(entry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
+    const current = fork(entry, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json", detached: true });
     child = current;
     current.on("message", (message: ChildMessage) => {
       if (message?.type === "metrics") metricsWaiting.get(message.id)?.(message.metrics);
@@ -184,11 +197,26 @@ export async function startAccessProcess(options: AccessProcessOptions = {}): Pr
 
 const startingPriority = os.getPriority();
 
-function giveWayToTheDoors() {
+/** This process's threads (Linux); elsewhere the priority is the process's, set through the calling thread (0). */
+function threadIds(): number[] {
   try {
-    os.setPriority(Math.min(19, startingPriority + WEB_PRIORITY_OFFSET));
-  } catch (error) {
-    console.warn(`[access] could not lower the web process's priority: ${errorMessage(error)}`);
+    return fs.readdirSync("/proc/self/task").map(Number);
+  } catch {
+    return [0];
+  }
+}
+
+function giveWayToTheDoors() {
+  const lowered = Math.min(19, startingPriority + WEB_PRIORITY_OFFSET);
+  for (const thread of threadIds()) {
+    try {
+      if (os.getPriority(thread) < lowered) os.setPriority(thread, lowered);
+    } catch (error) {
+      // A thread may end meanwhile (ESRCH); anything else is worth saying.
+      if ((error as { info?: { code?: string } }).info?.code !== "ESRCH") {
+        console.warn(`[access] could not lower the web process's priority: ${errorMessage(error)}`);
+      }
+    }
   }
 }
 

@@ -11,8 +11,10 @@
 // ride along in the next batch's transaction: they cost no commit of their own.
 import type { NewBuildingReading } from "~/models/building-reading.server";
 import { doorTopic, receiptMessages } from "~/doors/contract";
+import type { DecisionSender } from "./decision-sender.server";
+import type { AccessEventBus } from "./events.server";
 import type { AccessContext, AccessModule, ModuleSubscription } from "./module.server";
-import { recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer, type SwipeDecision } from "./record-batch.server";
+import { recordAccessBatch, swipeAnswers, type AccessInput, type SwipeAnswer } from "./record-batch.server";
 import { startRecorderThread, type RecorderThread } from "./recorder-thread.server";
 
 /**
@@ -27,9 +29,9 @@ export type RecordingOptions = {
   /** Another thread runs the WAL checkpoints (checkpointer.server.ts). */
   checkpointsElsewhere: boolean;
   /** A swipe that reached its batch unanswered is answered after the commit. */
-  publishDecision(decision: SwipeDecision, correlationData: Buffer | undefined, receivedAt: number | undefined): void;
-  /** Cards a batch set inactive because they had expired: their doors' offline lists change. */
-  onCardsDeactivated(cardIds: string[]): void;
+  sender: DecisionSender;
+  /** Told of the cards a batch set inactive because they had expired (`cardsDeactivated`). */
+  events: AccessEventBus;
 };
 
 /** Largest batch recorded in one transaction. */
@@ -130,10 +132,10 @@ export class Recording implements AccessModule {
     const received = new Map(batch.map((item) => [item.input.id, item]));
     for (const decision of result.decisions) {
       const item = received.get(decision.id);
-      this.options.publishDecision(decision, item?.correlationData, item?.receivedAt);
+      this.options.sender.send(decision, item?.correlationData, item?.receivedAt);
     }
     this.publishReceipts(batch);
-    if (result.deactivatedCardIds.length > 0) this.options.onCardsDeactivated(result.deactivatedCardIds);
+    if (result.deactivatedCardIds.length > 0) this.options.events.emit("cardsDeactivated", result.deactivatedCardIds);
   }
 
   /**

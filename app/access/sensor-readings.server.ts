@@ -9,12 +9,13 @@
 import type { NewBuildingReading } from "~/models/building-reading.server";
 import { buildingConditionsSchema, parseSensorTopic, sensorTopic } from "~/doors/contract";
 import { parseJsonPayload, type AccessContext, type AccessModule, type ModuleSubscription } from "./module.server";
+import type { Recording } from "./recording.server";
 
 export type SensorReadingsOptions = {
   /** At most one reading per sensor stored this often. */
   intervalMs: number;
-  /** Stores readings (the recording's next batch). */
-  store(readings: NewBuildingReading[]): void;
+  /** Stores the readings with its next batch. */
+  recording: Pick<Recording, "addReadings">;
 };
 
 type SensorState = {
@@ -83,7 +84,7 @@ export class SensorReadings implements AccessModule {
 
   private storeLatest(state: SensorState) {
     if (!state.latest) return;
-    this.options.store([state.latest]);
+    this.options.recording.addReadings([state.latest]);
     state.latest = null;
     state.storedAt = performance.now();
   }

@@ -1,19 +1,23 @@
 // The access service: the app side of the doors (docs/mqtt.md), composed of
-// modules with one job each (module.server.ts):
-//   decisions.server.ts        swipes answered at once, before their commit
+// modules with one job each (module.server.ts), built in dependency order by
+// composeModules below:
+//   decision-sender.server.ts  a decision published to its door
 //   recording.server.ts        swipes and events recorded in batches, receipts
-//   door-state.server.ts       the bridges' online state on their doors
+//   decisions.server.ts        swipes answered at once, before their commit
+//                              (reads on statements of its own: decision-reads.server.ts)
 //   sensor-readings.server.ts  the building sensors' readings
+//   door-state.server.ts       the bridges' online state on their doors
+//   door-alarms.server.ts      forced, held-open and offline doors' alarms
 //   door-publisher.server.ts   each door's retained display and offline list,
 //                              republished on changes and by a periodic sweep
 //   access-groups.server.ts    the access groups' timetables, in memory for
 //                              the decisions, reloaded by the door publisher
-//   door-alarms.server.ts      forced, held-open and offline doors' alarms
-// This file owns what they share: the start-up order (checkpoint thread,
-// embedded broker if any, the modules, the app's MQTT client, the
-// subscriptions the modules ask for), the routing of each message to its
-// module, and the graceful stop (what was received answered and recorded,
-// client closed, broker closed, threads stopped).
+// What one module tells others (a grant, expired cards, a door's mode, a
+// bridge's state) goes over the event bus (events.server.ts). This file owns
+// the start-up order (checkpoint thread, embedded broker if any, the app's
+// MQTT client, the modules, the subscriptions they ask for), the routing of
+// each message to its module, and the graceful stop (what was received
+// answered and recorded, client closed, broker closed, threads stopped).
 import os from "node:os";
 import type { IPublishPacket, MqttClient } from "mqtt";
 import { randomToken } from "~/utils/crypto.server";
@@ -22,10 +26,13 @@ import { withTimeout } from "~/utils/timeout";
 import { APP_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from "./broker.server";
 import { AccessGroupsState } from "./access-groups.server";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.server";
+import { openDecisionReads, type DecisionReads } from "./decision-reads.server";
+import { DecisionSender } from "./decision-sender.server";
 import { Decisions } from "./decisions.server";
 import { DoorAlarms } from "./door-alarms.server";
 import { DoorPublisher } from "./door-publisher.server";
 import { DoorStates } from "./door-state.server";
+import { AccessEventBus } from "./events.server";
 import type { AccessContext, AccessCounters, AccessModule } from "./module.server";
 import { connectAppClient, errorMessage } from "./mqtt.server";
 import type { AccessNotifier } from "./notify.server";
@@ -130,51 +137,79 @@ function resolveOptions(options: AccessServiceOptions): Resolved {
   };
 }
 
+/** The MQTT connection the service's client makes: to MQTT_URL, or to the broker it embeds. */
+type Connection = { broker: EmbeddedBroker | null; url: string; username: string | undefined; password: string | undefined };
+
+async function openConnection(options: Resolved): Promise<Connection> {
+  if (options.mqttUrl) return { broker: null, url: options.mqttUrl, username: options.mqttUsername, password: options.mqttPassword };
+  const password = randomToken(24);
+  const broker = await startEmbeddedBroker({
+    host: options.host,
+    port: options.port,
+    tlsPort: options.tlsPort,
+    tlsCert: options.tlsCert,
+    tlsKey: options.tlsKey,
+    prefix: options.prefix,
+    appPassword: password,
+  });
+  const listening = ["0.0.0.0", "::", ""].includes(options.host) ? "127.0.0.1" : options.host;
+  console.info(
+    `[access] embedded MQTT broker on ${options.host}:${broker.port}` + (broker.tlsPort !== null ? `, TLS on ${options.host}:${broker.tlsPort}` : ""),
+  );
+  if (options.shareGroup) console.warn("[access] MQTT_SHARE_GROUP is ignored by the embedded broker (one instance only)");
+  return { broker, url: `mqtt://${listening.includes(":") ? `[${listening}]` : listening}:${broker.port}`, username: APP_USERNAME, password };
+}
+
+/**
+ * The modules, each built after what it is handed; what they tell each other
+ * goes over the event bus. In stop order: what hands work to the recording
+ * stops before it does; the door states before the alarms they feed.
+ */
+function composeModules(context: AccessContext, options: Resolved, checkpointsElsewhere: boolean, reads: DecisionReads) {
+  const events = new AccessEventBus();
+  const groups = new AccessGroupsState();
+  const sender = new DecisionSender(context);
+  const recording = new Recording(context, { recorderThread: options.recorderThread, checkpointsElsewhere, sender, events });
+  const decisions = new Decisions(context, { recording, groups, reads, sender, events });
+  const sensorReadings = new SensorReadings(context, { intervalMs: options.sensorReadingIntervalMs, recording });
+  const doorStates = new DoorStates(context, events);
+  const alarms = new DoorAlarms(context, events, {
+    doorOfflineAlarmMs: options.doorOfflineAlarmMs ?? 120_000,
+    heldOpenSecondMs: options.heldOpenSecondMs ?? 1000,
+  });
+  const publisher = new DoorPublisher(context, events, {
+    credentialsDebounceMs: options.credentialsDebounceMs,
+    refreshIntervalMs: options.refreshIntervalMs,
+    groups,
+  });
+  const modules: AccessModule[] = [decisions, sensorReadings, recording, doorStates, alarms, publisher];
+  return { modules, publisher };
+}
+
+/**
+ * Runs the composed modules on one MQTT client: subscribes to what they ask
+ * for on every connection, routes each message to the module whose topic it
+ * is, and stops them in order.
+ */
 class AccessService {
-  private broker: EmbeddedBroker | null = null;
-  private client!: MqttClient;
   private stopping = false;
-  private checkpointer: Checkpointer | null = null;
-  /** In stop order: what feeds the recording stops before it. */
-  private modules: AccessModule[] = [];
-  private publisher!: DoorPublisher;
   private wasConnected = false;
   /** Resolves after the first subscription: from then on every swipe and event reaches this service. */
   private markSubscribed!: () => void;
   private readonly subscribed = new Promise<void>((resolve) => (this.markSubscribed = resolve));
   private readonly counters: AccessCounters = { decisions: 0, events: 0, batches: 0 };
+  private readonly client: MqttClient;
+  /** In stop order. */
+  private readonly modules: AccessModule[];
+  private readonly publisher: DoorPublisher;
 
-  constructor(private readonly options: Resolved) {}
-
-  async start(): Promise<AccessServiceHandle> {
-    const { options } = this;
-    if (options.checkpointThread) this.checkpointer = startCheckpointer(getEnv().DATABASE_URL);
-    let url: string;
-    let username = options.mqttUsername;
-    let password = options.mqttPassword;
-    if (options.mqttUrl) {
-      url = options.mqttUrl;
-    } else {
-      password = randomToken(24);
-      username = APP_USERNAME;
-      this.broker = await startEmbeddedBroker({
-        host: options.host,
-        port: options.port,
-        tlsPort: options.tlsPort,
-        tlsCert: options.tlsCert,
-        tlsKey: options.tlsKey,
-        prefix: options.prefix,
-        appPassword: password,
-      });
-      const listening = ["0.0.0.0", "::", ""].includes(options.host) ? "127.0.0.1" : options.host;
-      url = `mqtt://${listening.includes(":") ? `[${listening}]` : listening}:${this.broker.port}`;
-      console.info(
-        `[access] embedded MQTT broker on ${options.host}:${this.broker.port}` +
-          (this.broker.tlsPort !== null ? `, TLS on ${options.host}:${this.broker.tlsPort}` : ""),
-      );
-      if (options.shareGroup) console.warn("[access] MQTT_SHARE_GROUP is ignored by the embedded broker (one instance only)");
-    }
-
+  constructor(
+    private readonly options: Resolved,
+    private readonly connection: Connection,
+    private readonly checkpointer: Checkpointer | null,
+    private readonly reads: DecisionReads,
+  ) {
+    const { broker, url, username, password } = connection;
     this.client = connectAppClient({
       url,
       username,
@@ -188,39 +223,16 @@ class AccessService {
       client: this.client,
       prefix: options.prefix,
       protocolVersion: options.protocolVersion,
-      broker: this.broker,
+      broker,
       counters: this.counters,
       clock: options.clock ?? (() => new Date()),
       stopping: () => this.stopping,
     };
-    const groups = new AccessGroupsState();
-    this.publisher = new DoorPublisher(context, {
-      credentialsDebounceMs: options.credentialsDebounceMs,
-      refreshIntervalMs: options.refreshIntervalMs,
-      groups,
-      onModeChange: (doorCode, mode) => alarms.onModeChange(doorCode, mode),
-    });
-    const publisher = this.publisher;
-    const recording = new Recording(context, {
-      recorderThread: options.recorderThread,
-      checkpointsElsewhere: this.checkpointer !== null,
-      publishDecision: (decision, correlationData, receivedAt) => decisions.publishDecision(decision, correlationData, receivedAt),
-      onCardsDeactivated: (cardIds) => publisher.scheduleCredentialsOfCards(cardIds),
-    });
-    const decisions = new Decisions(context, recording, groups, (doorCode, at) => this.publisher.noteGrant(doorCode, at));
-    const sensorReadings = new SensorReadings(context, {
-      intervalMs: options.sensorReadingIntervalMs,
-      store: (readings) => recording.addReadings(readings),
-    });
-    const alarms = new DoorAlarms(context, {
-      doorOfflineAlarmMs: options.doorOfflineAlarmMs ?? 120_000,
-      heldOpenSecondMs: options.heldOpenSecondMs ?? 1000,
-    });
-    const doorStates = new DoorStates(context, (doorCode, state) => alarms.onBridgeState(doorCode, state));
-    // What hands work to the recording stops before it does; the door states before the alarms they feed.
-    this.modules = [decisions, sensorReadings, recording, doorStates, alarms, publisher];
-    for (const module of this.modules) module.start?.();
+    ({ modules: this.modules, publisher: this.publisher } = composeModules(context, options, checkpointer !== null, reads));
+  }
 
+  async start(): Promise<AccessServiceHandle> {
+    for (const module of this.modules) module.start?.();
     this.client.on("connect", () => this.handleConnect());
     this.client.on("message", (topic, payload, packet) => this.handleMessage(topic, payload, packet));
     this.client.on("error", (error) => console.warn(`[access] mqtt: ${error.message}`));
@@ -229,15 +241,16 @@ class AccessService {
       this.wasConnected = false;
     });
 
-    const ready = await withTimeout(this.subscribed, options.connectTimeoutMs, "first subscription").then(
+    const ready = await withTimeout(this.subscribed, this.options.connectTimeoutMs, "first subscription").then(
       () => true,
       () => false,
     );
-    if (!ready) console.warn(`[access] mqtt: no connection to ${url} yet; retrying in the background`);
+    if (!ready) console.warn(`[access] mqtt: no connection to ${this.connection.url} yet; retrying in the background`);
 
+    const { broker } = this.connection;
     return {
-      mqttPort: this.broker?.port ?? null,
-      mqttTlsPort: this.broker?.tlsPort ?? null,
+      mqttPort: broker?.port ?? null,
+      mqttTlsPort: broker?.tlsPort ?? null,
       stats: () => ({ ...this.counters }),
       notifier: { notify: (change) => this.publisher.applyChange(change) },
       sweep: () => this.publisher.sweep(),
@@ -266,7 +279,7 @@ class AccessService {
       }
       if (!error) {
         // The embedded broker has kept doors out until now (see broker.server.ts).
-        this.broker?.openToDoors();
+        this.connection.broker?.openToDoors();
         this.markSubscribed();
       }
       for (const module of this.modules) module.onConnect?.();
@@ -295,8 +308,9 @@ class AccessService {
       await this.client.endAsync(true).catch(() => {});
     }
     await this.stopModules();
-    await this.broker?.close();
+    await this.connection.broker?.close();
     for (const module of this.modules) await module.close?.();
+    this.reads.close();
     await this.checkpointer?.stop();
     console.info("[access] stopped");
   }
@@ -304,5 +318,9 @@ class AccessService {
 
 /** Starts the access service (embedded broker unless MQTT_URL or options.mqttUrl is set). */
 export async function startAccessService(options: AccessServiceOptions = {}): Promise<AccessServiceHandle> {
-  return new AccessService(resolveOptions(options)).start();
+  const resolved = resolveOptions(options);
+  const { DATABASE_URL } = getEnv();
+  const checkpointer = resolved.checkpointThread ? startCheckpointer(DATABASE_URL) : null;
+  const connection = await openConnection(resolved);
+  return new AccessService(resolved, connection, checkpointer, openDecisionReads(DATABASE_URL)).start();
 }

@@ -8,7 +8,7 @@
 // so each statement's text is the same for any batch
 // (docs/decisions/0003-door-access-over-mqtt.md). Reads for the admin are in
 // access-log-query.server.ts.
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQLWrapper } from "drizzle-orm";
 import { accessLogs, type AccessLog, type ACCESS_REASONS, type Card, type Door, type USER_STATUSES, type WeeklySchedule } from "~/db/schema";
 import { getDb, type Database } from "~/utils/db.server";
 import type { AccessLogRecord } from "./access-log-query.server";
@@ -59,6 +59,12 @@ export function doorEventKey(doorCode: string, eventId: string) {
   return `${doorCode}\u0000${eventId}`;
 }
 
+/**
+ * What the decision's reads run on: the app's client, a transaction, or any
+ * reader of SQL into rows (the access service keeps its own statements).
+ */
+export type SqlReader = { all<T = unknown>(query: SQLWrapper | string): PromiseLike<T[]> };
+
 /** Lists travel as one JSON parameter, so each statement's text is the same for any batch. */
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -68,7 +74,7 @@ const json = (value: unknown) => JSON.stringify(value);
  * in one statement.
  */
 export async function readAccessFacts(
-  tx: Pick<Database, "all">,
+  tx: SqlReader,
   { doorCodes, cardNumbers, events }: { doorCodes: string[]; cardNumbers: string[]; events: { doorCode: string; eventId: string }[] },
 ) {
   const [facts] = await tx.all<{ doors: string; cards: string; logs: string; takenIds: string }>(sql`

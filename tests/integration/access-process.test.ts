@@ -91,6 +91,22 @@ describe("the access service in its own process", () => {
     expect(os.getPriority()).toBe(os.getPriority(access.pid()!) + WEB_PRIORITY_OFFSET);
   });
 
+  it("gives way with every thread of the web side, and runs the service in a session of its own", () => {
+    // Linux keeps a nice value per thread; /proc/<pid>/stat's sixth field is the session.
+    const session = (pid: number | "self") => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[3]);
+    const lowered = os.getPriority(access.pid()!) + WEB_PRIORITY_OFFSET;
+    for (const thread of fs.readdirSync("/proc/self/task").map(Number)) {
+      try {
+        expect(os.getPriority(thread)).toBeGreaterThanOrEqual(lowered);
+      } catch (error) {
+        // A thread that ended since the listing.
+        if ((error as { info?: { code?: string } }).info?.code !== "ESRCH") throw error;
+      }
+    }
+    expect(session(access.pid()!)).toBe(access.pid());
+    expect(session("self")).not.toBe(access.pid());
+  });
+
   it("keeps deciding while the web side's event loop is held by a long query", async () => {
     // The bridge runs in a worker thread; this thread runs the query, which
     // @libsql/client executes synchronously: nothing else runs here meanwhile.
