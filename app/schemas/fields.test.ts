@@ -23,7 +23,7 @@ function messages(schema: z.ZodMiniType, value: unknown) {
   return result.success ? [] : result.error.issues.map((issue) => issue.message);
 }
 
-const CONTROLS = ["a\u0000b", "a\u202Eb", "a\u200Bb", "a\u0007b", "a\u0085b", "a\uFEFFb"];
+const CONTROLS = ["a\u0000b", "a\u202Eb", "a\u200Bb", "a\u0007b", "a\u0085b", "a\uFEFFb", "a\ud800b", "a\udc00", "\ud800"];
 const BREAKS = ["Eve\r\nBcc: x@evil.example", "a\nb", "a\rb", "a\u2028b", "a\u2029b"];
 
 describe("the one text rule", () => {
@@ -36,6 +36,8 @@ describe("the one text rule", () => {
     ["optionalMultilineText", optionalMultilineText(50)],
   ])("%s refuses control and format characters", (_name, schema) => {
     for (const value of CONTROLS) expect(messages(schema, value), JSON.stringify(value)).toContain(CONTROL_CHARACTERS_MESSAGE);
+    // A whole surrogate pair (an emoji) is text like any other.
+    expect(messages(schema, "Casa 🏠")).toEqual([]);
   });
 
   it.each([

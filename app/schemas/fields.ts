@@ -2,7 +2,7 @@
 // once and holds for every form and API body alike. Browser-safe.
 //
 // - Text is trimmed, and control characters (NUL, bidirectional overrides…)
-//   are refused: nothing invisible is stored.
+//   and lone surrogates are refused: nothing invisible or unstorable is stored.
 // - Single-line text (names, titles, codes, aliases) refuses line breaks too;
 //   only the multi-line kinds (descriptions, messages, notes: what a textarea
 //   sends) keep them.
@@ -16,13 +16,18 @@ import * as z from "zod/mini";
 
 /** C0/C1 controls (line breaks aside), and the bidirectional and zero-width format characters. */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/;
+/**
+ * A lone UTF-16 surrogate (half of a pair without its other half): JSON's
+ * "\ud800" makes one, and no UTF-8 text (the database, a log line) can hold it.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** What ends a line: CR, LF, and Unicode's line and paragraph separators. */
 const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 export const CONTROL_CHARACTERS_MESSAGE = "El texto contiene caracteres no permitidos";
 export const LINE_BREAK_MESSAGE = "Este campo no admite saltos de línea";
 
 const tooLong = (max: number) => `Máximo ${max} caracteres`;
-const noControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
+const noControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value) && !LONE_SURROGATE.test(value);
 const noLineBreaks = (value: string) => !LINE_BREAKS.test(value);
 
 /**

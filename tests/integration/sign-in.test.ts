@@ -10,6 +10,7 @@ import * as loginPage from "~/routes/login";
 import { getRateLimitKey, hitRateLimitKey } from "~/models/rate-limit.server";
 import { MAX_CONCURRENT_SIGN_INS, MAX_WAITING_SIGN_INS, signInLoad } from "~/services/sign-in.server";
 import { RATE_LIMITS, TOO_MANY_ATTEMPTS } from "~/services/rate-limits.server";
+import { CONTROL_CHARACTERS_MESSAGE } from "~/schemas/fields";
 import { eventually } from "../../bridge/src/test-support/eventually";
 import { resetEnvForTests } from "~/utils/env.server";
 import { createTestUser } from "../setup/fixtures";
@@ -112,6 +113,39 @@ describe("sign-ins sent at once", () => {
     expect((await Promise.all(queued)).map((response) => response.status)).toEqual(queued.map(() => 401));
     expect(signInLoad()).toEqual({ running: 0, waiting: 0 });
     expect((await apiSignIn(user.username, "contraseña-buena-5", "198.51.100.22")).status).toBe(200);
+  });
+});
+
+// Issue 40, point 10: a username no database text can hold (NUL, a lone
+// surrogate) is refused by the shared login schema, before any rate-limit key
+// is counted for it.
+describe("a username with characters no text can hold", () => {
+  it.each([
+    ["a NUL", "admin\u0000x"],
+    ["a lone surrogate", "admin\ud800"],
+  ])("with %s answers the API 400 with the text rule's message, and counts nothing", async (_what, username) => {
+    const api = await apiSignIn(username, "contraseña-cualquiera", "198.51.100.40");
+    expect(api.status).toBe(400);
+    expect((await api.json()).error.message).toBe(CONTROL_CHARACTERS_MESSAGE);
+    expect((await getRateLimitKey("loginAddress:198.51.100.40")).count).toBe(0);
+    // In a password the same characters are just a wrong password.
+    expect((await apiSignIn("nadie-en-particular", username, "198.51.100.44")).status).toBe(401);
+  });
+
+  it("with a NUL answers the page 400 with the text rule's message, and counts nothing", async () => {
+    const page = await pageSignIn("admin\u0000x", "contraseña-cualquiera", "198.51.100.41");
+    expect(page.status).toBe(400);
+    expect(JSON.stringify(await page.json())).toContain(CONTROL_CHARACTERS_MESSAGE);
+    expect((await getRateLimitKey("loginAddress:198.51.100.41")).count).toBe(0);
+    // A form cannot carry a lone surrogate: the browser's UTF-8 turns it into U+FFFD, ordinary text.
+    expect((await pageSignIn("admin\ud800", "contraseña-cualquiera", "198.51.100.43")).status).toBe(401);
+  });
+
+  it("a lone surrogate written as a JSON escape in the raw body is refused alike", async () => {
+    const raw = '{"username":"\\ud800admin","password":"x"}';
+    const response = await callRoute(apiLogin.action, jsonRequest("/api/auth/login", { method: "POST", rawBody: raw, ip: "198.51.100.42" }));
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toBe(CONTROL_CHARACTERS_MESSAGE);
   });
 });
 
