@@ -3,7 +3,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { notifications } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
-import { getDb, preparedQuery } from "~/utils/db.server";
+import { getDb } from "~/utils/db.server";
 
 export type Notification = typeof notifications.$inferSelect;
 
@@ -29,17 +29,11 @@ export async function listNotificationsOfUser(userId: string, limit = 50) {
     .limit(limit);
 }
 
-// Every signed-in page shows it (the root loader).
-const unreadCount = preparedQuery("the user's unread notifications", (db) =>
-  db
+export async function countUnreadNotifications(userId: string) {
+  const [row] = await getDb()
     .select({ count: sql<number>`count(*)` })
     .from(notifications)
-    .where(and(eq(notifications.userId, sql.placeholder("userId")), eq(notifications.read, false)))
-    .prepare(),
-);
-
-export async function countUnreadNotifications(userId: string) {
-  const [row] = await unreadCount().all({ userId });
+    .where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
   return Number(row?.count ?? 0);
 }
 

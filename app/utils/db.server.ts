@@ -165,10 +165,10 @@ export function inOpenTransaction() {
 const preparedNames = new Set<string>();
 
 /**
- * A read built once with drizzle's `prepare()`, for the two reads every
- * signed-in request makes (the session's user, the unread count): drizzle
- * builds a query's SQL again on every call, and the prepared session read
- * costs about 0.1 ms less (docs/performance.md). `build` gets the database
+ * A read built once with drizzle's `prepare()`, for the session's user, which
+ * every signed-in request reads: drizzle builds a query's SQL again on every
+ * call, and the prepared read costs about 0.1 ms less (docs/performance.md).
+ * Nothing else pays for it: write a plain query. `build` gets the database
  * and nothing else, so a caller's value can only reach the statement as a
  * `sql.placeholder` passed to `all`/`get`; `name` lists the query in
  * `preparedQueryNames()`, which the tests use to run every one of them with
