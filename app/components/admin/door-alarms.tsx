@@ -10,12 +10,18 @@ export const DOOR_ALARMS_STREAM = "/api/door-alarms/stream";
 
 export function DoorAlarmsPanel({ alarms: initial }: { alarms: DoorAlarmJson[] }) {
   const [alarms, setAlarms] = useState(initial);
+  const [live, setLive] = useState(true);
   useEffect(() => setAlarms(initial), [initial]);
   useEffect(() => {
     const source = new EventSource(DOOR_ALARMS_STREAM);
     source.addEventListener("alarms", (event) => {
       const message = JSON.parse((event as MessageEvent<string>).data) as { alarms: DoorAlarmJson[] };
       setAlarms(message.alarms);
+      setLive(true);
+    });
+    // A refused stream (signed out, no longer an admin, too many open) is not retried by EventSource.
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) setLive(false);
     });
     return () => source.close();
   }, []);
@@ -27,6 +33,11 @@ export function DoorAlarmsPanel({ alarms: initial }: { alarms: DoorAlarmJson[] }
           {alarms.length}
         </span>
       </h2>
+      {live ? null : (
+        <p className="muted" role="status">
+          Las alarmas ya no se actualizan solas: vuelve a cargar la página.
+        </p>
+      )}
       {alarms.length === 0 ? (
         <p className="muted">No hay alarmas activas.</p>
       ) : (
