@@ -1,10 +1,11 @@
-import { throwRefusal } from "~/utils/refusal.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { dispatchApi } from "./api-routes.server";
 
-// Unknown /api/* paths answer JSON, never the HTML 404 page.
-export async function loader() {
-  throwRefusal({ status: 404, message: "Recurso no encontrado" });
+// Every /api/* path no other route answers: the API's own routes (api-routes.server.ts), or a JSON 404.
+export async function loader(args: LoaderFunctionArgs) {
+  return dispatchApi(args, "loader");
 }
 
-export async function action() {
-  throwRefusal({ status: 404, message: "Recurso no encontrado" });
+export async function action(args: ActionFunctionArgs) {
+  return dispatchApi(args, "action");
 }

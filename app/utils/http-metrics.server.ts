@@ -54,10 +54,25 @@ function filesUnder(root: string, relative = ""): string[] {
   });
 }
 
+/** URL patterns answered inside a splat route (the API's, app/routes/api-routes.server.ts): their own templates. */
+let extraPaths: string[] = [];
+let buildRoutes: RouteNode[] = [];
+
 /** The routes of the running build and the browser build's folder (remix-serve serves its files before Remix). */
 export function useRouteTable(manifest: ServerBuild["routes"], assetsBuildDirectory: string) {
-  table = { routes: nest(manifest, undefined), staticFiles: new Set(filesUnder(path.resolve(assetsBuildDirectory))) };
+  buildRoutes = nest(manifest, undefined);
+  table = { routes: withExtraPaths(), staticFiles: new Set(filesUnder(path.resolve(assetsBuildDirectory))) };
   templates.clear();
+}
+
+export function addRoutePaths(paths: string[]) {
+  extraPaths = [...new Set([...extraPaths, ...paths])];
+  if (table) table = { ...table, routes: withExtraPaths() };
+  templates.clear();
+}
+
+function withExtraPaths(): RouteNode[] {
+  return [...buildRoutes, ...extraPaths.map((routePath) => ({ id: `path:${routePath}`, path: routePath }))];
 }
 
 // Matching a path against the ~120 routes costs about a tenth of a cached
