@@ -12,6 +12,7 @@ import { renderedNow } from "~/utils/dates";
 import { readForm, refusedForm } from "~/utils/form-reply.server";
 import { modalOf } from "~/utils/page-url";
 import { throwRefusal } from "~/utils/refusal.server";
+import { untrustedProxySeenAt } from "~/utils/untrusted-proxy.server";
 import { successToast } from "~/utils/toast";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -30,6 +31,8 @@ export async function loadDashboard(request: Request) {
   return {
     lockdown: lockdownState,
     alarms,
+    /** Requests came through a proxy that TRUST_PROXY does not trust: every client shares its address. */
+    untrustedProxy: untrustedProxySeenAt() !== null,
     stats,
     doors: doorList,
     facilities,

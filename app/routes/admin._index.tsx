@@ -31,13 +31,20 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { stats, doors, facilities, activity, modal, lockdown, alarms } = useLoaderData<typeof loader>();
+  const { stats, doors, facilities, activity, modal, lockdown, alarms, untrustedProxy } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const door = modal.doorRowId ? (doors.find((d) => d._id === modal.doorRowId) ?? null) : null;
   const credential = actionData && "credential" in actionData ? actionData.credential : null;
   return (
     <>
       <h1>Dashboard</h1>
+      {untrustedProxy ? (
+        <div className="alert alert-warning" role="alert" data-testid="untrusted-proxy-warning">
+          <strong>La aplicación está detrás de un proxy y TRUST_PROXY está desactivado.</strong> Las solicitudes llegan con la cabecera
+          X-Forwarded-For, pero se atribuyen todas a la dirección del proxy: quien falle varias veces al iniciar sesión puede bloquear el
+          acceso a todos. Configura TRUST_PROXY con el número de proxies delante de la aplicación (por ejemplo, TRUST_PROXY=1) y reiníciala.
+        </div>
+      ) : null}
       {lockdown.active ? (
         <div className="alert alert-error" role="alert" data-testid="lockdown-banner">
           <strong>Bloqueo general activo</strong> desde {formatDateTime(lockdown.since!)}: {lockdown.reason}. Solo abren las tarjetas de

@@ -2,7 +2,9 @@
 // that. remix-serve offers no hook between Node's http.Server and Remix, so
 // the edge wraps the server's 'request' event once at boot (installHttpEdge);
 // each concern is a function of its own:
-// - notePeerAddress: the socket's address, for getClientIp();
+// - notePeerAddress: the socket's address, for getClientIp(); an
+//   X-Forwarded-For that TRUST_PROXY does not trust is noted once
+//   (untrusted-proxy.server.ts: a log line and the dashboard's warning);
 // - requestContextFor: the request's context (request-context.server.ts);
 // - refusals that must come first: Remix's old data protocol (`?_data=`, 400:
 //   Remix 2.17 still routes it to a path that crashes on a loader returning
@@ -19,6 +21,7 @@ import { timeRequest } from "./http-metrics.server";
 import { BODY_TOO_LARGE, bodyLimitFor } from "./request-body.server";
 import { PEER_IP_HEADER, withRequestContext, type RequestContext } from "./request-context.server";
 import { CROSS_ORIGIN, isCrossSite } from "./same-origin.server";
+import { noteForwardedFor } from "./untrusted-proxy.server";
 
 /** Copies the socket's address onto the request, overwriting whatever a client sent. */
 export function notePeerAddress(req: IncomingMessage) {
@@ -137,6 +140,7 @@ export function keepQueryOutOfLog(req: IncomingMessage & { originalUrl?: string 
 /** What the edge does with one request: false when it answered it itself. */
 export function handleAtEdge(req: IncomingMessage, res: ServerResponse): boolean {
   notePeerAddress(req);
+  noteForwardedFor(header(req, "x-forwarded-for"));
   const url = req.url ?? "/";
   const path = url.split("?")[0]!;
   timeRequest(req, res, path);
