@@ -9,7 +9,7 @@ import { BookingSchema, MAX_BOOKING_DAYS_AHEAD } from "~/schemas/facility-bookin
 import { PasswordFormSchema, ProfileSchema } from "~/schemas/profile";
 import { ResidentIncidentSchema } from "~/schemas/resident-incident";
 import { MAX_VISITOR_PASS_DAYS_AHEAD, VisitorPassSchema } from "~/schemas/visitor-pass";
-import { getBuildingInfo } from "~/services/building.server";
+import { getBuildingConditions } from "~/services/building.server";
 import {
   activeBookingLimits,
   cancelResidentBooking,
@@ -94,7 +94,7 @@ export async function loadPortal(request: Request, user: User) {
     section(() => listResidentBookings(user, now), PORTAL_FAILURES.bookings),
     section(() => listResidentIncidents(user), PORTAL_FAILURES.incidents),
     section(() => getNotifications(user.id), PORTAL_FAILURES.notifications),
-    section(() => getBuildingInfo(now), PORTAL_FAILURES.building),
+    section(() => getBuildingConditions(now), PORTAL_FAILURES.building),
     modal === "cancelar-reserva" ? getResidentBooking(user, url.searchParams.get("reserva") ?? "", now) : null,
     modal === "editar-incidencia" || modal === "cancelar-incidencia" ? getResidentIncident(user, url.searchParams.get("incidencia") ?? "") : null,
     modal === "reservar" ? loadBookingDraft(url, now) : null,

@@ -58,7 +58,7 @@ export default function Portal() {
         <IncidentsCard incidents={incidents} />
         <NotificationsCard notifications={notifications} now={now} />
         <VisitorPassesCard passes={visitorPasses} />
-        <BuildingCard building={building} />
+        <BuildingCard building={building} now={now} />
       </div>
 
       {modal.name === "reservar" ? (

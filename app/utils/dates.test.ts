@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, endOfMadridDay, formatTimeRange, isoString, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, renderedNow, startOfMadridDay } from "./dates";
+import { addDays, endOfMadridDay, formatTimeRange, isoString, madridDateTimeFormatter, madridDayOf, madridInstant, monthsBefore, notificationAge, readingAge, renderedNow, startOfMadridDay } from "./dates";
 
 describe("dates", () => {
   it("match Intl's Europe/Madrid time at every hour across both DST changes of 2026", () => {
@@ -47,6 +47,17 @@ describe("dates", () => {
     expect(notificationAge(now - 5.5 * 3600_000, now)).toBe("Hace 5 horas");
     expect(notificationAge(now - 23.9 * 3600_000, now)).toBe("Hace 23 horas");
     expect(notificationAge(now - 24 * 3600_000, now)).toBe("09/05/2026");
+  });
+
+  it("tell a sensor reading's age in minutes, hours, then days", () => {
+    const now = Date.UTC(2026, 4, 10, 12);
+    expect(readingAge(now - 30_000, now)).toBe("hace menos de un minuto");
+    expect(readingAge(now + 30_000, now)).toBe("hace menos de un minuto");
+    expect(readingAge(now - 60_000, now)).toBe("hace 1 minuto");
+    expect(readingAge(now - 59 * 60_000, now)).toBe("hace 59 minutos");
+    expect(readingAge(now - 60 * 60_000, now)).toBe("hace 1 hora");
+    expect(readingAge(now - 47.9 * 3600_000, now)).toBe("hace 47 horas");
+    expect(readingAge(now - 3 * 24 * 3600_000, now)).toBe("hace 3 días");
   });
 
   it("find where a Madrid day begins and ends, in winter, in summer and on both DST days", () => {

@@ -207,6 +207,17 @@ export function notificationAge(createdAt: Date | string | number, now: Date | s
   return formatDate(createdAt);
 }
 
+/** How long ago a measurement was taken: "hace menos de un minuto", "hace 5 minutos", "hace 2 horas", "hace 3 días". */
+export function readingAge(recordedAt: Date | string | number, now: Date | string | number = new Date()) {
+  const minutes = Math.floor(Math.max(0, new Date(now).getTime() - new Date(recordedAt).getTime()) / 60_000);
+  const ago = (count: number, one: string, many: string) => `hace ${count} ${count === 1 ? one : many}`;
+  if (minutes < 1) return "hace menos de un minuto";
+  if (minutes < 60) return ago(minutes, "minuto", "minutos");
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return ago(hours, "hora", "horas");
+  return ago(Math.floor(hours / 24), "día", "días");
+}
+
 /**
  * The instant a page's badges and ages are rendered from ("Expira en 3 días",
  * "Hace 1 hora"), to the minute (ISO): the same all minute long, so loader

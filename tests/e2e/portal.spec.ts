@@ -197,7 +197,7 @@ test("lists notifications newest first with their age, and marks them all read",
   await expect(items.nth(0)).toHaveAttribute("data-read", "true");
 });
 
-test("shows the building sensor's latest reading with its time", async ({ page }) => {
+test("shows the building sensor's latest reading with its time and age, not stale", async ({ page }) => {
   await signInResident(page);
   // Both browser projects insert the same values, so whichever is newest reads the same.
   await insertBuildingReading({ temperature: 23.5, humidity: 52, wifiStatus: "Conectado", recordedAt: new Date(Date.now() - 60_000) });
@@ -206,6 +206,9 @@ test("shows the building sensor's latest reading with its time", async ({ page }
   await expect(page.getByTestId("humidity")).toHaveText("52 %");
   await expect(page.getByTestId("wifi")).toHaveText("Conectado");
   await expect(page.getByTestId("building-source")).toContainText("Lectura del sensor del");
+  // Issue 40, point 16: its age (a minute or less: the page's clock is floored to the minute), and fresh.
+  await expect(page.getByTestId("building-age")).toHaveText(/^hace (menos de un minuto|1 minuto|2 minutos)$/);
+  await expect(page.getByTestId("building-stale")).toHaveCount(0);
 });
 
 test("edits the profile and changes the password with the current one", async ({ page }) => {

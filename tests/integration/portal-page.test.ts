@@ -86,16 +86,18 @@ describe("loader", () => {
     expect((await (await load(ana.cookie, "?modal=otra")).json()).modal.name).toBeNull();
   });
 
-  it("shows the sensor's reading of the last hour, else the defaults saying so", async () => {
+  // Issue 40, point 16: never the SPEC's made-up defaults; the latest reading, stale past 30 minutes
+  // (tests/integration/portal-building.test.ts: with no reading at all, and as rendered).
+  it("shows the sensor's latest reading, an old one marked stale", async () => {
     const { cookie } = await resident();
-    // The newest reading is two hours old: too old to show.
-    await insertBuildingReading({ temperature: 19.5, humidity: 60, wifiStatus: "Conectado", recordedAt: new Date(Date.now() - 2 * 3600_000) });
+    const old = new Date(Date.now() - 2 * 3600_000);
+    await insertBuildingReading({ temperature: 19.5, humidity: 60, wifiStatus: "Conectado", recordedAt: old });
     const stale = await (await load(cookie)).json();
-    expect(stale.building.data).toEqual({ temperature: 22, humidity: 45, wifiStatus: "Conectado", recordedAt: null, isDefault: true });
+    expect(stale.building.data).toEqual({ reading: { temperature: 19.5, humidity: 60, wifiStatus: "Conectado", recordedAt: old.toISOString(), stale: true } });
     const recordedAt = new Date(Date.now() - 10 * 60_000);
     await insertBuildingReading({ temperature: 23.4, humidity: 51, wifiStatus: "Sin conexión", recordedAt });
     const fresh = await (await load(cookie)).json();
-    expect(fresh.building.data).toEqual({ temperature: 23.4, humidity: 51, wifiStatus: "Sin conexión", recordedAt: recordedAt.toISOString(), isDefault: false });
+    expect(fresh.building.data).toEqual({ reading: { temperature: 23.4, humidity: 51, wifiStatus: "Sin conexión", recordedAt: recordedAt.toISOString(), stale: false } });
   });
 });
 

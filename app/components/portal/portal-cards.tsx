@@ -6,11 +6,11 @@ import type { ReactNode } from "react";
 import { SubmitButton } from "~/components/forms";
 import { BOOKING_STATUS_LABELS } from "~/schemas/facility-booking";
 import { INCIDENT_CATEGORY_LABELS, INCIDENT_STATUS_LABELS, URGENCY_LABELS } from "~/schemas/incident";
-import type { BuildingInfo } from "~/services/building.server";
+import type { BuildingConditions } from "~/services/building.server";
 import type { BookingJson } from "~/services/facility-bookings.server";
 import type { NotificationJson } from "~/services/notifications.server";
 import type { ResidentIncidentJson } from "~/services/resident-incidents.server";
-import { formatDate, formatDateTime, formatTime, formatTimeRange, notificationAge } from "~/utils/dates";
+import { formatDate, formatDateTime, formatTime, formatTimeRange, notificationAge, readingAge } from "~/utils/dates";
 
 type Section<T> = { ok: true; data: T } | { ok: false; message: string };
 
@@ -198,32 +198,44 @@ export function NotificationsCard({ notifications, now }: { notifications: Secti
   );
 }
 
-export function BuildingCard({ building }: { building: Section<BuildingInfo> }) {
+export function BuildingCard({ building, now }: { building: Section<BuildingConditions>; now: string }) {
+  const reading = building.ok ? building.data.reading : null;
   return (
     <PortalCard id="building-title" title="Información del Edificio">
       {!building.ok ? (
         <Failure message={building.message} />
+      ) : !reading ? (
+        <p className="muted" data-testid="building-source">
+          Sin datos de sensores
+        </p>
       ) : (
         <>
           <dl className="building-info" data-testid="building-info">
             <div>
               <dt>Temperatura</dt>
-              <dd data-testid="temperature">{formatNumber(building.data.temperature)} °C</dd>
+              <dd data-testid="temperature">{formatNumber(reading.temperature)} °C</dd>
             </div>
             <div>
               <dt>Humedad</dt>
-              <dd data-testid="humidity">{formatNumber(building.data.humidity)} %</dd>
+              <dd data-testid="humidity">{formatNumber(reading.humidity)} %</dd>
             </div>
             <div>
               <dt>WiFi</dt>
-              <dd data-testid="wifi">{building.data.wifiStatus}</dd>
+              <dd data-testid="wifi">{reading.wifiStatus}</dd>
             </div>
           </dl>
           <p className="muted" data-testid="building-source">
-            {building.data.recordedAt
-              ? `Lectura del sensor del ${formatDate(building.data.recordedAt)} a las ${formatTime(building.data.recordedAt)}.`
-              : "Valores predeterminados: no hay lecturas del sensor en la última hora."}
+            Lectura del sensor del {formatDate(reading.recordedAt)} a las {formatTime(reading.recordedAt)} (
+            <time dateTime={reading.recordedAt} data-testid="building-age">
+              {readingAge(reading.recordedAt, now)}
+            </time>
+            ).
           </p>
+          {reading.stale ? (
+            <p data-testid="building-stale">
+              <span className="badge badge-warning">Dato antiguo</span> El sensor no ha enviado lecturas en los últimos 30 minutos.
+            </p>
+          ) : null}
         </>
       )}
     </PortalCard>
