@@ -1,24 +1,19 @@
 // The audit trail's rows (docs/audit.md): appended in the chain's order with
 // their hashes, read newest first with the admin's filters, walked oldest
 // first to verify, and purged from the oldest end.
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { and, asc, desc, eq, gt, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { auditControl, auditEvents, type AuditEvent } from "~/db/schema";
 import { getDb, likePattern } from "~/utils/db.server";
+import { auditChainKey } from "~/utils/keys.server";
 
 export type { AuditEvent };
 
 /** The previous hash of the very first event. */
 export const GENESIS_HASH = "0".repeat(64);
 
-/**
- * SHA-256 (hex) of the previous event's hash, a line break, and the event's
- * content as a JSON array in a fixed order: id, at, actor id, actor username,
- * actor role, ip, action, entity type, entity id, summary, before, after
- * (before and after as their stored JSON text, or null).
- */
-export function auditEventHash(event: Omit<AuditEvent, "hash">) {
-  const content = JSON.stringify([
+function hashedText(event: Omit<AuditEvent, "hash">) {
+  return JSON.stringify([
     event.id,
     event.at,
     event.actorId,
@@ -32,7 +27,28 @@ export function auditEventHash(event: Omit<AuditEvent, "hash">) {
     event.before,
     event.after,
   ]);
-  return createHash("sha256").update(event.prevHash).update("\n").update(content).digest("hex");
+}
+
+/**
+ * An event's hash: HMAC-SHA256 (hex), with the trail's key (kept outside the
+ * database: app/utils/keys.server.ts), of the previous event's hash, a line
+ * break, and the event's content as a JSON array in a fixed order: id, at,
+ * actor id, actor username, actor role, ip, action, entity type, entity id,
+ * summary, before, after (before and after as their stored JSON text, or null).
+ */
+export function auditEventHash(event: Omit<AuditEvent, "hash">, key: Buffer = requireChainKey()) {
+  return createHmac("sha256", key).update(event.prevHash).update("\n").update(hashedText(event)).digest("hex");
+}
+
+/** The hash of an event written before the trail had a key: plain SHA-256 of the same text (docs/audit.md). */
+export function unkeyedAuditEventHash(event: Omit<AuditEvent, "hash">) {
+  return createHash("sha256").update(event.prevHash).update("\n").update(hashedText(event)).digest("hex");
+}
+
+function requireChainKey() {
+  const key = auditChainKey({ create: true });
+  if (!key) throw new Error("the audit trail has no key");
+  return key;
 }
 
 export type NewAuditEvent = Omit<AuditEvent, "id" | "prevHash" | "hash">;
@@ -44,7 +60,7 @@ export async function getLastAuditEvent() {
 }
 
 /**
- * Appends the events after the chain's head, each hashed over the one
+ * Appends the events after the chain's head, each hashed (keyed) over the one
  * before. Must run inside the write transaction of the change they record
  * (inWriteTransaction), which holds the write lock from its start: no other
  * writer can append between reading the head and inserting.
@@ -54,11 +70,12 @@ export async function appendAuditEvents(events: NewAuditEvent[]) {
   const head = await getLastAuditEvent();
   let id = head?.id ?? 0;
   let prevHash = head?.hash ?? GENESIS_HASH;
+  const key = requireChainKey();
   const rows: AuditEvent[] = [];
   for (const event of events) {
     id += 1;
     const row = { ...event, id, prevHash };
-    const hashed = { ...row, hash: auditEventHash(row) };
+    const hashed = { ...row, hash: auditEventHash(row, key) };
     rows.push(hashed);
     prevHash = hashed.hash;
   }

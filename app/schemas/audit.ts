@@ -39,6 +39,7 @@ export const AUDIT_ENTITY_LABELS = {
   building: "Edificio",
   holiday: "Festivo",
   visitor_pass: "Invitación de visita",
+  backup: "Copia de seguridad",
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as [AuditEntityType, ...AuditEntityType[]];
@@ -92,6 +93,7 @@ export const AUDIT_ACTION_LABELS = {
   "incident.delete": "Incidencia eliminada",
   "incident.purge": "Incidencias antiguas eliminadas",
   "access_log.cleanup": "Registros denegados eliminados",
+  "access_log.export": "Registros de accesos exportados",
   "sensor.credential": "Credencial de sensor renovada",
   "booking.create": "Reserva de instalación creada",
   "booking.cancel": "Reserva de instalación cancelada",
@@ -100,6 +102,11 @@ export const AUDIT_ACTION_LABELS = {
   "session.lockout": "Bloqueo por intentos fallidos",
   "session.sign_out": "Cierre de sesión",
   "audit.purge": "Eventos de auditoría purgados",
+  "audit.key": "Firma de la auditoría activada",
+  "audit.export": "Auditoría exportada",
+  "backup.create": "Copia de seguridad creada",
+  "backup.download": "Copia de seguridad descargada",
+  "backup.restore": "Copia de seguridad restaurada",
   "access_group.create": "Grupo de acceso creado",
   "access_group.update": "Grupo de acceso editado",
   "access_group.delete": "Grupo de acceso eliminado",

@@ -5,7 +5,9 @@
 // export, the chain's verification and the retention purge.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setImmediate } from "node:timers/promises";
+import { Gauge } from "prom-client";
 import * as auditModel from "~/models/audit-event.server";
+import { checkAuditChain, type AuditChainCheck } from "./audit-chain.server";
 import type { AuditEvent, AuditCriteria } from "~/models/audit-event.server";
 import {
   AUDIT_ACTION_LABELS,
@@ -21,6 +23,8 @@ import { endOfMadridDay, formatDate, isoString, madridDateTimeFormatter, monthsB
 import { inWriteTransaction, totalChanges } from "~/utils/db.server";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
+import { auditChainKey, publishHead, readPublishedHead } from "~/utils/keys.server";
+import { metricsRegistry } from "~/utils/metrics.server";
 import { currentRequestContext } from "~/utils/request-context.server";
 import { pageWindow } from "~/utils/paging";
 
@@ -102,6 +106,23 @@ function storedJson(fields: AuditFields | null | undefined) {
 
 // ---- Recording ----
 
+/** An entry as the table stores it: the summary after the actor's username, before and after as redacted JSON. */
+export function storedEvent(entry: AuditEntry, actor: AuditActor, ip: string | null, at = Date.now()): auditModel.NewAuditEvent {
+  return {
+    at,
+    actorId: actor.id,
+    actorUsername: actor.username,
+    actorRole: actor.role,
+    ip,
+    action: entry.action,
+    entityType: entry.entityType,
+    entityId: entry.entityId,
+    summary: `${actor.username} ${entry.summary}`,
+    before: storedJson(entry.before),
+    after: storedJson(entry.after),
+  };
+}
+
 type Unit = { entries: Array<AuditEntry & { at: number }> };
 const units = new AsyncLocalStorage<Unit>();
 
@@ -128,6 +149,7 @@ export function audited<T>(work: (audit: Audit) => Promise<T>, options: { actor?
   const outer = units.getStore();
   const record = (unit: Unit): Audit => (entry) => unit.entries.push({ ...entry, actor: entry.actor ?? options.actor, at: Date.now() });
   if (outer) return work(record(outer));
+  let appended: Array<{ id: number; hash: string }> = [];
   return inWriteTransaction(async () => {
     const unit: Unit = { entries: [] };
     const changesBefore = await totalChanges();
@@ -138,26 +160,33 @@ export function audited<T>(work: (audit: Audit) => Promise<T>, options: { actor?
       return result;
     }
     const { actor: requestActor, ip: requestIp } = requester();
-    await auditModel.appendAuditEvents(
-      unit.entries.map((entry) => {
-        const actor = entry.actor ?? requestActor;
-        return {
-          at: entry.at,
-          actorId: actor.id,
-          actorUsername: actor.username,
-          actorRole: actor.role,
-          ip: options.ip !== undefined ? options.ip : requestIp,
-          action: entry.action,
-          entityType: entry.entityType,
-          entityId: entry.entityId,
-          summary: `${actor.username} ${entry.summary}`,
-          before: storedJson(entry.before),
-          after: storedJson(entry.after),
-        };
-      }),
+    appended = await auditModel.appendAuditEvents(
+      unit.entries.map((entry) => storedEvent(entry, entry.actor ?? requestActor, options.ip !== undefined ? options.ip : requestIp, entry.at)),
     );
     return result;
+  }).then(async (result) => {
+    const head = appended.at(-1);
+    if (head) await publishAuditHead(head);
+    return result;
   });
+}
+
+/**
+ * Writes the chain's new head beside the key (KEYS_DIR/audit-head.json)
+ * after a commit, where the database cannot change it; the verification
+ * compares the database with it. A failure is logged: the change is kept.
+ */
+async function publishAuditHead(head: { id: number; hash: string }) {
+  try {
+    await publishHead(head);
+  } catch (error) {
+    console.error(`[audit] could not publish the chain's head (event ${head.id}): ${(error as Error).message}`);
+  }
+}
+
+/** Who is acting now (the request's user, or the system): kept by a download to record it once it is over. */
+export function currentRequester(): { actor: AuditActor; ip: string | null } {
+  return requester();
 }
 
 /**
@@ -244,6 +273,49 @@ export function auditFiltersQuery(filters: AuditFilters) {
   return params.toString();
 }
 
+// ---- Exports ----
+
+/** "1 evento", "12 eventos". */
+export function countOf(n: number, one: string, many: string) {
+  return `${n.toLocaleString("es-ES")} ${n === 1 ? one : many}`;
+}
+
+/** The filters an export was asked for, without the empty ones (its event's `after`). */
+export function presentFilters(filters: Record<string, unknown>): AuditFields {
+  const present: AuditFields = {};
+  for (const [key, value] of Object.entries(filters)) {
+    if (value === undefined || value === null || value === "") continue;
+    present[key] = typeof value === "object" ? JSON.stringify(value) : (value as AuditValue);
+  }
+  return present;
+}
+
+/**
+ * A download's chunks that leave one event in the trail when the download is
+ * over: all of it sent (`complete`), or the client went away first, with
+ * the rows sent until then (`count` them as they are produced). The actor
+ * and address are the request's, taken now: the chunks are read later,
+ * outside it.
+ */
+export function auditedExport(
+  source: (counter: { rows: number }) => AsyncGenerator<string, void, undefined>,
+  entry: (rows: number, complete: boolean) => AuditEntry,
+): AsyncGenerator<string, void, undefined> {
+  const who = requester();
+  const counter = { rows: 0 };
+  return (async function* () {
+    let complete = false;
+    try {
+      yield* source(counter);
+      complete = true;
+    } finally {
+      await audited(async (audit) => audit(entry(counter.rows, complete)), who).catch((error: unknown) =>
+        console.error(`[audit] could not record an export: ${(error as Error).message}`),
+      );
+    }
+  })();
+}
+
 export const AUDIT_CSV_HEADERS = ["Fecha", "Usuario", "Rol", "IP", "Acción", "Tipo", "ID", "Resumen", "Antes", "Después"];
 
 function labelOf<T extends Record<string, string>>(labels: T, key: string) {
@@ -256,13 +328,24 @@ function labelOf<T extends Record<string, string>>(labels: T, key: string) {
  * first, so spreadsheets read the accents).
  */
 export function auditCsv(filters: AuditFilters, now = new Date()): Download {
-  return { filename: `auditoria-${todayInMadrid(now)}.csv`, contentType: "text/csv; charset=utf-8", chunks: auditCsvChunks(filters) };
+  const chunks = auditedExport(
+    (counter) => auditCsvChunks(filters, counter),
+    (rows, complete) => ({
+      action: "audit.export",
+      entityType: "audit",
+      entityId: null,
+      summary: `exportó ${countOf(rows, "evento", "eventos")} de auditoría en CSV${complete ? "" : " (descarga interrumpida)"}`,
+      after: { format: "csv", rows, complete, filters: presentFilters(filters) },
+    }),
+  );
+  return { filename: `auditoria-${todayInMadrid(now)}.csv`, contentType: "text/csv; charset=utf-8", chunks };
 }
 
-async function* auditCsvChunks(filters: AuditFilters): AsyncGenerator<string, void, undefined> {
+async function* auditCsvChunks(filters: AuditFilters, counter: { rows: number }): AsyncGenerator<string, void, undefined> {
   const formatInstant = madridDateTimeFormatter();
   yield `\uFEFF${csvLine(AUDIT_CSV_HEADERS)}`;
   for await (const batch of auditModel.streamAuditEvents(criteriaOf(filters))) {
+    counter.rows += batch.length;
     yield batch
       .map((event) =>
         csvLine([
@@ -288,47 +371,102 @@ async function* auditCsvChunks(filters: AuditFilters): AsyncGenerator<string, vo
 
 export type AuditVerification = { ok: boolean; checked: number; firstBadId: number | null };
 
-/** Where the chain starts: the genesis, or what the latest purge recorded of the first event it kept. */
-async function chainAnchor() {
-  const purge = await auditModel.getLastAuditEventOfAction("audit.purge");
-  const after = purge ? parseStored(purge.after) : null;
-  if (!after) return { id: null, prevHash: auditModel.GENESIS_HASH };
-  return { id: Number(after.firstKeptId), prevHash: String(after.firstKeptPrevHash) };
+/** The app's database as a source of events for the verification. */
+const databaseChain = { lastOfAction: auditModel.getLastAuditEventOfAction, walk: () => auditModel.walkAuditChain() };
+
+/**
+ * The whole check (audit-chain.server.ts) of the app's database against its
+ * key and the published head; null when there is no key to check with
+ * (audit:verify run where the app never ran, or without its KEYS_DIR).
+ */
+export async function checkAuditTrail(): Promise<AuditChainCheck | null> {
+  const key = auditChainKey({ create: false });
+  if (!key) return (await auditModel.getLastAuditEvent()) ? null : { ok: true, checked: 0, firstBadId: null, problem: null, head: null };
+  return checkAuditChain(databaseChain, { key, published: readPublishedHead() });
 }
 
 /**
- * Walks the chain from its oldest event: each event's hash must be the hash
- * of its content and its previous hash, which must be the hash of the event
- * before it (for the oldest, the genesis or the anchor the latest purge
- * recorded). Stops at the first event that fails: `checked` counts the
- * events read up to there, `firstBadId` names it.
+ * Walks the chain from its oldest event (audit-chain.server.ts): ids
+ * consecutive, each event's previous hash the hash of the one before it (for
+ * the oldest, the genesis or the anchor the latest purge recorded), each
+ * hash the keyed hash of its content, the newest event keyed and the
+ * published head still in the database. Stops at the first event that
+ * fails: `checked` counts the events read up to there, `firstBadId` names
+ * it. Without a key, nothing can be checked: it throws.
  */
 export async function verifyAuditChain(): Promise<AuditVerification> {
-  const anchor = await chainAnchor();
-  let checked = 0;
-  let previous: AuditEvent | null = null;
-  for await (const batch of auditModel.walkAuditChain()) {
-    for (const event of batch) {
-      checked += 1;
-      const expectedPrev = previous ? previous.hash : anchor.prevHash;
-      const anchored = previous !== null || anchor.id === null || anchor.id === event.id;
-      const { hash, ...content } = event;
-      if (!anchored || event.prevHash !== expectedPrev || auditModel.auditEventHash(content) !== hash) {
-        return { ok: false, checked, firstBadId: event.id };
-      }
-      previous = event;
-    }
-  }
-  return { ok: true, checked, firstBadId: null };
+  const check = await checkAuditTrail();
+  if (!check) throw new Error("the audit trail has no key here (AUDIT_KEY or KEYS_DIR/audit-key): it cannot be verified");
+  return { ok: check.ok, checked: check.checked, firstBadId: check.firstBadId };
 }
+
+/**
+ * The first start with a key on a trail written without one (or a fresh
+ * key after `--foreign`): one event `audit.key`, signed, whose previous hash
+ * is the unkeyed head's. From it on every event is keyed; the events before
+ * it are checked with plain SHA-256, and the keyed event pins the last one.
+ * Nothing when the head is keyed already or the trail is empty.
+ */
+export async function anchorAuditKey() {
+  return audited(
+    async (audit) => {
+      // Inside the write transaction: two processes starting together anchor once.
+      const head = await auditModel.getLastAuditEvent();
+      if (!head) return false;
+      const { hash, ...content } = head;
+      if (auditModel.auditEventHash(content) === hash || auditModel.unkeyedAuditEventHash(content) !== hash) return false;
+      audit({
+        action: "audit.key",
+        entityType: "audit",
+        entityId: null,
+        summary: `empezó a firmar la auditoría con su clave tras el evento ${head.id}`,
+        after: { unkeyedHeadId: head.id, unkeyedHeadHash: head.hash },
+      });
+      return true;
+    },
+    { actor: SYSTEM_ACTOR, ip: null },
+  );
+}
+
+// The chain's head in GET /metrics (docs/metrics.md): a scraper keeps its
+// history where the database cannot reach it, so a head that goes back (the
+// newest events removed) or changes hash at an id shows there.
+let headReading: Promise<AuditEvent | undefined> | null = null;
+function readHeadForMetrics() {
+  headReading ??= auditModel.getLastAuditEvent().finally(() => globalThis.setImmediate(() => (headReading = null)));
+  return headReading;
+}
+
+new Gauge({
+  name: "audit_chain_head_id",
+  help: "The id of the audit trail's newest event (the chain's head); 0 when empty. It never goes down but by a restore.",
+  registers: [metricsRegistry],
+  async collect() {
+    this.set((await readHeadForMetrics())?.id ?? 0);
+  },
+});
+
+new Gauge({
+  name: "audit_chain_head_info",
+  help: "The audit trail's newest event: its id and hash (HMAC-SHA256) as labels, value 1.",
+  labelNames: ["id", "hash"],
+  registers: [metricsRegistry],
+  async collect() {
+    const head = await readHeadForMetrics();
+    this.reset();
+    if (head) this.set({ id: String(head.id), hash: head.hash }, 1);
+  },
+});
 
 /**
  * Retention: deletes the events older than AUDIT_RETENTION_MONTHS from the
  * oldest end (never the newest), and records a purge event holding the id
  * and previous hash of the first event kept, which the verification starts
- * from. Idempotent; runs at start and then daily.
+ * from. Idempotent; runs at start and then daily (first anchoring the key
+ * on a trail written without one: anchorAuditKey).
  */
 export async function purgeAuditTrail(now = new Date()) {
+  await anchorAuditKey();
   const before = monthsBefore(now, getEnv().AUDIT_RETENTION_MONTHS);
   return audited(
     async (audit) => {

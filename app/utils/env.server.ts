@@ -47,6 +47,13 @@ const envSchema = z.object({
     .optional(),
   DATABASE_AUTH_TOKEN: optional,
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  // The key store (docs/audit.md, "The key"): a folder outside DATA_DIR and
+  // every backup that holds the audit trail's key, the chain's published head
+  // and the generated session secret. Unset: <DATA_DIR>-keys beside DATA_DIR.
+  KEYS_DIR: optional,
+  // The audit trail's and the backups' HMAC key; unset, a random one is
+  // generated once in KEYS_DIR/audit-key.
+  AUDIT_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
   ADMIN_USERNAME: z.string().min(3).max(50).default("admin"),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   // The first admin's email: it must pass the app's own email rule, or the

@@ -13,6 +13,9 @@ process.env.NODE_ENV = "test";
 process.env.DATABASE_URL = `file:${path.join(dir, "app.db")}`;
 process.env.DATA_DIR = dir;
 process.env.SESSION_SECRET = "test-session-secret-that-is-long-enough-123";
+// One audit key for every test process: an archive one process made restores in another
+// (the tests of the key file itself unset it).
+process.env.AUDIT_KEY = "test-audit-key-that-is-long-enough-1234567";
 process.env.ACCESS_SERVICE = "off";
 // Cheap password hashes (2^10 instead of 2^15): tests create users by the hundred.
 process.env.PASSWORD_HASH_COST = "10";
