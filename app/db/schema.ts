@@ -99,8 +99,9 @@ export const apiTokens = sqliteTable(
   ],
 );
 
-// Browser sessions: the signed session cookie holds only this row's id, so
-// signing out, a password change or an inactivation ends a session for good.
+// Browser sessions: the signed session cookie holds only the session's id,
+// and `id` here is that id's SHA-256 (a copy of the database signs nobody
+// in); signing out, a password change or an inactivation ends a session for good.
 export const sessions = sqliteTable(
   "sessions",
   {

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "~/db/schema";
 import { countUnreadNotifications, insertNotification, markAllNotificationsRead } from "~/models/notification.server";
-import { deleteSession, getUserOfSession, insertSession } from "~/models/session.server";
+import { deleteSession, getUserOfSession, insertSession, storedSessionId } from "~/models/session.server";
 import { getDb, inWriteTransaction, preparedQuery, preparedQueryNames } from "~/utils/db.server";
 import { createTestUser } from "../setup/fixtures";
 
@@ -29,7 +29,8 @@ describe("preparedQuery", () => {
     const user = await createTestUser();
     await count().all({ id: "none" }); // built outside first
     const seen = await inWriteTransaction(async () => {
-      const id = await insertSession(user.id, new Date(Date.now() + 60_000));
+      // The table keeps the SHA-256 of the cookie's id.
+      const id = storedSessionId(await insertSession(user.id, new Date(Date.now() + 60_000)));
       const [row] = await count().all({ id });
       await getDb().delete(sessions).where(sql`${sessions.id} = ${id}`);
       return row?.n;
