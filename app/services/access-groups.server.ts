@@ -12,7 +12,6 @@ import type { AccessGroupInput, AccessGroupUpdateInput } from "~/schemas/access-
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited } from "./audit.server";
-import { isoString } from "~/utils/dates";
 
 export const GROUP_NOT_FOUND = "Grupo de acceso no encontrado";
 
@@ -32,8 +31,8 @@ export function toAccessGroupJson(group: groupModel.AccessGroupWithDoors) {
     name: group.name,
     doors: group.doors.map((door) => ({ doorId: door.doorCode, doorName: door.doorName, schedule: door.schedule })),
     memberCount: group.memberCount,
-    createdAt: isoString(group.createdAt),
-    updatedAt: isoString(group.updatedAt),
+    createdAt: group.createdAt.toISOString(),
+    updatedAt: group.updatedAt.toISOString(),
   };
 }
 export type AccessGroupJson = ReturnType<typeof toAccessGroupJson>;

@@ -21,13 +21,12 @@ import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited } from "./audit.server";
 import { approveCard } from "./cards.server";
-import { isoString } from "~/utils/dates";
 
 /** SPEC §3 access log, as the API sends it; `cardId` is the card number. */
 export function toAccessLogJson(row: AccessLogRecord) {
   return {
     _id: row.id,
-    timestamp: isoString(row.timestamp),
+    timestamp: new Date(row.timestamp).toISOString(),
     cardId: row.cardNumber,
     /** The door's hardware code, as its bridge sent it (also for an unknown or deleted door). */
     doorId: row.doorCode,

@@ -6,7 +6,6 @@
 //   contract: the reading of the last hour, else the SPEC's defaults flagged
 //   `isDefault: true`.
 import { getLatestBuildingReading } from "~/models/building-reading.server";
-import { isoString } from "~/utils/dates";
 
 export const BUILDING_DEFAULTS = { temperature: 22, humidity: 45, wifiStatus: "Conectado" } as const;
 
@@ -26,7 +25,7 @@ export async function getBuildingInfo(now = new Date()) {
     temperature: reading.temperature,
     humidity: reading.humidity,
     wifiStatus: reading.wifiStatus,
-    recordedAt: isoString(reading.recordedAt),
+    recordedAt: reading.recordedAt.toISOString(),
     isDefault: false,
   };
 }
@@ -41,7 +40,7 @@ export async function getBuildingConditions(now = new Date()) {
       temperature: reading.temperature,
       humidity: reading.humidity,
       wifiStatus: reading.wifiStatus,
-      recordedAt: isoString(reading.recordedAt),
+      recordedAt: reading.recordedAt.toISOString(),
       stale: now.getTime() - reading.recordedAt.getTime() > READING_STALE_AFTER_MS,
     },
   };

@@ -11,7 +11,6 @@ import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import { CARD_STATUS_LABELS, type SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { audited } from "./audit.server";
-import { isoString } from "~/utils/dates";
 
 export const CARD_ASSIGNED_MESSAGE =
   "No se puede eliminar una tarjeta asignada a un usuario. Por favor, desasigna la tarjeta primero.";
@@ -43,12 +42,12 @@ export function toCardJson(card: CardWithRelations) {
     /** `doorId`: the door's hardware code (`doorId` of /api/doors). */
     permissions: card.permissions.map(({ doorCode, granted, schedule }) => ({ doorId: doorCode, granted, schedule: schedule ?? [] })),
     usageStats: {
-      lastUsed: card.lastUsedAt ? isoString(card.lastUsedAt) : null,
+      lastUsed: card.lastUsedAt ? card.lastUsedAt.toISOString() : null,
       totalAccessAttempts: card.totalAccessAttempts,
       successfulAccesses: card.successfulAccesses,
     },
-    createdAt: isoString(card.createdAt),
-    expiresAt: card.expiresAt ? isoString(card.expiresAt) : null,
+    createdAt: card.createdAt.toISOString(),
+    expiresAt: card.expiresAt ? card.expiresAt.toISOString() : null,
   };
 }
 export type CardJson = ReturnType<typeof toCardJson>;

@@ -8,7 +8,7 @@ import { CONSULTATION_STATUS_LABELS, type ConsultationFilters, type Consultation
 import { plainIpAddress } from "~/utils/client-ip.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
-import { formatDate, isoString } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { audited, changedFields, SYSTEM_ACTOR, type Audit } from "./audit.server";
 
 export const CONSULTATION_NOT_FOUND = "Consulta no encontrada";
@@ -28,8 +28,8 @@ export function toConsultationJson(consultation: Consultation) {
     adminNotes: consultation.adminNotes,
     // Rows stored before addresses were kept in one form may hold "::ffff:…".
     ipAddress: plainIpAddress(consultation.ipAddress),
-    createdAt: isoString(consultation.createdAt),
-    updatedAt: isoString(consultation.updatedAt),
+    createdAt: consultation.createdAt.toISOString(),
+    updatedAt: consultation.updatedAt.toISOString(),
   };
 }
 export type ConsultationJson = ReturnType<typeof toConsultationJson>;

@@ -14,7 +14,7 @@ import {
   setDoorAlarmIncident,
   type DoorAlarmWithDoor,
 } from "~/models/door-alarm.server";
-import { formatDateTime, isoString } from "~/utils/dates";
+import { formatDateTime } from "~/utils/dates";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import { audited, SYSTEM_ACTOR } from "./audit.server";
 import { incidentFieldsOf } from "./incidents.server";
@@ -28,7 +28,7 @@ export function toDoorAlarmJson(alarm: DoorAlarmWithDoor) {
     doorId: alarm.doorCode,
     doorName: alarm.doorName,
     doorLocation: alarm.doorLocation,
-    raisedAt: isoString(alarm.raisedAt),
+    raisedAt: alarm.raisedAt.toISOString(),
     incidentId: alarm.incidentId,
   };
 }

@@ -15,7 +15,6 @@ import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited, changedFields, type Audit } from "./audit.server";
 import { createIncident } from "./incidents.server";
-import { isoString } from "~/utils/dates";
 
 export type { Door, HourlyActivity };
 
@@ -38,8 +37,8 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     customStatus: door.customStatus,
     customMessage: door.customMessage,
     recentActivity,
-    lastAccess: door.lastAccessAt ? isoString(door.lastAccessAt) : null,
-    lastAccessAt: door.lastAccessAt ? isoString(door.lastAccessAt) : null,
+    lastAccess: door.lastAccessAt ? door.lastAccessAt.toISOString() : null,
+    lastAccessAt: door.lastAccessAt ? door.lastAccessAt.toISOString() : null,
     hardware: door.hardware ?? null,
     facilityId: door.facilityId,
     unlockSchedule: door.unlockSchedule,
@@ -47,9 +46,9 @@ export function toDoorJson(door: Door, recentActivity = 0) {
     firstPersonIn: door.firstPersonIn,
     heldOpenSeconds: door.heldOpenSeconds,
     isEntrance: door.isEntrance,
-    bridgeSecretIssuedAt: door.bridgeSecretIssuedAt ? isoString(door.bridgeSecretIssuedAt) : null,
-    createdAt: isoString(door.createdAt),
-    updatedAt: isoString(door.updatedAt),
+    bridgeSecretIssuedAt: door.bridgeSecretIssuedAt ? door.bridgeSecretIssuedAt.toISOString() : null,
+    createdAt: door.createdAt.toISOString(),
+    updatedAt: door.updatedAt.toISOString(),
   };
 }
 export type DoorJson = ReturnType<typeof toDoorJson>;

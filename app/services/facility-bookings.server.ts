@@ -11,7 +11,7 @@ import { listSalaHoldsBetween } from "~/models/reservation.server";
 import type { User } from "~/models/user.server";
 import { FACILITY_TYPES } from "~/db/schema-enums";
 import { FACILITY_TYPE_LABELS, MAX_BOOKING_DAYS_AHEAD, type BookingInput, type BookingStatus, type FacilityType } from "~/schemas/facility-booking";
-import { addDays, formatIsoDay, formatTime, formatTimeRange, isoString, madridDayOf, madridInstant, startOfMadridDay, todayInMadrid } from "~/utils/dates";
+import { addDays, formatIsoDay, formatTime, formatTimeRange, madridDayOf, madridInstant, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
@@ -52,13 +52,13 @@ export function toBookingJson(booking: BookingWithFacility, now = new Date()) {
     facilityId: booking.facilityId,
     facilityName: booking.facilityName,
     facilityType: booking.facilityType,
-    startTime: isoString(booking.startsAt),
-    endTime: isoString(booking.endsAt),
+    startTime: booking.startsAt.toISOString(),
+    endTime: booking.endsAt.toISOString(),
     duration: booking.durationHours,
     notes: booking.notes,
     status,
     cancellable: status !== "cancelled" && status !== "completed",
-    createdAt: isoString(booking.createdAt),
+    createdAt: booking.createdAt.toISOString(),
   };
 }
 export type BookingJson = ReturnType<typeof toBookingJson>;

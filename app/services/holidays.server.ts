@@ -11,14 +11,14 @@ import type { HolidayInput } from "~/schemas/holiday";
 import { isUniqueViolation } from "~/utils/db.server";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { spainAsturiasHolidays } from "~/utils/spain-holidays";
-import { isoString, TIME_ZONE } from "~/utils/dates";
+import { TIME_ZONE } from "~/utils/dates";
 import { audited } from "./audit.server";
 
 export const HOLIDAY_NOT_FOUND = "Festivo no encontrado";
 export const HOLIDAY_TAKEN = "Ya hay un festivo ese día";
 
 export function toHolidayJson(holiday: holidayModel.Holiday) {
-  return { _id: holiday.id, day: holiday.day, name: holiday.name, createdAt: isoString(holiday.createdAt) };
+  return { _id: holiday.id, day: holiday.day, name: holiday.name, createdAt: holiday.createdAt.toISOString() };
 }
 export type HolidayJson = ReturnType<typeof toHolidayJson>;
 

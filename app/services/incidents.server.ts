@@ -17,7 +17,7 @@ import {
 } from "~/schemas/incident";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
-import { formatDate, isoString } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { audited, changedFields, SYSTEM_ACTOR } from "./audit.server";
 import { notifyUser } from "./notifications.server";
 
@@ -68,15 +68,15 @@ export function toIncidentJson(incident: IncidentWithReporter) {
     doorId: incident.doorCode,
     doorName: incident.doorName,
     reportedBy: incident.reportedBy,
-    reportedAt: isoString(incident.reportedAt),
+    reportedAt: incident.reportedAt.toISOString(),
     source: incident.source,
     /** Residents' and public reports: plumbing, electrical… */
     category: incident.category,
     location: incident.location,
     reporter: reporterOf(incident),
     photos: (incident.photos ?? []).map((photoId) => ({ id: photoId, url: incidentPhotoUrl(incident.id, photoId) })),
-    createdAt: isoString(incident.createdAt),
-    updatedAt: isoString(incident.updatedAt),
+    createdAt: incident.createdAt.toISOString(),
+    updatedAt: incident.updatedAt.toISOString(),
   };
 }
 export type IncidentJson = ReturnType<typeof toIncidentJson>;

@@ -11,7 +11,7 @@ import {
   type NewNotification,
   type Notification,
 } from "~/models/notification.server";
-import { formatDate, isoString } from "~/utils/dates";
+import { formatDate } from "~/utils/dates";
 import { memoInRequest } from "~/utils/request-context.server";
 
 export type NotificationType = "incident" | "booking" | "card" | "info";
@@ -29,7 +29,7 @@ export function toNotificationJson(notification: Notification) {
     title: notification.title,
     message: notification.message,
     read: notification.read,
-    createdAt: isoString(notification.createdAt),
+    createdAt: notification.createdAt.toISOString(),
   };
 }
 export type NotificationJson = ReturnType<typeof toNotificationJson>;

@@ -11,7 +11,7 @@ import type { AnonymousReservation, Stay, StayRefusal } from "~/models/reservati
 import { getRoom } from "~/models/room.server";
 import { ROOM_TYPE_WORDS } from "~/schemas/room";
 import { stayDays, type AdminReservationStatus, type ReservationDates, type ReservationFilters } from "~/schemas/reservation";
-import { isoString, todayInMadrid } from "~/utils/dates";
+import { todayInMadrid } from "~/utils/dates";
 import { trySendMail } from "~/utils/mail.server";
 import { qrPng } from "~/utils/qr-code.server";
 import { pageWindow } from "~/utils/paging";
@@ -45,7 +45,7 @@ export function toAdminReservationJson(reservation: Stay, today = todayInMadrid(
     ...toGuestView(reservation),
     status: shownStatus(reservation, today),
     days: stayDays(reservation.startDate, reservation.endDate),
-    cancelledAt: reservation.cancelledAt ? isoString(reservation.cancelledAt) : null,
+    cancelledAt: reservation.cancelledAt ? reservation.cancelledAt.toISOString() : null,
   };
 }
 export type AdminReservationJson = ReturnType<typeof toAdminReservationJson>;

@@ -17,7 +17,7 @@ import {
   type ResidentIncidentUpdate,
 } from "~/schemas/resident-incident";
 import { newIncidentStaffMail } from "~/mail/staff-mail.server";
-import { addDays, isoString, madridInstant, todayInMadrid } from "~/utils/dates";
+import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import type { UploadedPhoto } from "~/utils/photo-upload.server";
@@ -44,7 +44,7 @@ export function toResidentIncidentJson(incident: Incident) {
     status: incident.status,
     photos: (incident.photos ?? []).map((name) => incidentPhotoUrl(incident.id, name)),
     editable: incident.status === "open",
-    createdAt: isoString(incident.reportedAt),
+    createdAt: incident.reportedAt.toISOString(),
     type: incident.type,
     doorName: incident.doorName,
     urgency: incident.urgency,

@@ -19,7 +19,7 @@ import { CARD_TYPE_LABELS } from "~/schemas/card";
 import { USER_ROLE_LABELS, USER_STATUS_LABELS, type CardAssignmentInput, type NewUserInput, type UserCardUpdateInput, type UserInput, type UserStatus } from "~/schemas/user";
 import { canonicalCardId } from "~/utils/card-number";
 import { hashPassword } from "~/utils/crypto.server";
-import { endOfMadridDay, isoString } from "~/utils/dates";
+import { endOfMadridDay } from "~/utils/dates";
 import { isUniqueViolation } from "~/utils/db.server";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
@@ -67,8 +67,8 @@ export function toUserJson(user: User & { activeCardCount?: number; accessGroups
     unitNumber: user.unitNumber,
     activeCardCount: user.activeCardCount ?? 0,
     accessGroups: user.accessGroups ?? [],
-    createdAt: isoString(user.createdAt),
-    updatedAt: isoString(user.updatedAt),
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
   };
 }
 export type UserJson = ReturnType<typeof toUserJson>;

@@ -15,7 +15,7 @@ import * as keyModel from "~/models/door-key.server";
 import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import type { User } from "~/models/user.server";
 import { MAX_VISITOR_PASS_DAYS_AHEAD, type VisitorPassFilters, type VisitorPassInput, type VisitorPassStatus } from "~/schemas/visitor-pass";
-import { addDays, isoString, madridInstant, todayInMadrid } from "~/utils/dates";
+import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import { trySendMail } from "~/utils/mail.server";
 import { pageWindow } from "~/utils/paging";
@@ -51,14 +51,14 @@ export function toVisitorPassJson(pass: keyModel.VisitorPassRow, now = new Date(
     _id: pass.id,
     visitorName: pass.visitorName ?? "",
     visitorEmail: pass.visitorEmail ?? "",
-    validFrom: isoString(pass.validFrom),
-    validUntil: isoString(pass.validUntil),
+    validFrom: pass.validFrom.toISOString(),
+    validUntil: pass.validUntil.toISOString(),
     doors: pass.doors.map((door) => ({ _id: door.id, doorId: door.code, name: door.name })),
     status: visitorPassStatus(pass, now),
-    firstUsedAt: pass.firstUsedAt ? isoString(pass.firstUsedAt) : null,
+    firstUsedAt: pass.firstUsedAt ? pass.firstUsedAt.toISOString() : null,
     createdBy: pass.createdBy,
     resident: pass.resident ? { _id: pass.resident.id, username: pass.resident.username, name: residentName(pass.resident) } : null,
-    createdAt: isoString(pass.createdAt),
+    createdAt: pass.createdAt.toISOString(),
     /** Whether it can still be cancelled: not cancelled and not over. */
     cancellable: pass.status === "active" && pass.validUntil.getTime() > now.getTime(),
   };

@@ -10,7 +10,7 @@ import { enquiryReceivedMail, reservationCancelledMail, reservationConfirmationM
 import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
 import type { ReservationInput } from "~/schemas/reservation";
-import { formatIsoDay, isoString } from "~/utils/dates";
+import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "./rate-limits.server";
 import { refuse, type Result } from "~/utils/refusal.server";
@@ -242,9 +242,9 @@ export function toGuestView(reservation: Stay) {
     status: reservation.status,
     specialRequests: reservation.specialRequests,
     adminNotes: reservation.adminNotes,
-    createdAt: isoString(reservation.createdAt),
-    confirmedAt: reservation.confirmedAt ? isoString(reservation.confirmedAt) : null,
-    updatedAt: isoString(reservation.updatedAt),
+    createdAt: reservation.createdAt.toISOString(),
+    confirmedAt: reservation.confirmedAt ? reservation.confirmedAt.toISOString() : null,
+    updatedAt: reservation.updatedAt.toISOString(),
     room: placeOf(reservation),
   };
 }
