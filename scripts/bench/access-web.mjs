@@ -33,11 +33,19 @@
 // run that names it), so that runs compare on the same rows without generating
 // them again.
 //
+// Each phase's line also gives `serviceMs`: the access service's own view of
+// the same decisions, from a swipe's arrival to its decision's publication
+// (its door_decision_duration_seconds histogram, read from GET /metrics before
+// and after the phase, as the upper bounds of the buckets holding the p50 and
+// p99): what is left of `decisionsMs` is the broker hops and the benchmark's
+// own wait for the CPU.
+//
 // stdout carries JSON lines only: one per export, one per phase (web) or a
 // summary (export); progress goes to stderr. Server memory is the summed
 // RSS of the server's process tree (lib/proc.mjs): peakRssMB sampled every
 // 200 ms (a lower bound), hwmSumMB the summed per-process VmHWM (an upper bound).
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -199,6 +207,30 @@ function exportSummary(exports) {
   };
 }
 
+/** The access service's decision-duration histogram: cumulative counts by upper bound (seconds). */
+async function decisionHistogram(baseUrl, token) {
+  const response = await fetch(`${baseUrl}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) return null;
+  const buckets = new Map();
+  for (const match of (await response.text()).matchAll(/^door_decision_duration_seconds_bucket\{le="([^"]+)",process="access"\} (\d+)$/gm)) {
+    buckets.set(match[1] === "+Inf" ? Infinity : Number(match[1]), Number(match[2]));
+  }
+  return buckets.size > 0 ? buckets : null;
+}
+
+/** p50 and p99 (ms, as the upper bound of the bucket that holds them) of the decisions between two histograms. */
+function histogramFigures(before, after) {
+  if (!before || !after) return null;
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const counts = bounds.map((bound) => after.get(bound) - (before.get(bound) ?? 0));
+  const total = counts.at(-1);
+  const at = (p) => {
+    const index = counts.findIndex((count) => count >= total * p);
+    return bounds[index] === Infinity ? "> " + bounds[index - 1] * 1000 : bounds[index] * 1000;
+  };
+  return total > 0 ? { count: total, p50AtMost: at(0.5), p99AtMost: at(0.99) } : null;
+}
+
 /** Until the service answers (it may start after the HTTP server, in whatever process). */
 async function waitForDecisions(bridges, cards, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -257,7 +289,11 @@ export async function runScenario(scenario, args) {
     const seeded = scenario !== "export" ? await seedDoorsAndCards(dir, databaseUrl, Number(args.doors ?? 20), Number(args.cards ?? 200), sensorId) : null;
 
     const mqttPort = await freePort();
-    server = await startApp({ dataDir: dir, env: { DATABASE_URL: databaseUrl, MQTT_HOST: "127.0.0.1", MQTT_PORT: String(mqttPort), MQTT_TOPIC_PREFIX: PREFIX } });
+    const metricsToken = crypto.randomBytes(24).toString("hex");
+    server = await startApp({
+      dataDir: dir,
+      env: { DATABASE_URL: databaseUrl, MQTT_HOST: "127.0.0.1", MQTT_PORT: String(mqttPort), MQTT_TOPIC_PREFIX: PREFIX, METRICS_TOKEN: metricsToken },
+    });
     progress(`server ${server.url} (launcher pid ${server.pid}, log ${server.logFile}), MQTT on ${mqttPort}`);
     const cookie = await signIn(server.url);
     const base = { rootPid: server.pid, baseUrl: server.url, cookie };
@@ -290,11 +326,13 @@ export async function runScenario(scenario, args) {
       progress(`phase ${phase}: ${rate} swipes/s for ${seconds} s${phase === "web" ? `, export + ${args.clients} page clients` : ""}`);
       const label = { scenario, phase, rows };
       const busy = phase === "web";
+      const histogramBefore = await decisionHistogram(server.url, metricsToken);
       const { web, main, cpu } = await observed(
         { ...base, label, durationMs: seconds * 1000, exportPath: busy ? EXPORT_PATH : null, pageClients: busy ? Number(args.clients) : 0, pages },
         () => sendSwipes(bridges, seeded.cards, { rate, seconds }),
       );
       const line = { ...label, rate, seconds, doors: seeded.doors.length, ...swipeFigures(main) };
+      line.serviceMs = histogramFigures(histogramBefore, await decisionHistogram(server.url, metricsToken));
       if (busy) {
         line.export = exportSummary(web.exports);
         const p = web.pageLoads;
