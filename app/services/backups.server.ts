@@ -6,7 +6,11 @@
 //   app.db         a consistent copy of the database (VACUUM INTO, taken while
 //                  the app keeps writing: app/models/database-snapshot.server.ts)
 //   uploads/       the residents' incident photos
-// The archive is written under a dot-name and renamed when complete, so the
+//   manifest.sig   HMAC-SHA256 of manifest.json's bytes with the backup key
+//                  (derived from the audit key, kept outside DATA_DIR and every
+//                  archive: app/utils/keys.server.ts) and that key's id; a
+//                  restore refuses an archive it does not verify
+// The archive is written 0600 under a dot-name and renamed when complete, so the
 // folder never lists half an archive. One backup runs at a time per folder
 // (a lock file naming its process). After each backup only the newest
 // BACKUP_KEEP archives are kept. A failed backup is remembered
@@ -14,7 +18,9 @@
 // staff. The web process makes one every day at BACKUP_HOUR, Europe/Madrid
 // (scheduleDailyBackups, started at boot); `npm run backup` makes one from the
 // command line; `npm run restore` puts one back (backup-restore.server.ts).
-import { createHash, randomUUID } from "node:crypto";
+// Making an archive and downloading one each leave an audit event
+// (backup.create, backup.download).
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { createReadStream, existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -23,18 +29,21 @@ import * as tar from "tar";
 import { z } from "zod";
 import { backupFailedStaffMail } from "~/mail/staff-mail.server";
 import { copyDatabaseInto } from "~/models/database-snapshot.server";
-import { BACKUP_TRIGGERS, backupName, parseBackupName, type BackupTrigger } from "~/schemas/backup";
+import { BACKUP_TRIGGERS, backupName, formatBytes, parseBackupName, type BackupTrigger } from "~/schemas/backup";
 import { isProcessAlive } from "~/utils/data-dir-claim.server";
 import { dataPath } from "~/utils/data-dir.server";
 import { addDays, isoString, madridInstant, todayInMadrid } from "~/utils/dates";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
+import { backupSigningKey } from "~/utils/keys.server";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
+import { audited, currentRequester, SYSTEM_ACTOR, type AuditEntry } from "./audit.server";
 
 export const MANIFEST_FILE = "manifest.json";
 export const DATABASE_FILE = "app.db";
 export const UPLOADS_DIRECTORY = "uploads";
+export const SIGNATURE_FILE = "manifest.sig";
 const LOCK_FILE = ".backup.lock";
 const PARTIAL_PREFIX = ".partial-";
 const FAILURE_FILE = "backup-failure.json";
@@ -59,6 +68,39 @@ export const ManifestSchema = z.object({
   files: z.array(z.object({ path: z.string().min(1), size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** manifest.sig: which key signed the manifest, and the HMAC-SHA256 (hex) of its bytes. */
+export const SignatureSchema = z.object({
+  algorithm: z.literal("HMAC-SHA256"),
+  keyId: z.string().regex(/^[0-9a-f]{16}$/),
+  mac: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type Signature = z.infer<typeof SignatureSchema>;
+
+function manifestMac(key: Buffer, manifestBytes: Buffer) {
+  return createHmac("sha256", key).update(manifestBytes).digest("hex");
+}
+
+/** The signature of a manifest's bytes with this installation's backup key (created on first use). */
+export function signManifest(manifestBytes: Buffer): Signature {
+  const signing = backupSigningKey({ create: true })!;
+  return { algorithm: "HMAC-SHA256", keyId: signing.keyId, mac: manifestMac(signing.key, manifestBytes) };
+}
+
+/**
+ * Whether this installation's key signed these manifest bytes: `ok`,
+ * `other-key` (another installation's, or this one's before its key
+ * changed), `bad` (a signature that does not match: the manifest was
+ * changed), `no-key` (this installation has none).
+ */
+export function checkManifestSignature(manifestBytes: Buffer, signature: Signature | null): "ok" | "unsigned" | "other-key" | "bad" | "no-key" {
+  if (!signature) return "unsigned";
+  const signing = backupSigningKey({ create: false });
+  if (!signing) return "no-key";
+  if (signature.keyId !== signing.keyId) return "other-key";
+  const expected = Buffer.from(manifestMac(signing.key, manifestBytes), "hex");
+  return timingSafeEqual(expected, Buffer.from(signature.mac, "hex")) ? "ok" : "bad";
+}
 
 /** The JSON API's shape of a backup. */
 export function toBackupJson(backup: BackupInfo) {
@@ -264,11 +306,11 @@ async function syncPath(file: string) {
   }
 }
 
-async function writeArchive(directory: string, name: string, createdAt: Date, trigger: BackupTrigger, databaseUrl: string): Promise<BackupInfo> {
+async function writeArchive(directory: string, name: string, createdAt: Date, trigger: BackupTrigger, databaseUrl: string): Promise<BackupInfo & { files: number }> {
   const staging = path.join(directory, `${PARTIAL_PREFIX}${name}.d`);
   const partial = path.join(directory, `${PARTIAL_PREFIX}${name}`);
   try {
-    await fs.mkdir(staging);
+    await fs.mkdir(staging, { mode: 0o700 });
     const copy = await copyDatabaseInto(databaseUrl, path.join(staging, DATABASE_FILE));
     if (copy.integrity.join("\n") !== "ok") throw new Error(`the database copy failed its integrity check: ${copy.integrity.slice(0, 3).join("; ")}`);
     await stageUploads(dataPath(UPLOADS_DIRECTORY), path.join(staging, UPLOADS_DIRECTORY));
@@ -281,13 +323,18 @@ async function writeArchive(directory: string, name: string, createdAt: Date, tr
       migration: copy.lastMigrationAt === null ? null : { tag: known?.tag ?? null, createdAt: copy.lastMigrationAt },
       files: await describeFiles(staging),
     };
-    await fs.writeFile(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-    await tar.c({ gzip: true, cwd: staging, file: partial, portable: true }, [MANIFEST_FILE, DATABASE_FILE, UPLOADS_DIRECTORY]);
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    await fs.writeFile(path.join(staging, MANIFEST_FILE), manifestBytes);
+    await fs.writeFile(path.join(staging, SIGNATURE_FILE), `${JSON.stringify(signManifest(manifestBytes))}\n`);
+    // Only its owner reads an archive (the personal data of the house): created 0600 before tar writes into it.
+    await fs.writeFile(partial, "", { mode: 0o600 });
+    await fs.chmod(partial, 0o600);
+    await tar.c({ gzip: true, cwd: staging, file: partial, portable: true }, [MANIFEST_FILE, DATABASE_FILE, UPLOADS_DIRECTORY, SIGNATURE_FILE]);
     await syncPath(partial);
     const final = path.join(directory, name);
     await fs.rename(partial, final);
     await syncPath(directory);
-    return { name, createdAt, trigger, sizeBytes: (await fs.stat(final)).size };
+    return { name, createdAt, trigger, sizeBytes: (await fs.stat(final)).size, files: manifest.files.length };
   } finally {
     await fs.rm(staging, { recursive: true, force: true });
     await fs.rm(partial, { force: true });
@@ -324,9 +371,10 @@ export async function createBackup(
 ): Promise<Result<{ backup: BackupInfo; removed: string[] }> | BackupFailure> {
   if (!databaseFile()) return refuse(409, REMOTE_DATABASE_MESSAGE);
   const directory = backupDirectory();
+  const who = currentRequester();
   let release: (() => Promise<void>) | null;
   try {
-    await fs.mkdir(directory, { recursive: true });
+    await fs.mkdir(directory, { recursive: true, mode: 0o700 });
     release = await takeLock(directory);
   } catch (error) {
     return recordFailure(trigger, error, directory);
@@ -337,9 +385,19 @@ export async function createBackup(
     const createdAt = at ?? new Date();
     const name = backupName(createdAt, trigger);
     if (existsSync(path.join(directory, name))) return refuse(409, ALREADY_MADE_MESSAGE);
-    const backup = await writeArchive(directory, name, createdAt, trigger, getEnv().DATABASE_URL);
+    const { files, ...backup } = await writeArchive(directory, name, createdAt, trigger, getEnv().DATABASE_URL);
     const removed = await rotate(getEnv().BACKUP_KEEP);
     console.info(`[backup] ${backup.name} (${backup.sizeBytes} bytes) in ${directory}${removed.length ? `; removed ${removed.join(", ")}` : ""}`);
+    await recordBackupEvent(
+      {
+        action: "backup.create",
+        entityType: "backup",
+        entityId: backup.name,
+        summary: `creó la copia de seguridad ${backup.name} (${formatBytes(backup.sizeBytes)})`,
+        after: { name: backup.name, trigger, sizeBytes: backup.sizeBytes, files, removed },
+      },
+      trigger === "manual" ? who : { actor: SYSTEM_ACTOR, ip: null },
+    );
     return { ok: true, backup, removed };
   } catch (error) {
     return recordFailure(trigger, error, directory);
@@ -356,7 +414,27 @@ export async function downloadBackup(name: string): Promise<Result<{ download: D
   const backup = (await listBackups()).find((candidate) => candidate.name === name);
   if (!backup) return refuse(404, NOT_FOUND_MESSAGE);
   const file = path.join(backupDirectory(), backup.name);
+  // Recorded as the download starts (the file is then sent as it is).
+  await recordBackupEvent(
+    {
+      action: "backup.download",
+      entityType: "backup",
+      entityId: backup.name,
+      summary: `descargó la copia de seguridad ${backup.name} (${formatBytes(backup.sizeBytes)})`,
+      after: { name: backup.name, sizeBytes: backup.sizeBytes },
+    },
+    currentRequester(),
+  );
   return { ok: true, download: { filename: backup.name, contentType: "application/gzip", file, sizeBytes: backup.sizeBytes } };
+}
+
+/** A backup's event in the audit trail; it changes nothing else. A failure to write it is logged. */
+async function recordBackupEvent(entry: AuditEntry, who: ReturnType<typeof currentRequester>) {
+  try {
+    await audited(async (audit) => audit(entry), who);
+  } catch (error) {
+    console.error(`[backup] could not record ${entry.action} of ${entry.entityId}: ${describeError(error)}`);
+  }
 }
 
 /** How the screen and the API describe the setup. */
