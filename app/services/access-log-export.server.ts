@@ -1,7 +1,9 @@
 // The access log as a CSV download (the admin screen's "Exportar CSV" and
 // GET /api/logs/export): the filtered rows, produced one keyset batch at a
 // time as the download is read, so the export holds a batch or so whatever
-// the size of the log. The routes send it with downloadResponse.
+// the size of the log. The routes send it with downloadResponse. Once it is
+// over (all sent, or the client gone) it leaves an event `access_log.export`
+// in the audit trail: who, the filters, how many rows.
 import { setImmediate } from "node:timers/promises";
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { streamAccessLogCsvRows } from "~/models/access-log-query.server";
@@ -10,6 +12,7 @@ import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
 import { csvCell, csvLine } from "~/utils/csv";
 import type { Download } from "~/utils/download.server";
 import { withDoorRowId } from "./access-log-review.server";
+import { auditedExport, countOf, presentFilters } from "./audit.server";
 
 /**
  * Credencial is the row's credential kind as recorded (card, pin, qr);
@@ -38,11 +41,20 @@ export function accessLogCsv(filters: LogFilters, { now = new Date() }: { now?: 
   return {
     filename: `registros-accesos-${todayInMadrid(now)}.csv`,
     contentType: "text/csv; charset=utf-8",
-    chunks: csvChunks(filters, now),
+    chunks: auditedExport(
+      (counter) => csvChunks(filters, now, counter),
+      (rows, complete) => ({
+        action: "access_log.export",
+        entityType: "access_log",
+        entityId: null,
+        summary: `exportó ${countOf(rows, "registro", "registros")} de accesos en CSV${complete ? "" : " (descarga interrumpida)"}`,
+        after: { format: "csv", rows, complete, filters: presentFilters(filters) },
+      }),
+    ),
   };
 }
 
-async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string, void, undefined> {
+async function* csvChunks(filters: LogFilters, now: Date, counter: { rows: number }): AsyncGenerator<string, void, undefined> {
   yield `\uFEFF${csvLine(CSV_HEADERS)}`;
   const formatDate = madridDateTimeFormatter();
   // Doors, users, card numbers and addresses repeat row after row: each
@@ -68,6 +80,7 @@ async function* csvChunks(filters: LogFilters, now: Date): AsyncGenerator<string
       if (next.done) return;
       // A date is digits, '/', ':' and a space: quoted, nothing to escape.
       let text = "";
+      counter.rows += next.value.length;
       for (const [, timestamp, cardNumber, username, door, granted, reason, isAnonymous, offline, ipAddress, kind, holder] of next.value) {
         text += `"${formatDate(timestamp)}",${cell(cardNumber)},${cell(username)},${cell(door)},${
           granted ? QUOTED_RESULT.granted : QUOTED_RESULT.denied},${QUOTED_REASON.get(reason) ?? cell(reason)},${
