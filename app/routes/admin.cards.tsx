@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, holderLabel } from "~/components/admin/card-badges";
+import { CardAlias, CardExpiryBadge, CardNumber, CardStatusBadge, cardExpiry, holderLabel } from "~/components/admin/card-badges";
 import { ApproveCardModal, CardDetailModal, CardNotFoundModal, DeleteCardModal } from "~/components/admin/card-modals";
 import { CardStatusForm } from "~/components/admin/card-status-form";
 import { Pagination } from "~/components/admin/pagination";
@@ -163,6 +163,16 @@ function SortableHeader({ column, filters, search }: { column: (typeof COLUMNS)[
   );
 }
 
+/**
+ * A card soon to expire or expired is a badge; a far-off date or none is
+ * nothing to warn about: plain text, which may wrap between its words in a
+ * narrow column (a badge stays on one line), so the ten columns fit 1280 px.
+ */
+function ExpiryCell({ expiresAt, now }: { expiresAt: string | null; now: Date }) {
+  const { tone, label } = cardExpiry(expiresAt, now);
+  return tone === "active" ? <span className="muted">{label}</span> : <CardExpiryBadge expiresAt={expiresAt} now={now} />;
+}
+
 function CardRow({ card, now, search }: { card: CardJson; now: Date; search: string }) {
   return (
     <tr data-testid="card-row" data-card-number={card.cardNumber}>
@@ -179,7 +189,7 @@ function CardRow({ card, now, search }: { card: CardJson; now: Date; search: str
       <td data-label="Exitosos">{card.usageStats.successfulAccesses}</td>
       <td data-label="Registrada">{formatDateTime(card.createdAt)}</td>
       <td data-label="Expiración">
-        <CardExpiryBadge expiresAt={card.expiresAt} now={now} />
+        <ExpiryCell expiresAt={card.expiresAt} now={now} />
       </td>
       <td data-label="Acciones">
         <div className="actions">

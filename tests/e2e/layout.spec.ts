@@ -7,9 +7,19 @@ import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { expect, signIn, test } from "./fixtures";
 
-const { registerCard } = await import("~/models/card.server");
+const { assignCardToUser, registerCard } = await import("~/models/card.server");
+const { getUserById } = await import("~/models/user.server");
+const { createAccessGroup } = await import("~/services/access-groups.server");
+const { setCardPermission } = await import("~/services/cards.server");
+const { updateDoor } = await import("~/services/doors.server");
+const { createResidentBooking } = await import("~/services/facility-bookings.server");
+const { createHoliday } = await import("~/services/holidays.server");
 const { createIncident } = await import("~/services/incidents.server");
-const { createTestConsultation, createTestDoor, createTestReservation, createTestUser, insertLogs } = await import("../setup/fixtures");
+const { createVisitorPass } = await import("~/services/visitor-passes.server");
+const { addDays, todayInMadrid } = await import("~/utils/dates");
+const { createTestCard, createTestConsultation, createTestDoor, createTestFacility, createTestReservation, createTestUser, insertLogs } = await import(
+  "../setup/fixtures"
+);
 
 const PHONE = { width: 390, height: 844 };
 
@@ -70,6 +80,81 @@ for (const width of [1280, 1440]) {
     await expectWithinViewport(page, page.getByRole("columnheader", { name: "Expiración" }));
     await expectWithinViewport(page, page.getByRole("link", { name: new RegExp(`Ver tarjeta ${prefix}0001`) }));
     await expectWithinViewport(page, page.getByRole("link", { name: new RegExp(`Aprobar tarjeta ${prefix}0001`) }));
+  });
+}
+
+/**
+ * A row of its own, made wide (long names and emails, every button it can
+ * show), in every admin table: each screen's URL, and the text that finds the
+ * row (null: the screen's grid, checked for its width only).
+ */
+async function wideRowInEveryAdminTable() {
+  const tag = randomBytes(3).toString("hex");
+  const prefix = tag.toUpperCase();
+  const door = await createTestDoor({ name: `Entrada principal del edificio ${tag}` });
+  await updateDoor(door.id, { isEntrance: true });
+  const pending = await registerCard({ cardNumber: `${prefix}0001`, alias: `Llavero de la entrada principal ${tag}` });
+  await createTestCard(`${prefix}0002`, [door.id], { firstName: "Maximiliano Alejandro", expiresAt: new Date(Date.now() + 3 * 86_400_000) });
+  await createTestCard(`${prefix}0003`, [door.id], { firstName: "Maximiliano Alejandro", expiresAt: new Date(Date.now() + 300 * 86_400_000) });
+  await insertLogs([{ at: Date.now() - 60_000, cardNumber: pending.cardNumber, cardId: pending.id, door, granted: false, reason: "card_pending" }]);
+  const resident = await createTestUser({ username: `residente-con-nombre-largo-${tag}`, firstName: "María José", lastName: "Fernández-Villaverde" });
+  const reservation = await createTestReservation({ guestName: `María José Fernández-Villaverde ${tag}`, guestEmail: `maria.jose.fernandez.villaverde.${tag}@correo-ejemplo.es` });
+  const consultation = await createTestConsultation({
+    nombre: `Remitente Con Nombre Largo ${tag}`,
+    email: `remitente.con.nombre.largo.${tag}@correo.example.com`,
+    mensaje: `Hola, querría saber si tenéis habitaciones libres para el mes que viene y cuánto cuestan ${tag}`,
+  });
+  const { card } = await assignCardToUser(resident.id, { cardNumber: `${prefix}0004`, expiresAt: null });
+  await setCardPermission(card.id, door.id, true);
+  const visitor = `Visitante Con Nombre Largo ${tag}`;
+  const pass = await createVisitorPass((await getUserById(resident.id))!, {
+    visitorName: visitor,
+    visitorEmail: `visitante.${tag}@correo.es`,
+    date: addDays(todayInMadrid(), 4),
+    startTime: "16:00",
+    endTime: "18:00",
+  });
+  const facility = await createTestFacility("meeting-room", `Sala de reuniones de la planta baja ${tag}`);
+  const booking = await createResidentBooking(resident, { facilityType: "meeting-room", facilityId: facility.id, date: addDays(todayInMadrid(), 6), startTime: "10:00", duration: 1 });
+  const group = await createAccessGroup({ name: `Residentes de la planta segunda ${tag}`, doors: [{ doorId: door.id, schedule: [] }] });
+  const holiday = await createHoliday({ day: `${2100 + Math.floor(Math.random() * 800)}-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}`, name: `Fiesta local del barrio ${tag}` });
+  if (!pass.ok || !booking.ok || !group.ok || !holiday.ok) throw new Error("fixtures refused");
+  return [
+    { url: `/admin/cards?cardNumber=${prefix}`, row: pending.cardNumber },
+    { url: `/admin/logs?doorId=${door.id}`, row: pending.cardNumber },
+    { url: `/admin/users?search=${tag}`, row: resident.username },
+    { url: `/admin/reservations?search=${tag}`, row: reservation.reservationCode },
+    { url: `/admin/consultations?search=${tag}`, row: consultation.nombre },
+    { url: `/admin/invitaciones?search=${encodeURIComponent(visitor)}`, row: visitor },
+    { url: `/admin/auditoria?search=${tag}`, row: tag },
+    { url: "/admin/grupos", row: group.group.name },
+    { url: "/admin/grupos", row: holiday.holiday.name },
+    { url: `/admin/instalaciones?resident=${tag}`, row: facility.name },
+    { url: "/admin/habitaciones", row: "" },
+    { url: "/admin/copias", row: null },
+    { url: "/admin/ocupacion", row: null },
+  ];
+}
+
+for (const size of [{ width: 1280, height: 800 }, PHONE]) {
+  test(`every admin table fits at ${size.width} px: nothing scrolls sideways, and each row's buttons are on screen`, async ({ page, asAdmin }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(size);
+    for (const { url, row } of await wideRowInEveryAdminTable()) {
+      await page.goto(url);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${url}: the page`).toBeLessThanOrEqual(size.width);
+      const overflows = await page.locator(".table-wrap").evaluateAll((wraps) =>
+        wraps.filter((wrap) => wrap.checkVisibility()).map((wrap) => wrap.scrollWidth - wrap.clientWidth),
+      );
+      expect(overflows.every((overflow) => overflow <= 1), `${url}: tables overflow by ${overflows}`).toBe(true);
+      if (row === null) continue;
+      const found = page.locator("table.data tbody tr").filter({ hasText: row }).first();
+      await expect(found, `${url}: ${row}`).toBeVisible();
+      const controls = await found.locator("a.button, button, select").filter({ visible: true }).all();
+      // The cards screen's pending card offers 'Ver' and 'Aprobar'; every row has at least one control but the rooms'.
+      if (url.startsWith("/admin/cards")) expect(controls.map((control) => control.textContent()).length, url).toBeGreaterThanOrEqual(2);
+      for (const control of controls) await expectWithinViewport(page, control);
+    }
   });
 }
 

@@ -93,7 +93,7 @@ function rowCells(row: OccupancyRow, days: Occupancy["days"], links: Links) {
 export function OccupancyGrid({ occupancy, links }: { occupancy: Occupancy; links: Links }) {
   const onClick = useCalendarNavigation();
   return (
-    // Wider than most screens: the region scrolls sideways, and the keyboard can scroll it too.
+    // It fits a 1280 px screen; on narrower ones the region scrolls sideways, and the keyboard can scroll it too.
     <div className="table-wrap occupancy-grid" role="region" aria-label="Ocupación por días" tabIndex={0} onClick={onClick}>
       <table className="occupancy" data-testid="occupancy-grid">
         <caption className="visually-hidden">
