@@ -23,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { runLoad } from "./lib/load.mjs";
 import { jsBudgetKB, pageJsSizes } from "./lib/page-js.mjs";
+import { cpuSeconds } from "./lib/proc.mjs";
 import { BENCH_ADMIN, signIn, startApp, startBare } from "./lib/server.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
@@ -44,11 +45,18 @@ async function capturePages(baseUrl) {
 }
 
 
-/** Warm-up (100 requests, 5 at a time), then the measured run. */
-async function measure(baseUrl, pagePath) {
+/**
+ * Warm-up (100 requests, 5 at a time), then the measured run, with the CPU
+ * each request cost the serving process (`pid`): on a shared machine it moves
+ * less than the latencies do.
+ */
+async function measure(baseUrl, pagePath, pid) {
   const makeRequest = () => ({ path: pagePath });
   await runLoad({ baseUrl, total: 100, concurrency: 5, makeRequest });
+  const cpuBefore = pid ? cpuSeconds(pid) : null;
   const result = await runLoad({ baseUrl, total: amount, concurrency: connections, makeRequest });
+  const cpuAfter = pid ? cpuSeconds(pid) : null;
+  if (cpuBefore !== null && cpuAfter !== null) result.cpuMsPerRequest = Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / amount) / 100;
   if (Object.keys(result.statuses).some((status) => status !== "200")) console.error(`[bench] GET ${pagePath} on ${baseUrl}: ${JSON.stringify(result.statuses)}`);
   return result;
 }
@@ -61,8 +69,8 @@ try {
   bare = !("no-bare" in args) ? await startBare(dir, await capturePages(server.url)) : null;
   const publicJs = new Map((await pageJsSizes(server.url, paths)).map((page) => [page.path, page]));
   for (const pagePath of paths) {
-    const app = await measure(server.url, pagePath);
-    const floor = bare ? await measure(bare.url, pagePath) : null;
+    const app = await measure(server.url, pagePath, server.webPid?.());
+    const floor = bare ? await measure(bare.url, pagePath, bare.pid) : null;
     const { path: _path, ...js } = publicJs.get(pagePath);
     const p95Ratio = floor ? Math.round((app.p95 / floor.p95) * 10) / 10 : null;
     console.log(JSON.stringify({ request: `GET ${pagePath}`, concurrency: connections, latencyMs: app, bare: floor, p95Ratio, js }));
@@ -91,13 +99,13 @@ try {
   }
 
   const cell = (value, width) => String(value ?? "–").padStart(width);
-  console.log(`\n${"page".padEnd(22)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("JS files", 10)}${cell("JS gzip KB", 12)}${cell("budget", 8)}`);
+  console.log(`\n${"page".padEnd(22)}${cell("app p50", 9)}${cell("app p95", 9)}${cell("bare p50", 10)}${cell("bare p95", 10)}${cell("p95 ×", 7)}${cell("CPU ms", 8)}${cell("bare CPU", 10)}${cell("JS files", 10)}${cell("JS gzip KB", 12)}${cell("budget", 8)}`);
   for (const row of table) {
     console.log(
-      `${row.page.padEnd(22)}${cell(row.app?.p50, 9)}${cell(row.app?.p95, 9)}${cell(row.bare?.p50, 10)}${cell(row.bare?.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.js.status === 200 ? row.js.files : `(${row.js.status})`, 10)}${cell(row.js.gzipKB, 12)}${cell(jsBudgetKB(row.page), 8)}`,
+      `${row.page.padEnd(22)}${cell(row.app?.p50, 9)}${cell(row.app?.p95, 9)}${cell(row.bare?.p50, 10)}${cell(row.bare?.p95, 10)}${cell(row.p95Ratio, 7)}${cell(row.app?.cpuMsPerRequest, 8)}${cell(row.bare?.cpuMsPerRequest, 10)}${cell(row.js.status === 200 ? row.js.files : `(${row.js.status})`, 10)}${cell(row.js.gzipKB, 12)}${cell(jsBudgetKB(row.page), 8)}`,
     );
   }
-  console.log(`(latencies in ms, ${amount} requests at ${connections} concurrent; JS = same-origin module scripts and modulepreloads, gzip -9)`);
+  console.log(`(latencies in ms, ${amount} requests at ${connections} concurrent; CPU = ms of the serving process per request; JS = same-origin module scripts and modulepreloads, gzip -9)`);
 } finally {
   await bare?.stop();
   await server.stop();
