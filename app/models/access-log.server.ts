@@ -162,11 +162,6 @@ export async function readAccessFacts(
   return { doors, cards, recorded, takenRowIds };
 }
 
-/** readAccessFacts on what is committed now, outside any transaction (the access service's decisions). */
-export function readCommittedAccessFacts(query: Parameters<typeof readAccessFacts>[1]) {
-  return readAccessFacts(getDb(), query);
-}
-
 /** A new access_logs row (timestamps in epoch ms); `eventId` is the id the door sent. */
 export type NewAccessLogRow = AccessLogRecord & { eventId: string; userId: string | null; source: string | null; keyId: string | null };
 
