@@ -449,8 +449,15 @@ export const doorAlarms = sqliteTable(
     clearedAt: integer("cleared_at", { mode: "timestamp_ms" }),
     notifiedAt: integer("notified_at", { mode: "timestamp_ms" }),
     incidentId: text("incident_id").references((): AnySQLiteColumn => incidents.id, { onDelete: "set null" }),
+    // Storms (issue 40, point 4): an alarm of a door and kind raised within the
+    // repeat window (DOOR_ALARM_REPEAT_MINUTES) of the one that was notified is
+    // a repeat of it: no notice and no incident of its own; the notified one
+    // counts its repeats.
+    repeatOf: text("repeat_of").references((): AnySQLiteColumn => doorAlarms.id, { onDelete: "set null" }),
+    repeats: integer("repeats").notNull().default(0),
   },
   (t) => [
+    index("door_alarms_door_kind_raised_idx").on(t.doorId, t.kind, t.raisedAt),
     uniqueIndex("door_alarms_open_unique").on(t.doorId, t.kind).where(sql`${t.clearedAt} IS NULL`),
     index("door_alarms_raised_idx").on(t.raisedAt),
     index("door_alarms_cleared_idx").on(t.clearedAt),

@@ -15,6 +15,7 @@ import {
   type DoorAlarmWithDoor,
 } from "~/models/door-alarm.server";
 import { formatDateTime } from "~/utils/dates";
+import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
 import { audited, SYSTEM_ACTOR } from "./audit.server";
 import { incidentFieldsOf } from "./incidents.server";
@@ -30,6 +31,8 @@ export function toDoorAlarmJson(alarm: DoorAlarmWithDoor) {
     doorLocation: alarm.doorLocation,
     raisedAt: alarm.raisedAt.toISOString(),
     incidentId: alarm.incidentId,
+    /** Alarms of the door and kind folded into the notified one within the repeat window (DOOR_ALARM_REPEAT_MINUTES). */
+    repeats: Number(alarm.repeats),
   };
 }
 export type DoorAlarmJson = ReturnType<typeof toDoorAlarmJson>;
@@ -76,9 +79,12 @@ async function openAlarmIncident(alarm: DoorAlarmWithDoor) {
 /**
  * Sends the notice of every alarm raised since the last call (and opens the
  * incident of each forced door): each alarm once, whichever process gets it.
+ * An alarm raised within the repeat window (DOOR_ALARM_REPEAT_MINUTES, 10 by
+ * default) of the notified one of its door and kind is only counted as its
+ * repeat: one notice and one incident per door, kind and window (issue 40, point 4).
  */
-export async function handleNewDoorAlarms(now = new Date()) {
-  const alarms = await claimUnnotifiedDoorAlarms(now);
+export async function handleNewDoorAlarms(now = new Date(), repeatWindowMs = getEnv().DOOR_ALARM_REPEAT_MINUTES * 60_000) {
+  const alarms = await claimUnnotifiedDoorAlarms(now, repeatWindowMs);
   for (const alarm of alarms) {
     try {
       await openAlarmIncident(alarm);

@@ -99,6 +99,10 @@ const envSchema = z.object({
   // Privacy: consultations (with their IP address) and closed public fault
   // reports older than this many months are deleted daily.
   RETENTION_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  // Door alarms (docs/mqtt.md, "Door alarms"): an alarm of a door and kind
+  // raised within this many minutes of the notified one is counted as its
+  // repeat, with no staff notice or incident of its own (0: every alarm is notified).
+  DOOR_ALARM_REPEAT_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   // The access log's rows older than this many months are deleted daily
   // (unset: the log is kept whole).
   ACCESS_LOG_RETENTION_MONTHS: z.coerce.number().int().min(1).max(240).optional(),

@@ -19,7 +19,7 @@ import * as streamRoute from "~/routes/api.door-alarms.stream";
 import * as dashboard from "~/routes/admin._index";
 import { setCardPermission } from "~/services/cards.server";
 import { handleNewDoorAlarms, scheduleDoorAlarmPolls } from "~/services/door-alarms.server";
-import { raiseDoorAlarm } from "~/models/door-alarm.server";
+import { clearDoorAlarms, raiseDoorAlarm } from "~/models/door-alarm.server";
 import { provisionDoor, updateDoor } from "~/services/doors.server";
 import { assignCard } from "~/services/users.server";
 import { getDb } from "~/utils/db.server";
@@ -146,15 +146,67 @@ describe("door alarms", () => {
     await contact("CLOSED");
     await eventually(async () => (await alarmsOf(door))[0]?.clearedAt != null, "the alarm cleared");
 
-    // A second forcing is a second alarm: exactly two notices and two incidents, one per alarm.
+    // A second forcing is a second alarm and a second log row; within the repeat window (issue 40,
+    // point 4) it is counted as a repeat of the first: still one notice and one incident.
     await contact("OPEN");
-    await eventually(async () => (await alarmsOf(door)).length === 2, "the second alarm");
-    await eventually(async () => (await incidentsOf(door)).length === 2 && noticesOf(door).length === 2, "its notice and incident");
+    await eventually(async () => (await alarmsOf(door))[1]?.notifiedAt != null, "the second alarm, claimed");
     await contact("CLOSED");
     await eventually(async () => (await alarmsOf(door)).every((row) => row.clearedAt !== null), "both cleared");
-    expect(noticesOf(door)).toHaveLength(2);
-    expect(await incidentsOf(door)).toHaveLength(2);
+    const [first, second] = await alarmsOf(door);
+    expect(first).toMatchObject({ repeats: 1, repeatOf: null });
+    expect(second).toMatchObject({ repeatOf: first!.id, incidentId: null });
+    expect(noticesOf(door)).toHaveLength(1);
+    expect(await incidentsOf(door)).toHaveLength(1);
     expect(await alarmLogRows(door)).toHaveLength(2);
+  });
+
+  it("a storm of 20 forcings within the window is one incident and one notice counting 19 repeats, and 20 log rows", async () => {
+    const { door, contact } = await newDoor();
+    for (let cycle = 0; cycle < 20; cycle += 1) {
+      await contact("OPEN");
+      await eventually(async () => (await alarmsOf(door)).length === cycle + 1, `forcing ${cycle + 1}`);
+      await contact("CLOSED");
+      await eventually(async () => (await alarmsOf(door)).every((row) => row.clearedAt !== null), `forcing ${cycle + 1} cleared`);
+    }
+    await eventually(async () => (await alarmsOf(door)).every((row) => row.notifiedAt !== null), "every alarm claimed");
+    const alarms = await alarmsOf(door);
+    expect(alarms[0]).toMatchObject({ repeats: 19, repeatOf: null });
+    expect(alarms.slice(1).every((alarm) => alarm.repeatOf === alarms[0]!.id)).toBe(true);
+    await eventually(async () => (await alarmsOf(door))[0]?.incidentId != null, "the incident named");
+    expect(await incidentsOf(door)).toHaveLength(1);
+    expect(noticesOf(door)).toHaveLength(1);
+    expect(await alarmLogRows(door)).toHaveLength(20);
+  });
+
+  it("an alarm past the repeat window is notified again; an open repeat shows its first's count", async () => {
+    const { door } = await provisionDoor(`alarm-window-${unique()}`, { name: `Puerta ventana ${unique()}`, location: "Pruebas" });
+    const t0 = Date.now() - 60 * 60_000;
+    const minutes = (n: number) => new Date(t0 + n * 60_000);
+    // Claimed by this test's own calls, with a window of 10 minutes (the default).
+    const window = 10 * 60_000;
+    expect(await raiseDoorAlarm(door, "forced_open", minutes(0))).not.toBeNull();
+    await handleNewDoorAlarms(minutes(0), window);
+    await clearDoorAlarms(door.id, ["forced_open"], minutes(1));
+    expect(await raiseDoorAlarm(door, "forced_open", minutes(9))).not.toBeNull();
+    await handleNewDoorAlarms(minutes(9), window);
+    const listed = await callApi(alarmsRoute.loader, "/api/door-alarms", { token: adminToken });
+    expect(listed.body.data.alarms).toContainEqual(expect.objectContaining({ doorId: door.code, kind: "forced_open", repeats: 1 }));
+    await clearDoorAlarms(door.id, ["forced_open"], minutes(10));
+    // Eleven minutes after the first: a new window, its own notice and incident.
+    expect(await raiseDoorAlarm(door, "forced_open", minutes(11))).not.toBeNull();
+    await handleNewDoorAlarms(minutes(11), window);
+    // Another kind on the same door is its own window.
+    expect(await raiseDoorAlarm(door, "door_offline", minutes(12))).not.toBeNull();
+    await handleNewDoorAlarms(minutes(12), window);
+    const alarms = await alarmsOf(door);
+    expect(alarms.map(({ kind, repeats, repeatOf }) => ({ kind, repeats, repeated: repeatOf !== null }))).toEqual([
+      { kind: "forced_open", repeats: 1, repeated: false },
+      { kind: "forced_open", repeats: 0, repeated: true },
+      { kind: "forced_open", repeats: 0, repeated: false },
+      { kind: "door_offline", repeats: 0, repeated: false },
+    ]);
+    await eventually(() => noticesOf(door).length === 3 || null, "three notices");
+    expect(await incidentsOf(door)).toHaveLength(2);
   });
 
   it("a door opened with a grant and left open past its heldOpenSeconds raises one held-open alarm, no incident, and clears when it closes", async () => {

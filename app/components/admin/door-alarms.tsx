@@ -45,6 +45,7 @@ export function DoorAlarmsPanel({ alarms: initial }: { alarms: DoorAlarmJson[] }
           {alarms.map((alarm) => (
             <li key={alarm._id} data-kind={alarm.kind}>
               <strong>{alarm.label}</strong>: {alarm.doorName} ({alarm.doorLocation}), desde {formatDateTime(alarm.raisedAt)}
+              {alarm.repeats > 0 ? ` · se ha repetido ${alarm.repeats === 1 ? "1 vez" : `${alarm.repeats} veces`}` : null}
             </li>
           ))}
         </ul>
