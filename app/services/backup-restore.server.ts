@@ -10,8 +10,8 @@
 //     and files and folders under uploads/ with plain names; anything else
 //     (links, devices, absolute or `..` paths) refuses it; a damaged .tar.gz
 //     fails here;
-//  3. unpacks manifest.json and manifest.sig alone (each at most 1 MiB) and
-//     checks the signature: an HMAC of the manifest with this installation's
+//  3. reads manifest.json and manifest.sig (each at most 1 MiB, in memory,
+//     in the same pass) and checks the signature: an HMAC of the manifest with this installation's
 //     backup key (app/utils/keys.server.ts). One it does not verify (unsigned,
 //     another installation's, altered) is refused unless `--foreign`;
 //  4. compares the entry list with the manifest (every file's size, none
@@ -38,9 +38,11 @@
 // restore's event. The next start applies the migrations that are newer than
 // the archive.
 // The answer's messages are English: they are for the operator's terminal.
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import * as tar from "tar";
 import { checkDatabaseFile, compareSchemaWithMigrations, isDatabaseInUse, openAuditTrailOf } from "~/models/database-snapshot.server";
 import { liveDataDirClaims } from "~/utils/data-dir-claim.server";
@@ -156,15 +158,25 @@ type Checked = { manifest: Manifest; signed: boolean };
 async function unpackAndCheck(archive: string, staging: string, { foreign }: { foreign: boolean }): Promise<Checked | { message: string }> {
   const strange: string[] = [];
   const listed: Listed[] = [];
+  // One pass reads the entry list and, in memory, the manifest and its signature (each at most 1 MiB).
+  const small = new Map<string, Buffer[]>();
   try {
-    await tar.t({
-      file: archive,
+    // The whole gzip stream is read through zlib here, its checksum at the end included: tar
+    // stops at its end-of-archive blocks and may never see a damaged trailer.
+    const lister = tar.t({
       strict: true,
       onReadEntry: (entry) => {
+        const entryPath = cleanPath(entry.path);
         if (!isBackupEntry(entry.path, entry.type)) strange.push(`${entry.path} (${entry.type})`);
-        else listed.push({ path: cleanPath(entry.path), type: entry.type, size: entry.size ?? 0 });
+        else listed.push({ path: entryPath, type: entry.type, size: entry.size ?? 0 });
+        if ((entryPath === MANIFEST_FILE || entryPath === SIGNATURE_FILE) && (entry.size ?? 0) <= MAX_MANIFEST_BYTES && !small.has(entryPath)) {
+          const chunks: Buffer[] = [];
+          small.set(entryPath, chunks);
+          entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+        }
       },
     });
+    await pipeline(createReadStream(archive), createGunzip(), lister as unknown as NodeJS.WritableStream);
   } catch (error) {
     return { message: `The archive is damaged or is not a .tar.gz backup (${messageOf(error)}). ${NOTHING_CHANGED}` };
   }
@@ -175,23 +187,23 @@ async function unpackAndCheck(archive: string, staging: string, { foreign }: { f
   if (oversized) return { message: `The archive's ${oversized.path} is ${mebibytes(oversized.size)}: not a backup's. ${NOTHING_CHANGED}` };
 
   await fs.mkdir(staging, { recursive: true, mode: 0o700 });
-  try {
-    await extract(archive, staging, (entryPath) => entryPath === MANIFEST_FILE || entryPath === SIGNATURE_FILE, 2 * MAX_MANIFEST_BYTES);
-  } catch (error) {
-    return { message: `The archive could not be unpacked (${messageOf(error)}). ${NOTHING_CHANGED}` };
-  }
-
   let manifest: Manifest;
-  let manifestBytes: Buffer;
+  const manifestBytes = Buffer.concat(small.get(MANIFEST_FILE) ?? []);
   try {
-    manifestBytes = await fs.readFile(path.join(staging, MANIFEST_FILE));
+    if (!small.has(MANIFEST_FILE)) throw new Error(`no ${MANIFEST_FILE}`);
     manifest = ManifestSchema.parse(JSON.parse(manifestBytes.toString("utf8")));
   } catch (error) {
     return { message: `The archive has no valid ${MANIFEST_FILE}: it is not a backup made by npm run backup (${messageOf(error).split("\n")[0]}). ${NOTHING_CHANGED}` };
   }
   let signature: Signature | null = null;
-  if (existsSync(path.join(staging, SIGNATURE_FILE))) {
-    const parsed = SignatureSchema.safeParse(JSON.parse(await fs.readFile(path.join(staging, SIGNATURE_FILE), "utf8").catch(() => "null")));
+  if (small.has(SIGNATURE_FILE)) {
+    let text: unknown = null;
+    try {
+      text = JSON.parse(Buffer.concat(small.get(SIGNATURE_FILE)!).toString("utf8"));
+    } catch {
+      // not a signature: unsigned
+    }
+    const parsed = SignatureSchema.safeParse(text);
     signature = parsed.success ? parsed.data : null;
   }
   const verdict = checkManifestSignature(manifestBytes, signature);
