@@ -324,6 +324,7 @@ function planKeySwipe(plan: BatchPlan, item: SwipeInput, presentedKey: Presented
     door,
     keys: presented.map((candidate) => ({ windows: candidate.windows, opensDoor: keyOpensDoor(candidate, door) })),
     now: plan.now,
+    kind: presentedKey.kind,
   });
   const matched = keyIndex === null ? null : presented[keyIndex]!;
   const holder = matched ? { status: "active" as const, firstName: matched.holderFirstName || null } : null;

@@ -7,7 +7,7 @@
 // receipt says it is stored.
 import type { IPublishPacket } from "mqtt";
 import { canonicalCardId, doorEventSchema, parseDoorTopic, presentedCredential, swipeIdSchema, swipeSchema } from "~/doors/contract";
-import { decisionDisplay, KEYPAD_FAILURE_WINDOW_MS, KEYPAD_LOCK_MS, KEYPAD_MAX_FAILURES } from "~/doors/rules";
+import { decisionDisplay, KEYPAD_FAILURE_WINDOW_MS, KEYPAD_MAX_FAILURES, keypadPauseMs } from "~/doors/rules";
 import { keypadLockedStaffMail } from "~/mail/staff-mail.server";
 import { getDoorByCode } from "~/models/door.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
@@ -161,18 +161,20 @@ export class Decisions implements AccessModule {
 }
 
 /**
- * Guessing PINs (docs/access-keys.md): 5 wrong PINs at a door within 5
- * minutes lock its keypad for 5 minutes; while locked every PIN there is
- * refused `keypad_locked` (QR and cards are not affected). Kept in memory by
- * the process that decides the door's swipes; each lockout is logged and
- * sends one staff notice.
+ * Guessing PINs (docs/access-keys.md; the rule is keypadPauseMs in
+ * app/doors/rules.ts): wrong PINs at a door within 10 minutes pause its
+ * keypad for longer and longer (after the 3rd: 1, 2, 4, 8, 16 s) and the 8th
+ * locks it for a minute; while paused or locked every PIN there is refused
+ * `keypad_locked` (QR and cards are not affected) and is not counted. Kept in
+ * memory by the process that decides the door's swipes; the lockout of a run
+ * of guesses is logged and sends one staff notice.
  */
 export class KeypadLockout {
   private readonly doors = new Map<string, { failures: number[]; lockedUntil: number }>();
 
   constructor(private readonly onLock: (doorCode: string, at: Date, until: Date) => void = noticeKeypadLocked) {}
 
-  /** The decision to publish for this swipe: `keypad_locked` while its door's keypad is locked. */
+  /** The decision to publish for this swipe: `keypad_locked` while its door's keypad is paused or locked. */
   apply(input: AccessInput, decision: SwipeDecision, now: Date): SwipeDecision {
     if (input.kind !== "swipe" || input.key?.kind !== "pin" || decision.duplicate) return decision;
     const at = now.getTime();
@@ -182,14 +184,15 @@ export class KeypadLockout {
       const locked = { granted: false, reason: "keypad_locked" as const };
       return { ...decision, ...locked, display: decisionDisplay(locked, null, null) };
     }
-    if (decision.reason !== "invalid_key") return decision;
     state.failures = state.failures.filter((failure) => failure > at - KEYPAD_FAILURE_WINDOW_MS);
-    state.failures.push(at);
-    if (state.failures.length >= KEYPAD_MAX_FAILURES) {
-      state.failures = [];
-      state.lockedUntil = at + KEYPAD_LOCK_MS;
-      this.onLock(input.doorCode, now, new Date(state.lockedUntil));
+    if (decision.reason !== "invalid_key") {
+      if (state.failures.length === 0) this.doors.delete(input.doorCode);
+      return decision;
     }
+    state.failures.push(at);
+    const pause = keypadPauseMs(state.failures.length);
+    if (pause > 0) state.lockedUntil = at + pause;
+    if (state.failures.length === KEYPAD_MAX_FAILURES) this.onLock(input.doorCode, now, new Date(state.lockedUntil));
     return decision;
   }
 }

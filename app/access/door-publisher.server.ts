@@ -377,7 +377,7 @@ export class DoorPublisher implements AccessModule {
         )
         .join(",") +
       "|" +
-      keys.map((key) => `${key.pin}:${key.qrToken}:${JSON.stringify(key.windows)}:${key.holderFirstName}`).join(",");
+      keys.map((key) => `${key.pinOffline ? key.pin : ""}:${key.qrToken}:${JSON.stringify(key.windows)}:${key.holderFirstName}`).join(",");
     const previous = this.published.get(door.id);
     if (!force && previous?.doorCode === door.code && previous.credentials === fingerprint) return;
     const salt = crypto.randomBytes(16).toString("hex");
@@ -397,7 +397,8 @@ export class DoorPublisher implements AccessModule {
       keys: keys.flatMap((key) => {
         const win = key.windows.map(([from, to]): [string, string] => [new Date(from).toISOString(), new Date(to).toISOString()]);
         const entry = (k: CredentialKey["k"], secret: string): CredentialKey => ({ h: sha256(`${salt}${k}:${secret}`), k, win, n: key.holderFirstName });
-        return [entry("pin", key.pin), entry("qr", key.qrToken)];
+        // A PIN only where it opens nothing else (listKeysForDoor); the QR token (160 bits) everywhere.
+        return key.pinOffline ? [entry("pin", key.pin), entry("qr", key.qrToken)] : [entry("qr", key.qrToken)];
       }),
     };
     await this.publishRetained(doorTopic(this.context.prefix, door.code, "credentials"), JSON.stringify(message));

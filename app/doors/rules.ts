@@ -126,20 +126,38 @@ export function decideAccess(facts: AccessFacts): AccessOutcome {
 /** A door key (PIN or QR) found for what was presented: its windows [from, to) and whether it opens this door. */
 export type KeyCandidate = { windows: [number, number][]; opensDoor: boolean };
 
-/** 5 wrong PINs at a door within this long lock its keypad… */
-export const KEYPAD_FAILURE_WINDOW_MS = 5 * 60_000;
-export const KEYPAD_MAX_FAILURES = 5;
-/** …for this long. */
-export const KEYPAD_LOCK_MS = 5 * 60_000;
+/**
+ * Guessing PINs at a door (issue 40; docs/access-keys.md): the wrong PINs at
+ * a door within KEYPAD_FAILURE_WINDOW_MS count. The first
+ * KEYPAD_FREE_FAILURES cost nothing (a guest's slip); after each later one
+ * the keypad takes no PIN for a pause that doubles (1, 2, 4, 8, 16 s); the
+ * KEYPAD_MAX_FAILURES-th, and each one after it within the window, locks the
+ * keypad for KEYPAD_LOCK_MS. So each guess costs the guesser more and more
+ * time, while a guest behind them waits seconds, at most a minute. The
+ * bridge applies the same rule offline (bridge/src/keypad-lockout.ts).
+ */
+export const KEYPAD_FAILURE_WINDOW_MS = 10 * 60_000;
+export const KEYPAD_FREE_FAILURES = 3;
+export const KEYPAD_MAX_FAILURES = 8;
+export const KEYPAD_LOCK_MS = 60_000;
+
+/** How long the keypad takes no PIN after this many wrong PINs within the window. */
+export function keypadPauseMs(failures: number): number {
+  if (failures < KEYPAD_FREE_FAILURES) return 0;
+  if (failures >= KEYPAD_MAX_FAILURES) return KEYPAD_LOCK_MS;
+  return 1000 * 2 ** (failures - KEYPAD_FREE_FAILURES);
+}
 
 /**
  * A key's swipe (docs/access-keys.md): the door's state first, as for cards;
  * then no key at all is `invalid_key`, keys of other doors only
- * `no_permission`, a key of this door outside every window
- * `outside_key_window`. Answers the outcome and the index of the key that
- * decided it (the one that opens, else the first of this door, else the first).
+ * `no_permission` for a QR token but `invalid_key` for a PIN (a keypad must
+ * not tell a PIN of another door from one that does not exist: issue 40), a
+ * key of this door outside every window `outside_key_window`. Answers the
+ * outcome and the index of the key that decided it (the one that opens, else
+ * the first of this door, else the first).
  */
-export function decideKeyAccess({ door, keys, now }: { door: DoorFacts | null; keys: KeyCandidate[]; now: Date }): {
+export function decideKeyAccess({ door, keys, now, kind = "qr" }: { door: DoorFacts | null; keys: KeyCandidate[]; now: Date; kind?: "pin" | "qr" }): {
   outcome: AccessOutcome;
   keyIndex: number | null;
 } {
@@ -152,7 +170,7 @@ export function decideKeyAccess({ door, keys, now }: { door: DoorFacts | null; k
   if (open >= 0) return { outcome: grant("granted"), keyIndex: open };
   const ofDoor = keys.findIndex((key) => key.opensDoor);
   if (ofDoor >= 0) return { outcome: deny("outside_key_window"), keyIndex: ofDoor };
-  return { outcome: deny("no_permission"), keyIndex: 0 };
+  return { outcome: deny(kind === "pin" ? "invalid_key" : "no_permission"), keyIndex: 0 };
 }
 
 /** Cuts text to `length` characters (code points, so "ñ" counts as one). */

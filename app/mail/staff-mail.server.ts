@@ -129,12 +129,12 @@ export function doorAlarmStaffMail(alarm: { kind: DoorAlarmKind; raisedAt: Date;
   );
 }
 
-/** A door's keypad locked after 5 wrong PINs in 5 minutes (the access service sends it, once per lockout). */
+/** A door's keypad locked after 8 wrong PINs in 10 minutes (the access service sends it, once per lockout). */
 export function keypadLockedStaffMail({ doorName, doorCode, at, until }: { doorName: string | null; doorCode: string; at: Date; until: Date }): StaffNotice {
   const door = doorName ? `${doorName} (${doorCode})` : doorCode;
   return notice(
     `Teclado bloqueado: ${door}`,
-    `El teclado de la puerta ${door} se ha bloqueado por intentos fallidos: 5 códigos erróneos en 5 minutos.`,
+    `El teclado de la puerta ${door} se ha bloqueado por intentos fallidos: 8 códigos erróneos en 10 minutos.`,
     [
       ["Puerta", door],
       ["Bloqueado desde", formatDateTime(at)],

@@ -172,7 +172,24 @@ export function readCommittedKeyFacts(query: Parameters<typeof readKeyFacts>[1])
  */
 export async function listKeysForDoor(doorId: string, { from, to }: { from: number; to: number }) {
   const rows = await getDb()
-    .select({ pin: doorKeys.pin, qrToken: doorKeys.qrToken, windows: doorKeys.windows, holderFirstName: doorKeys.holderFirstName })
+    .select({
+      id: doorKeys.id,
+      kind: doorKeys.kind,
+      createdBy: doorKeys.createdBy,
+      pin: doorKeys.pin,
+      qrToken: doorKeys.qrToken,
+      windows: doorKeys.windows,
+      holderFirstName: doorKeys.holderFirstName,
+      // Issue 40: a PIN's verifier can be brute-forced from the list (10^6
+      // codes), so it rides only on the list of the one door it opens, and
+      // only while no other live key shares it (docs/access-keys.md, "What a
+      // stolen door bridge yields").
+      pinOffline: sql<number>`(
+        (SELECT count(*) FROM (SELECT kd.door_id FROM door_key_doors kd WHERE kd.key_id = ${doorKeys.id}
+                               UNION SELECT d.id FROM doors d WHERE ${doorKeys.entrances} = 1 AND d.is_entrance = 1)) = 1
+        AND NOT EXISTS (SELECT 1 FROM door_keys o WHERE o.pin = ${doorKeys.pin} AND o.id <> ${doorKeys.id}
+                        AND o.status = 'active' AND o.valid_until > ${from}))`,
+    })
     .from(doorKeys)
     .where(
       and(
@@ -184,7 +201,11 @@ export async function listKeysForDoor(doorId: string, { from, to }: { from: numb
       ),
     )
     .orderBy(doorKeys.validFrom);
-  return rows.map((row) => ({ ...row, windows: row.windows.filter(([start, end]) => end > from && start < to) }));
+  return rows.map(({ pinOffline, ...row }) => ({
+    ...row,
+    pinOffline: Boolean(pinOffline),
+    windows: row.windows.filter(([start, end]) => end > from && start < to),
+  }));
 }
 
 /** The keys' doors (row ids) that are not entrances, for the change notifications. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeConfigInput } from './config.js';
 import { startBridge, type BridgeHandle } from './controller.js';
-import { KEYPAD_LOCK_MS, WRONG_PIN_WINDOW_MS } from './keypad-lockout.js';
+import { KEYPAD_LOCK_MS, keypadPauseMs, WRONG_PIN_LIMIT, WRONG_PIN_WINDOW_MS } from './keypad-lockout.js';
 import { LCUS1_OPEN } from './locks/lcus1.js';
 import type { Logger } from './logger.js';
 import { TestBroker } from './test-support/broker.js';
@@ -233,7 +233,7 @@ describe('keypad and QR scanner at a door (mock serial ports, aedes, scripted ap
     expect(Object.keys(mine[1] ?? {}).sort()).toEqual(['at', 'granted', 'id', 'offline', 'qr', 'reason']);
   });
 
-  it('offline lockout: 5 wrong PINs within 5 minutes lock the keypad for 5 minutes; QR codes and cards still work', async () => {
+  it('offline lockout: after 3 wrong PINs each one pauses the keypad for longer (1, 2, 4, 8, 16 s), the 8th locks it for a minute; QR codes and cards still work', async () => {
     const door = await newDoor();
     const bridge = await startDoor(door, { decisionTimeoutMs: 100 });
     const iso = (ms: number) => new Date(ms).toISOString();
@@ -245,27 +245,44 @@ describe('keypad and QR scanner at a door (mock serial ports, aedes, scripted ap
     app.answering = false;
     const wrong = () => bridge.present({ kind: 'pin', pin: '111111' });
 
-    // Four wrong PINs, then the fifth only after the first left the 5 minutes: no lock.
-    for (let attempt = 0; attempt < 4; attempt += 1) expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
-    door.now += WRONG_PIN_WINDOW_MS + 1;
+    // A guest's slips cost nothing: two wrong PINs, then theirs at once.
+    for (let attempt = 0; attempt < 2; attempt += 1) expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
+    expect(await bridge.present({ kind: 'pin', pin: PIN_ANA })).toMatchObject({ granted: true, reason: 'granted' });
+    // The third pauses the keypad for 1 s: a PIN in the pause is refused and not counted.
     expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
+    expect(await bridge.present({ kind: 'pin', pin: PIN_ANA })).toMatchObject({ granted: false, reason: 'keypad_locked' });
+    door.now += keypadPauseMs(3);
     expect(await bridge.present({ kind: 'pin', pin: PIN_ANA })).toMatchObject({ granted: true, reason: 'granted' });
 
-    // Four more within the window make five: locked, and the screen says so at once.
-    for (let attempt = 0; attempt < 4; attempt += 1) expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
+    // Each later guess waits twice as long as the one before.
+    for (let failures = 4; failures < WRONG_PIN_LIMIT; failures += 1) {
+      expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
+      expect(keypadPauseMs(failures)).toBe(1000 * 2 ** (failures - 3));
+      door.now += keypadPauseMs(failures) - 1;
+      expect(await wrong()).toMatchObject({ reason: 'keypad_locked' });
+      door.now += 1;
+    }
+    // The 8th locks it, and the screen says so at once.
+    expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
     expect(shows(door, 'Teclado', 'bloqueado')).toBe(true);
     const opened = opens(door);
     ports.emit(door.keypad, keys4(`${PIN_ANA}#`));
-    await eventually(() => app.events.some((event) => event.pin === PIN_ANA && event.reason === 'keypad_locked'), 'the locked PIN\'s event');
+    await eventually(() => app.events.filter((event) => event.pin === PIN_ANA && event.reason === 'keypad_locked').length === 2, 'the locked PIN\'s event');
     expect(opens(door)).toBe(opened);
     expect(await bridge.present({ kind: 'qr', qr: TOKEN_ANA })).toMatchObject({ granted: true });
     expect(await bridge.swipe(CARD_ANA)).toMatchObject({ granted: true });
 
+    expect(KEYPAD_LOCK_MS).toBe(60_000);
     door.now += KEYPAD_LOCK_MS - 1;
     expect(await bridge.present({ kind: 'pin', pin: PIN_ANA })).toMatchObject({ granted: false, reason: 'keypad_locked' });
     door.now += 1;
     expect(await bridge.present({ kind: 'pin', pin: PIN_ANA })).toMatchObject({ granted: true, reason: 'granted', offline: true });
     expect(logLines).toContain(`${door.id} warn keypad locked: too many wrong PINs offline`);
+
+    // Ten quiet minutes later the count starts again: a slip is free.
+    door.now += WRONG_PIN_WINDOW_MS;
+    expect(await wrong()).toMatchObject({ reason: 'invalid_key' });
+    expect(await bridge.present({ kind: 'pin', pin: PIN_ANA })).toMatchObject({ granted: true, reason: 'granted' });
   });
 
   it('a line keypad: one PIN per line', async () => {

@@ -1,8 +1,8 @@
 // PIN and QR swipes (issue 29) through the real access service and its
 // embedded broker, played by scripted MQTT clients (FakeBridge): decided on
 // the cards' path with the keys' reasons, logged with the kind and the
-// holder, refused at once after a cancellation or a move, the keypad locked
-// after 5 wrong PINs (one staff notice, over the real SMTP receiver), and the
+// holder, refused at once after a cancellation or a move, the keypad paused
+// and then locked by wrong PINs (one staff notice, over the real SMTP receiver), and the
 // doors' offline events with a PIN or QR recorded.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,14 +72,20 @@ describe("PIN and QR at the door", () => {
     expect(await eventually(() => getAccessLog(byQr.id), "the QR's row")).toMatchObject({ credentialKind: "qr", source: "qr", keyId: key.id });
   });
 
-  it("refuse at doors the key does not open (no_permission), outside its window (outside_key_window), and an unknown code (invalid_key)", async () => {
+  it("refuse at doors the key does not open (a PIN: invalid_key, as a code that does not exist; a QR: no_permission), outside its window (outside_key_window), and an unknown code (invalid_key)", async () => {
     const entrance = await door("Portal 2", { entrance: true });
     const stayRoom = await room();
     const otherRoom = await room();
     const { key } = await confirmedStay(stayRoom.room._id);
     const later = await confirmedStay(stayRoom.room._id, 30);
 
-    expect(await otherRoom.bridge.typePin(key.pin)).toMatchObject({ granted: false, reason: "no_permission", display: { line2: "Sin permiso" } });
+    // Issue 40: a keypad does not tell a PIN of another door from one that does not exist.
+    const elsewhere = await otherRoom.bridge.typePin(key.pin);
+    const nowhere = await otherRoom.bridge.typePin(wrongPin());
+    expect(elsewhere).toMatchObject({ granted: false, reason: "invalid_key", display: { line1: "Acceso denegado", line2: "Código no válido" } });
+    const seen = ({ granted, reason, display, unlockMs }: typeof elsewhere) => ({ granted, reason, display, unlockMs });
+    expect(seen(elsewhere)).toEqual(seen(nowhere));
+    expect(await otherRoom.bridge.scanQr(key.qrToken)).toMatchObject({ granted: false, reason: "no_permission", display: { line2: "Sin permiso" } });
     expect(await entrance.bridge.scanQr(later.key.qrToken)).toMatchObject({ granted: false, reason: "outside_key_window", display: { line2: "Fuera de periodo" } });
     const unknown = await entrance.bridge.typePin(wrongPin());
     expect(unknown).toMatchObject({ granted: false, reason: "invalid_key", display: { line1: "Acceso denegado", line2: "Código no válido" } });
@@ -103,28 +109,51 @@ describe("PIN and QR at the door", () => {
     const moving = await confirmedStay(first.room._id);
     expect(await first.bridge.typePin(moving.key.pin)).toMatchObject({ granted: true });
     expect((await moveReservationRoom(moving.stay.id, second.room._id)).ok).toBe(true);
-    expect(await first.bridge.typePin(moving.key.pin)).toMatchObject({ granted: false, reason: "no_permission" });
+    expect(await first.bridge.typePin(moving.key.pin)).toMatchObject({ granted: false, reason: "invalid_key" });
     expect(await second.bridge.typePin(moving.key.pin)).toMatchObject({ granted: true });
   });
 
-  it("lock a door's keypad for 5 minutes after 5 wrong PINs in 5 minutes: logged, one staff notice, QR still read", async () => {
+  it("make each guess cost the guesser: after 3 wrong PINs the keypad pauses for 1, 2, 4, 8, 16 s, the 8th locks it for a minute (logged, one staff notice), QR still read", async () => {
     const entrance = await door("Portal 4", { entrance: true });
     const other = await door("Portal 5", { entrance: true });
     const stayRoom = await room();
     const { key } = await confirmedStay(stayRoom.room._id);
-    for (let i = 0; i < 5; i++) expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
-    const locked = await entrance.bridge.typePin(key.pin);
-    expect(locked).toMatchObject({ granted: false, reason: "keypad_locked", display: { line2: "Teclado bloq." } });
-    expect(await eventually(() => getAccessLog(locked.id), "the row")).toMatchObject({ reason: "keypad_locked", credentialKind: "pin" });
-    expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "keypad_locked" });
+    // A guest's slips cost nothing.
+    for (let i = 0; i < 2; i++) expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+    // The third pauses the keypad for 1 s: a PIN typed in the pause is refused and not counted.
+    expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
+    const paused = await entrance.bridge.typePin(key.pin);
+    expect(paused).toMatchObject({ granted: false, reason: "keypad_locked", display: { line2: "Teclado bloq." } });
+    expect(await eventually(() => getAccessLog(paused.id), "the row")).toMatchObject({ reason: "keypad_locked", credentialKind: "pin" });
+    chain.clockOffsetMs += 1000;
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+    for (let failures = 4; failures < 8; failures++) {
+      expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
+      // The app's clock runs on meanwhile: the check lands well inside the pause.
+      const pause = 1000 * 2 ** (failures - 3);
+      chain.clockOffsetMs += pause - 300;
+      expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ reason: "keypad_locked" });
+      chain.clockOffsetMs += 300;
+    }
+    expect(chain.smtp.messages.some((m) => (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code))).toBe(false);
+    expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: false, reason: "keypad_locked" });
     // Only this door's keypad; the QR scanner and other doors are not locked.
     expect(await entrance.bridge.scanQr(key.qrToken)).toMatchObject({ granted: true });
     expect(await other.bridge.typePin(key.pin)).toMatchObject({ granted: true });
 
     const notice = await eventually(() => chain.smtp.messages.find((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code)), "the staff notice");
-    expect(mimePart(notice.raw, "text/plain")).toContain("se ha bloqueado por intentos fallidos");
+    expect(mimePart(notice.raw, "text/plain")).toContain("se ha bloqueado por intentos fallidos: 8 códigos erróneos en 10 minutos");
 
-    chain.clockOffsetMs += 5 * 60_000;
+    chain.clockOffsetMs += 60_000 - 300;
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ reason: "keypad_locked" });
+    chain.clockOffsetMs += 300;
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
+    // Still within the 10 minutes: the next wrong PIN locks it again, with no second notice.
+    expect(await entrance.bridge.typePin(wrongPin())).toMatchObject({ reason: "invalid_key" });
+    expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ reason: "keypad_locked" });
+    chain.clockOffsetMs += 60_000;
     expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
     expect(chain.smtp.messages.filter((m) => m.to.includes(STAFF) && (mimePart(m.raw, "text/plain") ?? "").includes(entrance.door.code))).toHaveLength(1);
   });

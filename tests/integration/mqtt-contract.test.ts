@@ -38,6 +38,8 @@ import {
 } from "../../bridge/src/schedule";
 import { MAX_PIN_DIGITS } from "../../bridge/src/readers/keypad";
 import { OFFLINE_LINES } from "../../bridge/src/swipes";
+import * as bridgeKeypad from "../../bridge/src/keypad-lockout";
+import * as appRules from "~/doors/rules";
 import { buildingLocalDay, buildingLocalTime, doorModeAt, isWithinSchedule, unlockedUntil } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
 import { TestBroker } from "../../bridge/src/test-support/broker";
@@ -281,6 +283,17 @@ describe("messages the bridge builds parse with the app's schemas", () => {
         expectParses(doorEventSchema, event);
       }
     }
+  });
+
+  it("the keypad's guessing rule is the same on both sides: free slips, pauses that double, a short lockout (issue 40)", () => {
+    expect([bridgeKeypad.FREE_WRONG_PINS, bridgeKeypad.WRONG_PIN_LIMIT, bridgeKeypad.WRONG_PIN_WINDOW_MS, bridgeKeypad.KEYPAD_LOCK_MS]).toEqual([
+      appRules.KEYPAD_FREE_FAILURES,
+      appRules.KEYPAD_MAX_FAILURES,
+      appRules.KEYPAD_FAILURE_WINDOW_MS,
+      appRules.KEYPAD_LOCK_MS,
+    ]);
+    for (let failures = 0; failures <= 12; failures++) expect(bridgeKeypad.keypadPauseMs(failures)).toBe(appRules.keypadPauseMs(failures));
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(appRules.keypadPauseMs)).toEqual([0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 60_000, 60_000]);
   });
 
   it("what a running bridge publishes: its swipe, the offline event, its online and offline states; and its client id", async () => {

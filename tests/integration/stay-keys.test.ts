@@ -55,11 +55,20 @@ async function roomWithDoor(name: string) {
 
 /** The door's latest offline list. */
 const latestList = (bridge: FakeBridge) => bridge.latest("credentials")?.json as CredentialsMessage | undefined;
-const listHasPin = (list: CredentialsMessage | undefined, pin: string) => Boolean(list?.keys?.some((key) => key.k === "pin" && key.h === sha256(`${list.salt}pin:${pin}`)));
+type ListedKey = { pin: string; qrToken: string };
+/**
+ * Whether the list carries the key, by its QR token's entry. A stay's PIN
+ * opens the entrances and the room, so it never rides on a list (issue 40:
+ * it could be brute-forced from one door's list and used at the others).
+ */
+const listHasKey = (list: CredentialsMessage | undefined, key: ListedKey) => {
+  if (list?.keys.some((entry) => entry.k === "pin" && entry.h === sha256(`${list.salt}pin:${key.pin}`))) throw new Error(`a list carries the stay's PIN ${key.pin}`);
+  return Boolean(list?.keys?.some((entry) => entry.k === "qr" && entry.h === sha256(`${list.salt}qr:${key.qrToken}`)));
+};
 
-/** Waits (at most 1 s, the issue's bound) for the door's list to carry the PIN, or not. */
-async function listCarries(bridge: FakeBridge, pin: string, carries: boolean) {
-  return eventually(() => listHasPin(latestList(bridge), pin) === carries, `the list of ${bridge.doorCode} ${carries ? "with" : "without"} ${pin}`, 1000);
+/** Waits (at most 1 s, the issue's bound) for the door's list to carry the key, or not. */
+async function listCarries(bridge: FakeBridge, key: ListedKey, carries: boolean) {
+  return eventually(() => listHasKey(latestList(bridge), key) === carries, `the list of ${bridge.doorCode} ${carries ? "with" : "without"} ${key.pin}`, 1000);
 }
 
 /** A stay from yesterday to tomorrow: its key's window holds now. */
@@ -86,8 +95,8 @@ describe("a confirmed stay's key", () => {
     expect(key.doorIds).toEqual([roomDoor.id]);
     expect(key.entrances).toBe(true);
 
-    await listCarries(entrance.bridge, key.pin, true);
-    await listCarries(roomBridge, key.pin, true);
+    await listCarries(entrance.bridge, key, true);
+    await listCarries(roomBridge, key, true);
     const list = latestList(roomBridge)!;
     const qr = list.keys.find((entry) => entry.k === "qr" && entry.h === sha256(`${list.salt}qr:${key.qrToken}`));
     expect(qr).toEqual({ h: expect.any(String), k: "qr", win: [[key.validFrom.toISOString(), key.validUntil.toISOString()]], n: "Ana" });
@@ -95,7 +104,7 @@ describe("a confirmed stay's key", () => {
     const text = JSON.stringify(list);
     expect(text).not.toContain(key.pin);
     expect(text).not.toContain(key.qrToken);
-    expect(listHasPin(latestList(other.bridge), key.pin)).toBe(false);
+    expect(listHasKey(latestList(other.bridge), key)).toBe(false);
   });
 
   it("is revoked by a cancellation, the house's or the guest's, and leaves the lists within a second", async () => {
@@ -104,18 +113,18 @@ describe("a confirmed stay's key", () => {
     const byHouse = await currentStay();
     await changeReservationStatus(byHouse.id, "confirmed", new Date(), { roomId: room._id });
     const houseKey = (await getActiveKeyOfReservation(byHouse.id))!;
-    await listCarries(entrance.bridge, houseKey.pin, true);
+    await listCarries(entrance.bridge, houseKey, true);
     expect((await changeReservationStatus(byHouse.id, "cancelled")).ok).toBe(true);
     expect(await getActiveKeyOfReservation(byHouse.id)).toBeNull();
-    await listCarries(entrance.bridge, houseKey.pin, false);
+    await listCarries(entrance.bridge, houseKey, false);
 
     const byGuest = await currentStay();
     await changeReservationStatus(byGuest.id, "confirmed", new Date(), { roomId: room._id });
     const guestKey = (await getActiveKeyOfReservation(byGuest.id))!;
-    await listCarries(entrance.bridge, guestKey.pin, true);
+    await listCarries(entrance.bridge, guestKey, true);
     expect((await cancelGuestReservation(byGuest.reservationCode, byGuest.guestEmail, { ip: "192.0.2.1" })).ok).toBe(true);
     expect(await getActiveKeyOfReservation(byGuest.id)).toBeNull();
-    await listCarries(entrance.bridge, guestKey.pin, false);
+    await listCarries(entrance.bridge, guestKey, false);
   });
 
   it("follows a move to another room: same PIN, the old room's door drops it, the new one carries it", async () => {
@@ -124,13 +133,13 @@ describe("a confirmed stay's key", () => {
     const stay = await currentStay();
     await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: first.room._id });
     const key = (await getActiveKeyOfReservation(stay.id))!;
-    await listCarries(first.bridge, key.pin, true);
+    await listCarries(first.bridge, key, true);
     const moved = await moveReservationRoom(stay.id, second.room._id);
     if (!moved.ok) throw new Error(moved.message);
     const after = (await getActiveKeyOfReservation(stay.id))!;
     expect(after).toMatchObject({ id: key.id, pin: key.pin, qrToken: key.qrToken, doorIds: [second.door.id] });
-    await listCarries(first.bridge, key.pin, false);
-    await listCarries(second.bridge, key.pin, true);
+    await listCarries(first.bridge, key, false);
+    await listCarries(second.bridge, key, true);
   });
 
   it("follows new dates: same PIN and QR, refused online inside the old window only, granted inside the new one, the lists carry the new window", async () => {
@@ -140,7 +149,7 @@ describe("a confirmed stay's key", () => {
     await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: room._id });
     const key = (await getActiveKeyOfReservation(stay.id))!;
     expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
-    await listCarries(roomBridge, key.pin, true);
+    await listCarries(roomBridge, key, true);
 
     const today = todayInMadrid();
     const [startDate, endDate] = [addDays(today, 2), addDays(today, 4)];
@@ -159,7 +168,7 @@ describe("a confirmed stay's key", () => {
     for (const bridge of [entrance.bridge, roomBridge]) {
       await eventually(() => {
         const list = latestList(bridge);
-        return JSON.stringify(list?.keys.find((entry) => entry.k === "pin" && entry.h === sha256(`${list.salt}pin:${key.pin}`))?.win) === JSON.stringify(newWindow);
+        return JSON.stringify(list?.keys.find((entry) => entry.k === "qr" && entry.h === sha256(`${list.salt}qr:${key.qrToken}`))?.win) === JSON.stringify(newWindow);
       }, `the list of ${bridge.doorCode} with the new window`, 1000);
     }
 
@@ -182,14 +191,14 @@ describe("a confirmed stay's key", () => {
     const stay = await currentStay();
     await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: room._id });
     const key = (await getActiveKeyOfReservation(stay.id))!;
-    await listCarries(entrance.bridge, key.pin, true);
+    await listCarries(entrance.bridge, key, true);
 
     const refused = await changeReservationDates(stay.id, { startDate: addDays(today, 572), endDate: addDays(today, 575) });
     expect(refused).toMatchObject({ ok: false, status: 409, message: `La habitación ${room.name} no está libre en esas fechas` });
     expect(await getReservationById(stay.id)).toMatchObject({ startDate: stay.startDate, endDate: stay.endDate, roomId: room._id, status: "confirmed" });
     expect(await getActiveKeyOfReservation(stay.id)).toEqual(key);
     expect(await entrance.bridge.typePin(key.pin)).toMatchObject({ granted: true });
-    expect(listHasPin(latestList(entrance.bridge), key.pin)).toBe(true);
+    expect(listHasKey(latestList(entrance.bridge), key)).toBe(true);
   });
 
   it("follows the room's lock when the room is given another door", async () => {
@@ -197,12 +206,12 @@ describe("a confirmed stay's key", () => {
     const stay = await currentStay();
     await changeReservationStatus(stay.id, "confirmed", new Date(), { roomId: room._id });
     const key = (await getActiveKeyOfReservation(stay.id))!;
-    await listCarries(oldBridge, key.pin, true);
+    await listCarries(oldBridge, key, true);
     const { door: newDoor, bridge: newBridge } = await doorWithBridge("Cerradura nueva");
     expect((await updateRoom(room._id, { doorId: newDoor.code })).ok).toBe(true);
     expect((await getActiveKeyOfReservation(stay.id))!.doorIds).toEqual([newDoor.id]);
-    await listCarries(oldBridge, key.pin, false);
-    await listCarries(newBridge, key.pin, true);
+    await listCarries(oldBridge, key, false);
+    await listCarries(newBridge, key, true);
   });
 
   it("never gives two keys with overlapping windows the same PIN", async () => {
