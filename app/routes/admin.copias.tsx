@@ -66,7 +66,7 @@ export default function BackupsPage() {
               <td data-label="Tamaño">{formatBytes(backup.sizeBytes)}</td>
               <td data-label="Tipo">{BACKUP_TRIGGER_LABELS[backup.trigger]}</td>
               <td data-label="Archivo">
-                <code>{backup.name}</code>
+                <code className="file-name">{backup.name}</code>
               </td>
               <td data-label="Acciones">
                 <a
