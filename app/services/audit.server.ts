@@ -19,7 +19,7 @@ import {
   type AuditRole,
 } from "~/schemas/audit";
 import { csvLine } from "~/utils/csv";
-import { endOfMadridDay, formatDate, isoString, madridDateTimeFormatter, monthsBefore, startOfMadridDay, todayInMadrid } from "~/utils/dates";
+import { endOfMadridDay, formatDate, madridDateTimeFormatter, monthsBefore, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { inWriteTransaction, totalChanges } from "~/utils/db.server";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
@@ -220,7 +220,7 @@ function parseStored(text: string | null): Record<string, unknown> | null {
 export function toAuditEventJson(event: AuditEvent) {
   return {
     _id: event.id,
-    at: isoString(event.at),
+    at: new Date(event.at).toISOString(),
     actor: { id: event.actorId, username: event.actorUsername, role: event.actorRole },
     ip: event.ip,
     action: event.action,

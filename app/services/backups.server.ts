@@ -32,7 +32,7 @@ import { copyDatabaseInto } from "~/models/database-snapshot.server";
 import { BACKUP_TRIGGERS, backupName, formatBytes, parseBackupName, type BackupTrigger } from "~/schemas/backup";
 import { isProcessAlive } from "~/utils/data-dir-claim.server";
 import { dataPath } from "~/utils/data-dir.server";
-import { addDays, isoString, madridInstant, todayInMadrid } from "~/utils/dates";
+import { addDays, madridInstant, todayInMadrid } from "~/utils/dates";
 import type { Download } from "~/utils/download.server";
 import { getEnv } from "~/utils/env.server";
 import { trySendStaffNotice } from "~/utils/mail.server";
@@ -104,7 +104,7 @@ export function checkManifestSignature(manifestBytes: Buffer, signature: Signatu
 
 /** The JSON API's shape of a backup. */
 export function toBackupJson(backup: BackupInfo) {
-  return { name: backup.name, createdAt: isoString(backup.createdAt), sizeBytes: backup.sizeBytes, trigger: backup.trigger };
+  return { name: backup.name, createdAt: backup.createdAt.toISOString(), sizeBytes: backup.sizeBytes, trigger: backup.trigger };
 }
 
 export function backupDirectory() {

@@ -22,11 +22,6 @@ const dateTimeSecondsFormat = new Intl.DateTimeFormat("es-ES", {
 });
 const timeSecondsFormat = new Intl.DateTimeFormat("es-ES", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
-/** `new Date(value).toISOString()`. Kept only for the callers that still import it: write `date.toISOString()`. */
-export function isoString(value: Date | number): string {
-  return new Date(value).toISOString();
-}
-
 /** "21/11/2026, 14:05:09": for the access log, where seconds matter. */
 export function formatDateTimeSeconds(value: Date | string | number) {
   return dateTimeSecondsFormat.format(new Date(value));
@@ -118,7 +113,7 @@ export function addDays(isoDay: string, days: number) {
     return date.toISOString().slice(0, 10);
   }
   // Day arithmetic on the UTC day number: no Date parsed or written (calendars add days to every column).
-  return isoString(Date.UTC(year, month - 1, date + days)).slice(0, 10);
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
 }
 
 /** The same instant `months` calendar months earlier (UTC); the 31st of a shorter month becomes its last day. */
