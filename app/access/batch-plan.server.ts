@@ -110,6 +110,32 @@ function keyOpensDoor(key: KeyFacts, door: { id: string; isEntrance: boolean } |
 }
 
 /**
+ * Issue 40: a visitor pass opens a door only while its resident could open
+ * it themselves at that moment (active, with an active card not expired whose
+ * permission or access groups open the door now; facility bookings do not
+ * count). A stay's key has no issuer to ask.
+ */
+function issuerCanOpen(key: KeyFacts, door: DoorFacts, plan: BatchPlan) {
+  if (key.kind !== "visitor") return true;
+  const issuer = key.issuer;
+  if (!issuer || issuer.status === null) return false;
+  const holder = { status: issuer.status, firstName: null };
+  return issuer.cards.some(
+    (card) =>
+      decideAccess({
+        validRequest: true,
+        door,
+        card,
+        holder,
+        ...cardAccessOnDoor({ permissions: card.permissions, groupIds: issuer.groupIds }, door.id, plan.groups),
+        localTime: plan.localTime,
+        bookingWindows: [],
+        now: plan.now,
+      }).granted,
+  );
+}
+
+/**
  * What lets the card through this door (row id): its own permission (an
  * explicit denial shuts every other way), and its holder's access groups
  * with their timetables (the index the access service keeps in memory).
@@ -322,7 +348,7 @@ function planKeySwipe(plan: BatchPlan, item: SwipeInput, presentedKey: Presented
   const presented = keysPresented(presentedKey, plan.facts.keys);
   const { outcome, keyIndex } = decideKeyAccess({
     door,
-    keys: presented.map((candidate) => ({ windows: candidate.windows, opensDoor: keyOpensDoor(candidate, door) })),
+    keys: presented.map((candidate) => ({ windows: candidate.windows, opensDoor: keyOpensDoor(candidate, door) && issuerCanOpen(candidate, door!, plan) })),
     now: plan.now,
     kind: presentedKey.kind,
   });

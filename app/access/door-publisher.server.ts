@@ -13,7 +13,7 @@ import { listGroupCardsForDoor } from "~/models/access-group.server";
 import { deactivateExpiredCards, listDoorIdsForCards, listDoorIdsForUsers, listEmergencyCards, listGrantedCardsForDoor } from "~/models/card.server";
 import { listDoors, listDoorsByIds, nextCredentialsVersion } from "~/models/door.server";
 import { listHolidayDaysFrom } from "~/models/holiday.server";
-import { listKeysForDoor } from "~/models/door-key.server";
+import { listIssuerRightsOnDoor, listKeysForDoor, listPassDoorIdsOfIssuers } from "~/models/door-key.server";
 import { listBookingDoorIdsForCards, listBookingDoorIdsForUsers, listBookingWindowCardsForDoor } from "~/models/facility-booking.server";
 import { sha256 } from "~/utils/crypto.server";
 import {
@@ -26,7 +26,7 @@ import {
   type DisplayMessage,
 } from "~/doors/contract";
 import { BOOKING_WINDOW_LEAD_MS, doorDisplayTexts, OFFLINE_WINDOW_HORIZON_MS } from "~/doors/rules";
-import { buildingLocalDay, doorModeAt, unionOfSchedules, type DoorMode, type WeeklySchedule } from "~/doors/schedule";
+import { buildingLocalDay, doorModeAt, unionOfSchedules, windowsWithinRights, type DoorMode, type WeeklySchedule } from "~/doors/schedule";
 import { TIME_ZONE } from "~/utils/dates";
 import { doorIdsOfGroups, type AccessGroupsState } from "./access-groups.server";
 import type { AccessEventBus } from "./events.server";
@@ -235,6 +235,8 @@ export class DoorPublisher implements AccessModule {
       ...(await listDoorIdsForUsers(change.userIds ?? [])),
       ...(await listBookingDoorIdsForCards(change.cardIds ?? [])),
       ...(await listBookingDoorIdsForUsers(change.userIds ?? [])),
+      // The doors of the visitor passes these users, cards' holders or groups' members gave (issue 40).
+      ...(await listPassDoorIdsOfIssuers({ userIds: change.userIds, cardIds: change.cardIds, groupIds: change.groupIds })),
     ];
     this.scheduleCredentials([...rows.map((door) => door.id), ...related, ...groupDoorIds]);
   }
@@ -368,7 +370,7 @@ export class DoorPublisher implements AccessModule {
         };
       });
     // Door keys (PIN and QR) valid here, with their windows within the horizon; none in maintenance or emergency.
-    const keys = active ? await listKeysForDoor(door.id, { from: now.getTime(), to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS }) : [];
+    const keys = active ? await this.keysForDoor(door.id, now) : [];
     const fingerprint =
       cards
         .map(
@@ -403,6 +405,24 @@ export class DoorPublisher implements AccessModule {
     };
     await this.publishRetained(doorTopic(this.context.prefix, door.code, "credentials"), JSON.stringify(message));
     this.remember(door, { credentials: fingerprint });
+  }
+
+  /**
+   * The door keys on a door's list, with their windows within the horizon. A
+   * visitor pass keeps only the parts of its windows in which its resident
+   * could open this door themselves (issue 40): none while they are
+   * suspended, inactive or without a card or right here; their timetable's
+   * hours; until their card expires. A pass left with no window is left off.
+   */
+  private async keysForDoor(doorId: string, now: Date) {
+    const keys = await listKeysForDoor(doorId, { from: now.getTime(), to: now.getTime() + OFFLINE_WINDOW_HORIZON_MS });
+    const issuers = keys.flatMap((key) => (key.kind === "visitor" && key.createdBy ? [key.createdBy] : []));
+    const rights = await listIssuerRightsOnDoor(doorId, issuers, now);
+    return keys.flatMap((key) => {
+      if (key.kind !== "visitor") return [key];
+      const windows = windowsWithinRights(key.windows, (key.createdBy && rights.get(key.createdBy)) || []);
+      return windows.length > 0 ? [{ ...key, windows }] : [];
+    });
   }
 
   /** A deleted door: its retained display and offline list are removed from the broker. */

@@ -132,3 +132,37 @@ export function doorModeAt(door: DoorTimetable, at: Date, holidays: ReadonlySet<
   const until = unlockedUntil(door.unlockSchedule, buildingLocalTime(at));
   return until === null ? { mode: "locked" } : { mode: "unlocked", until };
 }
+
+/** A right to open a door: until `expiresAt` (epoch ms; null: no end), on a timetable (null: always). */
+export type TimedRight = { expiresAt: number | null; schedule: WeeklySchedule | null };
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The parts of the windows [from, to) (epoch ms) in which one of the rights
+ * holds (issue 40: a visitor pass opens a door offline only while its issuer
+ * could). Timetables are read minute by minute in the building's zone (their
+ * ranges are whole minutes there), so daylight-saving changes are honoured.
+ */
+export function windowsWithinRights(windows: [number, number][], rights: TimedRight[]): [number, number][] {
+  const out: [number, number][] = [];
+  if (rights.length === 0) return out;
+  const holds = (at: number) =>
+    rights.some((right) => (right.expiresAt === null || at < right.expiresAt) && (right.schedule === null || isWithinSchedule(right.schedule, buildingLocalTime(new Date(at)))));
+  for (const [from, to] of windows) {
+    const cuts = new Set<number>([from, to]);
+    for (const right of rights) if (right.expiresAt !== null && right.expiresAt > from && right.expiresAt < to) cuts.add(right.expiresAt);
+    if (rights.some((right) => right.schedule !== null)) {
+      for (let at = Math.ceil(from / MINUTE_MS) * MINUTE_MS; at < to; at += MINUTE_MS) cuts.add(at);
+    }
+    const points = [...cuts].sort((a, b) => a - b);
+    for (let index = 0; index < points.length - 1; index++) {
+      const [start, end] = [points[index]!, points[index + 1]!];
+      if (!holds(start)) continue;
+      const last = out.at(-1);
+      if (last && last[1] === start) last[1] = end;
+      else out.push([start, end]);
+    }
+  }
+  return out;
+}

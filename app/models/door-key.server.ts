@@ -2,7 +2,7 @@
 // the doors each opens, and the reads the access service makes of them (by
 // PIN, by the QR token's hash, per door for the offline lists).
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { doorKeyDoors, doorKeys, doors, users, type DoorKey } from "~/db/schema";
+import { doorKeyDoors, doorKeys, doors, users, type Card, type DoorKey, type User, type WeeklySchedule } from "~/db/schema";
 import { createId } from "~/utils/crypto.server";
 import { getDb, likePattern, type Database } from "~/utils/db.server";
 
@@ -105,6 +105,24 @@ export type KeyFacts = {
   windows: [number, number][];
   entrances: boolean;
   doorIds: string[];
+  /**
+   * A visitor pass's resident as a decision needs them (issue 40: a pass opens
+   * a door only while its issuer could open it themselves): their status,
+   * access groups and active cards with their permissions; null for a stay's key.
+   */
+  issuer: KeyIssuerFacts | null;
+};
+
+export type KeyIssuerFacts = {
+  status: User["status"] | null;
+  groupIds: string[];
+  cards: {
+    status: Card["status"];
+    cardType: Card["cardType"];
+    expiresAt: Date | null;
+    /** Door row id → the card's own permission there (granted or an explicit denial; its timetable, if any). */
+    permissions: Map<string, { granted: boolean; schedule: WeeklySchedule | null }>;
+  }[];
 };
 
 /**
@@ -129,10 +147,19 @@ export async function readKeyFacts(executor: Executor, { pins, qrHashes, since }
     windows: string;
     entrances: number;
     doorIds: string;
+    issuer: string | null;
   }>(sql`
     SELECT k.id, k.kind, k.pin, k.qr_hash AS qrHash, k.holder_label AS holderLabel, k.holder_first_name AS holderFirstName,
            r.reservation_code AS reference, u.id AS userId, u.username AS username, k.windows, k.entrances,
-           (SELECT json_group_array(kd.door_id) FROM door_key_doors kd WHERE kd.key_id = k.id) AS doorIds
+           (SELECT json_group_array(kd.door_id) FROM door_key_doors kd WHERE kd.key_id = k.id) AS doorIds,
+           CASE WHEN k.kind = 'visitor' THEN json_object(
+             'status', u.status,
+             'groupIds', json((SELECT json_group_array(g.group_id) FROM user_access_groups g WHERE g.user_id = u.id)),
+             'cards', json((SELECT json_group_array(json_object(
+                 'status', c.status, 'cardType', c.card_type, 'expiresAt', c.expires_at,
+                 'permissions', json((SELECT json_group_array(json_array(p.door_id, p.granted, json(p.schedule)))
+                                      FROM card_permissions p WHERE p.card_id = c.id))))
+               FROM cards c WHERE c.user_id = u.id AND c.status = 'active'))) END AS issuer
     FROM door_keys k LEFT JOIN anonymous_reservations r ON r.id = k.reservation_id LEFT JOIN users u ON u.id = k.created_by
     WHERE k.status = 'active' AND k.valid_until > ${since}
       AND (k.pin IN (SELECT value FROM json_each(${JSON.stringify(pins)}))
@@ -152,12 +179,31 @@ export async function readKeyFacts(executor: Executor, { pins, qrHashes, since }
       windows: JSON.parse(row.windows) as [number, number][],
       entrances: Boolean(row.entrances),
       doorIds: JSON.parse(row.doorIds) as string[],
+      issuer: row.issuer === null ? null : parseIssuer(row.issuer),
     };
     for (const key of [pinSet.has(row.pin) ? `pin:${row.pin}` : null, hashSet.has(row.qrHash) ? `qr:${row.qrHash}` : null]) {
       if (key) keys.set(key, [...(keys.get(key) ?? []), facts]);
     }
   }
   return keys;
+}
+
+function parseIssuer(text: string): KeyIssuerFacts {
+  const issuer = JSON.parse(text) as {
+    status: User["status"] | null;
+    groupIds: string[];
+    cards: { status: Card["status"]; cardType: Card["cardType"]; expiresAt: number | null; permissions: [string, number, WeeklySchedule | null][] }[];
+  };
+  return {
+    status: issuer.status,
+    groupIds: issuer.groupIds,
+    cards: issuer.cards.map((card) => ({
+      status: card.status,
+      cardType: card.cardType,
+      expiresAt: card.expiresAt === null ? null : new Date(Number(card.expiresAt)),
+      permissions: new Map(card.permissions.map(([doorId, granted, schedule]) => [doorId, { granted: Boolean(granted), schedule }])),
+    })),
+  };
 }
 
 /** readKeyFacts on what is committed now (the access service's decisions). */
@@ -206,6 +252,55 @@ export async function listKeysForDoor(doorId: string, { from, to }: { from: numb
     pinOffline: Boolean(pinOffline),
     windows: row.windows.filter(([start, end]) => end > from && start < to),
   }));
+}
+
+/**
+ * What each of these residents can open this door (row id) with, now and
+ * later (issue 40, the offline lists' visitor passes): per user, each active
+ * card's expiry with a timetable (null: always) from its own granted
+ * permission or one of the user's access groups (not where the card has an
+ * explicit denial). Inactive or suspended users, and cards not active or
+ * expired by `now`, give nothing.
+ */
+export async function listIssuerRightsOnDoor(doorId: string, userIds: string[], now: Date) {
+  const rights = new Map<string, { expiresAt: number | null; schedule: WeeklySchedule | null }[]>();
+  if (userIds.length === 0) return rights;
+  const ids = JSON.stringify([...new Set(userIds)]);
+  const rows = await getDb().all<{ userId: string; expiresAt: number | null; schedule: string | null }>(sql`
+    SELECT c.user_id AS userId, c.expires_at AS expiresAt, p.schedule AS schedule
+    FROM card_permissions p JOIN cards c ON c.id = p.card_id JOIN users u ON u.id = c.user_id AND u.status = 'active'
+    WHERE p.door_id = ${doorId} AND p.granted = 1 AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > ${now.getTime()})
+      AND c.user_id IN (SELECT value FROM json_each(${ids}))
+    UNION ALL
+    SELECT c.user_id, c.expires_at, gd.schedule
+    FROM access_group_doors gd JOIN user_access_groups ug ON ug.group_id = gd.group_id
+    JOIN users u ON u.id = ug.user_id AND u.status = 'active'
+    JOIN cards c ON c.user_id = u.id AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > ${now.getTime()})
+    WHERE gd.door_id = ${doorId} AND ug.user_id IN (SELECT value FROM json_each(${ids}))
+      AND NOT EXISTS (SELECT 1 FROM card_permissions x WHERE x.card_id = c.id AND x.door_id = gd.door_id AND x.granted = 0)`);
+  for (const row of rows) {
+    const schedule = row.schedule === null ? null : (JSON.parse(row.schedule) as WeeklySchedule);
+    const list = rights.get(row.userId) ?? [];
+    list.push({ expiresAt: row.expiresAt === null ? null : Number(row.expiresAt), schedule: schedule && schedule.length > 0 ? schedule : null });
+    rights.set(row.userId, list);
+  }
+  return rights;
+}
+
+/**
+ * The doors (row ids) of the live visitor passes given by these users, by
+ * the holders of these cards, or by members of these access groups: their
+ * offline lists change when the issuer's right does (issue 40).
+ */
+export async function listPassDoorIdsOfIssuers({ userIds = [], cardIds = [], groupIds = [] }: { userIds?: string[]; cardIds?: string[]; groupIds?: string[] }, now = new Date()) {
+  if (userIds.length + cardIds.length + groupIds.length === 0) return [];
+  const rows = await getDb().all<{ doorId: string }>(sql`
+    SELECT DISTINCT kd.door_id AS doorId FROM door_keys k JOIN door_key_doors kd ON kd.key_id = k.id
+    WHERE k.kind = 'visitor' AND k.status = 'active' AND k.valid_until > ${now.getTime()}
+      AND (k.created_by IN (SELECT value FROM json_each(${JSON.stringify(userIds)}))
+           OR k.created_by IN (SELECT c.user_id FROM cards c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(cardIds)})))
+           OR k.created_by IN (SELECT ug.user_id FROM user_access_groups ug WHERE ug.group_id IN (SELECT value FROM json_each(${JSON.stringify(groupIds)}))))`);
+  return rows.map((row) => row.doorId);
 }
 
 /** The keys' doors (row ids) that are not entrances, for the change notifications. */
