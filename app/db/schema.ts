@@ -337,6 +337,11 @@ export const accessLogs = sqliteTable(
     doorName: text("door_name"),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     username: text("username"),
+    // The row's outcome (issue 40, points 15 and 17; migration 0028), ACCESS_OUTCOMES:
+    // 0 denied, 1 granted, 2 a door alarm (never a grant or a denial), 3 a
+    // denial resolved by its card's approval. Read through drizzle only 1 is
+    // true; the log's queries read the value (app/models/access-log-query.server.ts).
+    // Kept in this column (not a generated one) so the indexes stay covering.
     accessGranted: integer("access_granted", { mode: "boolean" }).notNull(),
     reason: text("reason", { enum: ACCESS_REASONS }).notNull(),
     isAnonymous: integer("is_anonymous", { mode: "boolean" }).notNull().default(false),
@@ -349,6 +354,9 @@ export const accessLogs = sqliteTable(
     credentialKind: text("credential_kind", { enum: CREDENTIAL_KINDS }).notNull().default("card"),
     keyId: text("key_id").references((): AnySQLiteColumn => doorKeys.id, { onDelete: "set null" }),
     holder: text("holder"),
+    // A denied row resolved by approving its card (issue 40, point 15: DELETE
+    // /api/logs/cleanup and approving from the log mark them; nothing deletes them).
+    resolvedAt: integer("resolved_at", { mode: "timestamp_ms" }),
   },
   // The admin's log screen, API and export read through these
   // (app/models/access-log-query.server.ts explains which query uses which).
@@ -372,12 +380,24 @@ export const accessLogs = sqliteTable(
   ],
 );
 
+/**
+ * The access log is append-only (issue 40, point 15): a trigger refuses every
+ * DELETE of access_logs but the retention purge's, which raises
+ * `purge_before` (epoch ms, never in the future: another trigger) inside its
+ * own transaction, deletes the older rows and sets it back to 0 (migration 0028).
+ */
+export const accessLogControl = sqliteTable("access_log_control", {
+  id: integer("id").primaryKey(),
+  purgeBefore: integer("purge_before").notNull().default(0),
+});
+
 // The access log's figures, kept by triggers on access_logs (migration 0015:
 // every insert, delete and update of a row, in the writer's own transaction,
 // whoever writes: the recorder, the cleanup, the purge, a door's deletion),
 // so the dashboard and the log screen read counters instead of counting rows
 // (app/models/access-log-query.server.ts). `doorKey` is the row's door_id, or
-// '' for a row without a door row.
+// '' for a row without a door row. `granted` is the row's access_granted, its
+// outcome (migration 0028): 0 denied, 1 granted, 2 alarm, 3 resolved denial.
 
 /** Rows per hour (epoch ms / 3,600,000), door and result. */
 export const accessLogHours = sqliteTable(

@@ -27,9 +27,9 @@
 //   walks the log by keyset.
 import { sql, type SQL } from "drizzle-orm";
 import type { ACCESS_REASONS, CREDENTIAL_KINDS } from "~/db/schema";
-import { LOG_COUNT_BOUND, type LogDateRange, type LogFilters } from "~/schemas/access-log";
+import { ACCESS_OUTCOMES, LOG_COUNT_BOUND, OUTCOME_OF_VALUE, type AccessOutcome, type LogDateRange, type LogFilters, type LogStatus } from "~/schemas/access-log";
 import { normalizeCardNumberSearch } from "~/utils/card-number";
-import { getDb } from "~/utils/db.server";
+import { getDb, inWriteTransaction } from "~/utils/db.server";
 import { openReaderThread } from "~/utils/db-reader-thread.server";
 
 type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -56,7 +56,8 @@ export type AccessActivity = {
  * written, migration 0015), plus the rows of the first, partial hour, at most
  * one hour of the log, read from the time index. The cost does not grow with
  * the log. Madrid's offset is a whole number of hours, so UTC hours are the
- * building's hours too.
+ * building's hours too. Grants and denials only: door alarms and resolved
+ * denials are neither (issue 40, points 15 and 17).
  */
 export async function getAccessActivity(now: Date): Promise<AccessActivity> {
   const since = now.getTime() - DAY_MS;
@@ -71,15 +72,15 @@ export async function getAccessActivity(now: Date): Promise<AccessActivity> {
   const [result] = await getDb().all<{ hours: string; doors: string; partial: string }>(sql`
     SELECT
       (SELECT json_group_array(json_array(hour, g, n)) FROM (
-        SELECT hour, sum(granted * attempts) AS g, sum(attempts) AS n FROM access_log_hours
-        WHERE hour >= ${edge / HOUR_MS} GROUP BY hour)) AS hours,
+        SELECT hour, sum((granted = 1) * attempts) AS g, sum(attempts) AS n FROM access_log_hours
+        WHERE hour >= ${edge / HOUR_MS} AND granted IN (0, 1) GROUP BY hour)) AS hours,
       (SELECT json_group_array(json_array(doorKey, g, n)) FROM (
-        SELECT door_key AS doorKey, sum(granted * attempts) AS g, sum(attempts) AS n FROM access_log_hours
-        WHERE hour >= ${edge / HOUR_MS} GROUP BY +door_key)) AS doors,
+        SELECT door_key AS doorKey, sum((granted = 1) * attempts) AS g, sum(attempts) AS n FROM access_log_hours
+        WHERE hour >= ${edge / HOUR_MS} AND granted IN (0, 1) GROUP BY +door_key)) AS doors,
       (SELECT json_group_array(json_array(doorKey, g, n)) FROM (
-        SELECT coalesce(door_id, '') AS doorKey, sum(access_granted) AS g, count(*) AS n
+        SELECT coalesce(door_id, '') AS doorKey, sum(access_granted = 1) AS g, count(*) AS n
         FROM access_logs INDEXED BY access_logs_timestamp_idx
-        WHERE timestamp >= ${since} AND timestamp < ${edge} GROUP BY 1)) AS partial`);
+        WHERE timestamp >= ${since} AND timestamp < ${edge} AND access_granted IN (0, 1) GROUP BY 1)) AS partial`);
   const byHour = new Map<number, { granted: number; total: number }>();
   for (const [hour, granted, total] of JSON.parse(result?.hours ?? "[]") as [number, number, number][]) {
     byHour.set(hour * HOUR_MS, { granted, total });
@@ -123,11 +124,32 @@ export type AccessLogRecord = {
   credentialKind: CredentialKind;
   /** A key's holder ('Huésped Ana López · LC7Q2M4A'); null for cards. */
   holder: string | null;
+  /** Granted, denied, a door alarm, or a denial resolved by approving its card (migration 0028). */
+  outcome: AccessOutcome;
+  /** When its card's approval resolved this denial; null otherwise. */
+  resolvedAt: number | null;
 };
 
-export type StatFigure = "total" | "granted" | "denied" | "uniqueCards";
-/** `moreThan` (only when not empty): figures past LOG_COUNT_BOUND, each meaning "more than its value". */
-export type AccessLogStats = { total: number; granted: number; denied: number; uniqueCards: number; moreThan?: StatFigure[] };
+export type StatFigure = "total" | "granted" | "denied" | "alarms" | "uniqueCards";
+/**
+ * `moreThan` (only when not empty): figures past LOG_COUNT_BOUND, each
+ * meaning "more than its value". `alarms` are door alarms, never a grant or a
+ * denial; resolved denials are in none of the figures but `total` of their own filter.
+ */
+export type AccessLogStats = { total: number; granted: number; denied: number; alarms: number; uniqueCards: number; moreThan?: StatFigure[] };
+
+/** The outcomes (access_logs.access_granted, migration 0028) each status filter reads: `all` is every one but the resolved denials. */
+const STATUS_OUTCOMES: Record<LogStatus, number[]> = {
+  all: [ACCESS_OUTCOMES.denied, ACCESS_OUTCOMES.granted, ACCESS_OUTCOMES.alarm],
+  granted: [ACCESS_OUTCOMES.granted],
+  denied: [ACCESS_OUTCOMES.denied],
+  alarm: [ACCESS_OUTCOMES.alarm],
+  resolved: [ACCESS_OUTCOMES.resolved],
+};
+
+/** `column` holds one of the outcomes: one value is an equality (an index range), several an IN. */
+const outcomeIn = (column: string, outcomes: number[]) =>
+  outcomes.length === 1 ? sql`${sql.raw(column)} = ${outcomes[0]}` : sql`${sql.raw(column)} IN (${sql.raw(outcomes.join(", "))})`;
 
 const RANGE_MS: Record<Exclude<LogDateRange, "all">, number> = { "24h": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS };
 
@@ -142,7 +164,17 @@ const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
 /** What the filters ask of the rows, in the terms of the table. */
 type Criteria = {
   since: number | null;
-  granted: boolean | null;
+  /** The outcomes wanted (STATUS_OUTCOMES); `all` is every outcome but resolved. */
+  outcomes: number[];
+  /**
+   * The status filter is `all`: checked as "not resolved" (`<>`, which no
+   * index range is made of, so the time indexes keep their order), and only
+   * when the range holds a resolved denial at all (`withResolvedCheck`): the
+   * time indexes do not hold the outcome, so the check reads the rows.
+   */
+  everyOutcome: boolean;
+  /** `all` with no resolved denial in the range: nothing to leave out. */
+  noneResolved?: boolean;
   doorId: string | null;
   /** Search: canonical hex the card number starts with (null: the text is not hex, no card matches). */
   cardPrefix: string | null;
@@ -161,12 +193,27 @@ function criteriaOf(filters: LogFilters, now: Date): Criteria {
   const cardPrefix = search ? normalizeCardNumberSearch(search) : null;
   return {
     since: dateRangeStart(filters.dateRange, now),
-    granted: filters.status === "all" ? null : filters.status === "granted",
+    outcomes: STATUS_OUTCOMES[filters.status],
+    everyOutcome: filters.status === "all",
     doorId: filters.doorId || null,
     cardPrefix: cardPrefix || null,
     usernamePrefix: search || null,
     credentialKind: !filters.credentialKind || filters.credentialKind === "all" ? null : filters.credentialKind,
   };
+}
+
+/**
+ * The `all` filter leaves out the resolved denials; when the range holds none
+ * (one seek of access_log_cards_granted_last_idx: a card's newest resolved row
+ * is in the range exactly when one of its resolved rows is), the pages and
+ * the export check nothing, and read the time indexes alone as before.
+ */
+async function withResolvedCheck(criteria: Criteria): Promise<Criteria> {
+  // A search or a credential kind reads indexes that hold the outcome: the check costs nothing there.
+  if (!criteria.everyOutcome || criteria.usernamePrefix || criteria.credentialKind) return criteria;
+  const [row] = await getDb().all<{ found: number }>(sql`
+    SELECT EXISTS (SELECT 1 FROM access_log_cards WHERE granted = ${ACCESS_OUTCOMES.resolved} AND last_at >= ${criteria.since ?? 0}) AS found`);
+  return { ...criteria, noneResolved: Number(row?.found ?? 1) === 0 };
 }
 
 const and = (conditions: SQL[]) => (conditions.length ? sql.join(conditions, sql` AND `) : sql`1`);
@@ -180,7 +227,9 @@ function baseConditions(criteria: Criteria, { checkOnly = false } = {}): SQL[] {
   const column = (name: string) => sql.raw(checkOnly ? `+${name}` : name);
   const conditions: SQL[] = [];
   if (criteria.since !== null) conditions.push(sql`${column("timestamp")} >= ${criteria.since}`);
-  if (criteria.granted !== null) conditions.push(sql`${column("access_granted")} = ${criteria.granted ? 1 : 0}`);
+  // `all` as "not resolved" (`<>` uses no index): the time order stays the time index's, checked in its entries.
+  if (!criteria.everyOutcome) conditions.push(outcomeIn(checkOnly ? "+access_granted" : "access_granted", criteria.outcomes));
+  else if (!criteria.noneResolved) conditions.push(sql`${column("access_granted")} <> ${ACCESS_OUTCOMES.resolved}`);
   if (criteria.doorId) conditions.push(sql`${column("door_id")} = ${criteria.doorId}`);
   if (criteria.credentialKind) conditions.push(sql`${column("credential_kind")} = ${criteria.credentialKind}`);
   return conditions;
@@ -253,9 +302,8 @@ function searchBranches(criteria: Criteria, columns: SQL): SQL {
  * range and door.
  */
 function searchSeeks(criteria: Criteria, columns: SQL): SQL {
-  const granted = criteria.granted === null ? sql`access_granted IN (0, 1)` : sql`access_granted = ${criteria.granted ? 1 : 0}`;
   const range = [
-    granted,
+    outcomeIn("access_granted", criteria.outcomes),
     ...(criteria.since === null ? [] : [sql`timestamp >= ${criteria.since}`]),
     // Not in these indexes: checked on the rows each seek reads (a card kind
     // with a search reads the table; PIN and QR searches go through keyKindSearch).
@@ -301,31 +349,39 @@ function searchSeeks(criteria: Criteria, columns: SQL): SQL {
     UNION ALL ${byUsername}`;
 }
 
+/** The figure each outcome counts in (resolved denials count in `total` only, under their own filter). */
+const FIGURE_OF_OUTCOME: Record<number, "granted" | "denied" | "alarms" | null> = { 0: "denied", 1: "granted", 2: "alarms", 3: null };
+
 /**
- * SPEC §3 log stats for the filtered rows: total, granted, denied, unique card
- * numbers. Without a search they come from the counters and are exact; with
- * one, each figure is counted up to LOG_COUNT_BOUND matching rows, and the
- * figures that went past it are listed in `moreThan` (each then means "more
- * than this value"; docs/api.md).
+ * SPEC §3 log stats for the filtered rows: total, granted, denied, door
+ * alarms (their own kind: issue 40, point 17), unique card numbers. Without a
+ * search they come from the counters and are exact; with one, each figure is
+ * counted up to LOG_COUNT_BOUND matching rows, and the figures that went past
+ * it are listed in `moreThan` (each then means "more than this value"; docs/api.md).
  */
 export async function getAccessLogStats(filters: LogFilters, now = new Date()): Promise<AccessLogStats> {
   const criteria = criteriaOf(filters, now);
   // The counters do not split by credential kind: a kind is counted on its rows, as a search is.
   if (criteria.usernamePrefix || criteria.credentialKind) return searchStats(criteria);
-  const [counts] = await getDb().all<{ total: number; denied: number; uniqueCards: number }>(statsQuery(criteria));
-  const total = Number(counts?.total ?? 0);
-  const denied = Number(counts?.denied ?? 0);
-  return { total, granted: total - denied, denied, uniqueCards: Number(counts?.uniqueCards ?? 0) };
+  const [counts] = await getDb().all<Record<string, number>>(statsQuery(criteria));
+  const stats: AccessLogStats = { total: 0, granted: 0, denied: 0, alarms: 0, uniqueCards: Number(counts?.uniqueCards ?? 0) };
+  for (const outcome of criteria.outcomes) {
+    const rows = Number(counts?.[`o${outcome}`] ?? 0);
+    stats.total += rows;
+    const figure = FIGURE_OF_OUTCOME[outcome];
+    if (figure) stats[figure] += rows;
+  }
+  return stats;
 }
 
 /**
  * A search's stats, counted on its prefix indexes up to the bound, so a
  * search matching millions of rows costs what one matching ten thousand
  * does. One bounded pass reads the matches (LIMIT bound + 1) with their
- * result and card: under the bound every figure is exact. Past it the total
- * says "more than", unique cards are those of the rows read, and granted and
- * denied are each counted apart up to the bound (only when both results are
- * asked for; with a status filter the pass already counted the one wanted).
+ * outcome and card: under the bound every figure is exact. Past it the total
+ * says "more than", unique cards are those of the rows read, and each
+ * outcome's figure is counted apart up to the bound (only when several
+ * outcomes are asked for; with one the pass already counted it).
  * Most of a search's cost is finding its card numbers and usernames, so a
  * search with few matches reads them once, not once per figure.
  */
@@ -333,21 +389,23 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
   const cap = LOG_COUNT_BOUND + 1;
   const rows = (wanted: Criteria, columns: SQL) =>
     wanted.usernamePrefix ? searchBranches(wanted, columns) : sql`SELECT ${columns} FROM ${filteredLog(wanted)} WHERE ${and(baseConditions(wanted))}`;
-  const [read] = await getDb().all<{ total: number; granted: number; uniqueCards: number }>(sql`
-    SELECT count(*) AS total, coalesce(sum(g), 0) AS granted, count(DISTINCT c) AS uniqueCards
-    FROM (${rows(criteria, sql`access_logs.access_granted AS g, access_logs.card_number AS c`)} LIMIT ${cap})`);
+  const [read] = await getDb().all<{ total: number; o0: number; o1: number; o2: number; uniqueCards: number }>(sql`
+    SELECT count(*) AS total, coalesce(sum(o = 0), 0) AS o0, coalesce(sum(o = 1), 0) AS o1, coalesce(sum(o = 2), 0) AS o2,
+      count(DISTINCT CASE WHEN o IN (0, 1, 3) THEN c END) AS uniqueCards
+    FROM (${rows(criteria, sql`access_logs.access_granted AS o, access_logs.card_number AS c`)} LIMIT ${cap})`);
   const total = Number(read?.total ?? 0);
-  const grantedRead = Number(read?.granted ?? 0);
   const uniqueCards = Number(read?.uniqueCards ?? 0);
-  if (total < cap) return { total, granted: grantedRead, denied: total - grantedRead, uniqueCards };
+  const counted = { denied: Number(read?.o0 ?? 0), granted: Number(read?.o1 ?? 0), alarms: Number(read?.o2 ?? 0) };
+  if (total < cap) return { total, ...counted, uniqueCards };
 
-  let granted = criteria.granted === false ? 0 : cap;
-  let denied = criteria.granted === true ? 0 : cap;
-  if (criteria.granted === null) {
-    const bounded = (result: boolean) => sql`(SELECT count(*) FROM (${rows({ ...criteria, granted: result }, sql`1`)} LIMIT ${cap}))`;
-    const [counts] = await getDb().all<{ granted: number; denied: number }>(sql`SELECT ${bounded(true)} AS granted, ${bounded(false)} AS denied`);
-    granted = Number(counts?.granted ?? 0);
-    denied = Number(counts?.denied ?? 0);
+  const figures = { denied: 0, granted: 0, alarms: 0 };
+  const asked = criteria.outcomes.filter((outcome) => FIGURE_OF_OUTCOME[outcome]);
+  if (asked.length === 1) figures[FIGURE_OF_OUTCOME[asked[0]!]!] = cap;
+  else if (asked.length > 1) {
+    const bounded = (outcome: number) =>
+      sql`(SELECT count(*) FROM (${rows({ ...criteria, outcomes: [outcome], everyOutcome: false }, sql`1`)} LIMIT ${cap})) AS ${sql.raw(`o${outcome}`)}`;
+    const [counts] = await getDb().all<Record<string, number>>(sql`SELECT ${sql.join(asked.map(bounded), sql`, `)}`);
+    for (const outcome of asked) figures[FIGURE_OF_OUTCOME[outcome]!] = Number(counts?.[`o${outcome}`] ?? 0);
   }
   const moreThan: StatFigure[] = ["total"];
   const figure = (name: StatFigure, value: number) => {
@@ -355,62 +413,67 @@ async function searchStats(criteria: Criteria): Promise<AccessLogStats> {
     moreThan.push(name);
     return cap - 1;
   };
-  const stats = { total: cap - 1, granted: figure("granted", granted), denied: figure("denied", denied) };
+  const stats = {
+    total: cap - 1,
+    granted: figure("granted", figures.granted),
+    denied: figure("denied", figures.denied),
+    alarms: figure("alarms", figures.alarms),
+  };
   // The cards of the first `cap` rows: more rows match, so there may be more cards.
   moreThan.push("uniqueCards");
   return { ...stats, uniqueCards, moreThan };
 }
 
 /**
- * Stats without a search, from the counters (migrations 0015 and 0025) only: the whole
- * hours of the range from access_log_hours plus the rows of its first,
- * partial hour from an index range (at most an hour of the log); the whole
- * log from the per-card totals; unique cards are the card numbers (of the
- * door) whose newest row (with the wanted result) is in the range.
+ * Stats without a search, from the counters (migrations 0015, 0025 and 0028)
+ * only, one figure per outcome wanted (`o0` … `o3`): the whole hours of the
+ * range from access_log_hours plus the rows of its first, partial hour from
+ * an index range (at most an hour of the log); the whole log from the
+ * per-card totals; unique cards are the card numbers (of the door) whose
+ * newest grant or denial (of the wanted outcome) is in the range.
  */
-/** The condition that `column` holds this result (none for either result). */
-const resultIs = (value: boolean | null, column: string) => (value === null ? [] : [sql`${sql.raw(column)} = ${value ? 1 : 0}`]);
-
-function statsQuery({ since, granted, doorId }: Criteria) {
-  const rowsOf = (wanted: boolean | null) => {
+function statsQuery({ since, outcomes, doorId }: Criteria) {
+  const rowsOf = (outcome: number) => {
     if (since === null) {
       const table = doorId ? sql`access_log_card_doors` : sql`access_log_cards`;
-      const conditions = [...(doorId ? [sql`door_key = ${doorId}`] : []), ...resultIs(wanted, "granted")];
+      const conditions = [...(doorId ? [sql`door_key = ${doorId}`] : []), sql`granted = ${outcome}`];
       return sql`(SELECT coalesce(sum(attempts), 0) FROM ${table} WHERE ${and(conditions)})`;
     }
     const edge = Math.ceil(since / HOUR_MS) * HOUR_MS;
-    const hours = [sql`hour >= ${edge / HOUR_MS}`, ...(doorId ? [sql`door_key = ${doorId}`] : []), ...resultIs(wanted, "granted")];
-    const partial = [sql`timestamp >= ${since}`, sql`timestamp < ${edge}`, ...(doorId ? [sql`door_id = ${doorId}`] : []), ...resultIs(wanted, "access_granted")];
+    const hours = [sql`hour >= ${edge / HOUR_MS}`, ...(doorId ? [sql`door_key = ${doorId}`] : []), sql`granted = ${outcome}`];
+    const partial = [sql`timestamp >= ${since}`, sql`timestamp < ${edge}`, ...(doorId ? [sql`door_id = ${doorId}`] : []), sql`access_granted = ${outcome}`];
     return sql`((SELECT coalesce(sum(attempts), 0) FROM access_log_hours WHERE ${and(hours)})
       + (SELECT count(*) FROM access_logs WHERE ${and(partial)}))`;
   };
-  const total = rowsOf(granted);
-  const denied = granted === true ? sql`0` : granted === false ? total : rowsOf(false);
-  return sql`SELECT ${total} AS total, ${denied} AS denied, ${uniqueCardsQuery({ since, granted, doorId })} AS uniqueCards`;
+  const figures = outcomes.map((outcome) => sql`${rowsOf(outcome)} AS ${sql.raw(`o${outcome}`)}`);
+  return sql`SELECT ${sql.join(figures, sql`, `)}, ${uniqueCardsQuery({ since, outcomes, doorId })} AS uniqueCards`;
 }
 
 /**
- * The card numbers (of the door, with the result) whose newest row is in the
- * range, each once. Without a door, one range of a time index: each card's
- * newest row (access_log_card_last, migration 0025), or with a result its
- * newest row of that result (access_log_cards_granted_last_idx; one counter
- * row per card and result). At a door, the door's counters in card order
- * (its primary key), grouped without a sort.
+ * The card numbers (of the door, with the outcome) whose newest row is in the
+ * range, each once; door alarms have no card. Without a door, one range of a
+ * time index: each card's newest grant or denial (access_log_card_last,
+ * migrations 0025 and 0028), or with one outcome its newest row of that
+ * outcome (access_log_cards_granted_last_idx; one counter row per card and
+ * outcome). At a door, the door's counters in card order (its primary key),
+ * grouped without a sort.
  */
-function uniqueCardsQuery({ since, granted, doorId }: Pick<Criteria, "since" | "granted" | "doorId">) {
+function uniqueCardsQuery({ since, outcomes, doorId }: Pick<Criteria, "since" | "outcomes" | "doorId">) {
+  const cardOutcomes = outcomes.filter((outcome) => outcome !== ACCESS_OUTCOMES.alarm);
+  if (cardOutcomes.length === 0) return sql`0`;
   const inRange = since === null ? [] : [sql`last_at >= ${since}`];
   if (doorId) {
-    const cards = and([sql`door_key = ${doorId}`, ...inRange, ...resultIs(granted, "granted")]);
+    const cards = and([sql`door_key = ${doorId}`, ...inRange, outcomeIn("granted", cardOutcomes)]);
     return sql`(SELECT count(*) FROM (SELECT 1 FROM access_log_card_doors WHERE ${cards} GROUP BY card_number))`;
   }
-  if (granted === null) return sql`(SELECT count(*) FROM access_log_card_last${inRange.length ? sql` WHERE ${and(inRange)}` : sql``})`;
-  return sql`(SELECT count(*) FROM access_log_cards WHERE ${and([...resultIs(granted, "granted"), ...inRange])})`;
+  if (cardOutcomes.length > 1) return sql`(SELECT count(*) FROM access_log_card_last${inRange.length ? sql` WHERE ${and(inRange)}` : sql``})`;
+  return sql`(SELECT count(*) FROM access_log_cards WHERE ${and([outcomeIn("granted", cardOutcomes), ...inRange])})`;
 }
 
 /** The columns a record is read from, in the order of RecordTuple. */
 const RECORD_COLUMNS = sql.raw(
   `rowid AS row_id, id, timestamp, card_id, card_number, door_id, door_code, door_name, username,
-   access_granted, reason, is_anonymous, offline, ip_address, credential_kind, holder`,
+   access_granted, reason, is_anonymous, offline, ip_address, credential_kind, holder, resolved_at`,
 );
 type RecordTuple = [
   rowId: number,
@@ -429,6 +492,7 @@ type RecordTuple = [
   ipAddress: string | null,
   credentialKind: CredentialKind,
   holder: string | null,
+  resolvedAt: number | null,
 ];
 
 /**
@@ -440,10 +504,10 @@ async function readRecords(select: SQL) {
   const [result] = await getDb().all<{ records: string }>(sql`
     SELECT json_group_array(json_array(row_id, id, timestamp, card_id, card_number, door_id, door_code, door_name,
                                        username, access_granted, reason, is_anonymous, offline, ip_address,
-                                       credential_kind, holder)) AS records
+                                       credential_kind, holder, resolved_at)) AS records
     FROM (${select})`);
   return (JSON.parse(result?.records ?? "[]") as RecordTuple[]).map((tuple) => {
-    const [rowId, id, timestamp, cardId, cardNumber, doorId, doorCode, doorName, username, accessGranted, reason, isAnonymous, offline, ipAddress, credentialKind, holder] =
+    const [rowId, id, timestamp, cardId, cardNumber, doorId, doorCode, doorName, username, accessGranted, reason, isAnonymous, offline, ipAddress, credentialKind, holder, resolvedAt] =
       tuple;
     const record: AccessLogRecord = {
       id,
@@ -454,13 +518,15 @@ async function readRecords(select: SQL) {
       doorCode,
       doorName,
       username,
-      accessGranted: accessGranted === 1,
+      accessGranted: accessGranted === ACCESS_OUTCOMES.granted,
       reason,
       isAnonymous: isAnonymous === 1,
       offline: offline === 1,
       ipAddress,
       credentialKind,
       holder,
+      outcome: OUTCOME_OF_VALUE[accessGranted] ?? "denied",
+      resolvedAt,
     };
     return { rowId, record };
   });
@@ -482,7 +548,7 @@ export async function listAccessLogs(
   now = new Date(),
   { total, manyMatches = false }: { total?: number; manyMatches?: boolean } = {},
 ) {
-  const criteria = criteriaOf(filters, now);
+  const criteria = await withResolvedCheck(criteriaOf(filters, now));
   let order = sql`DESC`;
   if (total !== undefined && !criteria.usernamePrefix && offset > total / 2) {
     // The same rows counted from the other end of the index.
@@ -554,7 +620,7 @@ async function* keysetBatches<T>(
   read: (select: SQL) => Promise<T[]>,
   placeOf: (row: T) => { rowId: number; timestamp: number },
 ) {
-  const criteria = criteriaOf(filters, now);
+  const criteria = await withResolvedCheck(criteriaOf(filters, now));
   const conditions = baseConditions(criteria);
   if (criteria.usernamePrefix) conditions.push(searchCheck(criteria));
   const readAfter = (after: { timestamp: number; rowId: number } | null) => {
@@ -584,7 +650,7 @@ async function* keysetBatches<T>(
 /**
  * One export row: its rowid (the keyset's place), then its values in the
  * CSV's column order: timestamp (epoch ms), card number, username, door (its
- * name, else its code), granted, reason, anonymous, offline, IP address,
+ * name, else its code), outcome (ACCESS_OUTCOMES), reason, anonymous, offline, IP address,
  * credential kind, holder (a key's, else the username).
  */
 export type CsvRowTuple = [
@@ -593,7 +659,7 @@ export type CsvRowTuple = [
   cardNumber: string,
   username: string | null,
   door: string,
-  accessGranted: number,
+  outcome: number,
   reason: AccessReason,
   isAnonymous: number,
   offline: number,
@@ -636,35 +702,46 @@ export async function* streamAccessLogCsvRows(
 }
 
 /**
- * SPEC §7 Logs cleanup: removes the denied rows of a card number; answers how
- * many, and how many of each door with the oldest and newest (for the audit
- * trail, so the security history does not vanish with them).
+ * SPEC §7 Logs cleanup, append-only (issue 40, point 15): marks the denied
+ * rows of a card number resolved (`resolved_at`, and access_granted 3: the
+ * outcome resolved, which the counters follow) instead of deleting them; answers how
+ * many, and how many of each door with the oldest and newest (for the audit trail).
  */
-export async function deleteDeniedAccessLogsOfCardNumber(cardNumber: string) {
+export async function resolveDeniedAccessLogsOfCardNumber(cardNumber: string, at: Date) {
   const doors = await getDb().all<{ doorCode: string; doorName: string | null; rows: number; first: number; last: number }>(sql`
     SELECT door_code AS doorCode, max(door_name) AS doorName, count(*) AS rows, min(timestamp) AS first, max(timestamp) AS last
-    FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0 GROUP BY door_code ORDER BY door_code`);
-  if (doors.length === 0) return { deleted: 0, doors: [] };
-  const result = await getDb().run(sql`DELETE FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = 0`);
+    FROM access_logs WHERE card_number = ${cardNumber} AND access_granted = ${ACCESS_OUTCOMES.denied} GROUP BY door_code ORDER BY door_code`);
+  if (doors.length === 0) return { resolved: 0, doors: [] };
+  const result = await getDb().run(sql`
+    UPDATE access_logs SET resolved_at = ${at.getTime()}, access_granted = ${ACCESS_OUTCOMES.resolved}
+    WHERE card_number = ${cardNumber} AND access_granted = ${ACCESS_OUTCOMES.denied}`);
   return {
-    deleted: result.rowsAffected,
+    resolved: result.rowsAffected,
     doors: doors.map((door) => ({ ...door, rows: Number(door.rows), first: new Date(Number(door.first)), last: new Date(Number(door.last)) })),
   };
 }
 
 /**
  * The log's retention (ACCESS_LOG_RETENTION_MONTHS): deletes the rows older
- * than `before`, oldest first, `batchSize` per statement so that no door's
- * recording waits long behind it; answers how many. The counters follow the
- * deletions in each statement's transaction (migration 0015's triggers).
+ * than `before`, oldest first, `batchSize` per transaction so that no door's
+ * recording waits long behind it; answers how many. The log is append-only
+ * (migration 0028): each transaction raises access_log_control.purge_before
+ * to `before` (never in the future), which lets the trigger pass deletes of
+ * older rows only, and sets it back to 0 before it commits. The counters
+ * follow the deletions in the same transaction (migration 0015's triggers).
  */
 export async function purgeAccessLogsBefore(before: Date, batchSize = 5000): Promise<number> {
   let deleted = 0;
   while (true) {
-    const result = await getDb().run(sql`
-      DELETE FROM access_logs WHERE rowid IN (
-        SELECT rowid FROM access_logs WHERE timestamp < ${before.getTime()} ORDER BY timestamp LIMIT ${batchSize})`);
-    deleted += result.rowsAffected;
-    if (result.rowsAffected < batchSize) return deleted;
+    const rows = await inWriteTransaction(async () => {
+      await getDb().run(sql`UPDATE access_log_control SET purge_before = ${before.getTime()} WHERE id = 1`);
+      const result = await getDb().run(sql`
+        DELETE FROM access_logs WHERE rowid IN (
+          SELECT rowid FROM access_logs WHERE timestamp < ${before.getTime()} ORDER BY timestamp LIMIT ${batchSize})`);
+      await getDb().run(sql`UPDATE access_log_control SET purge_before = 0 WHERE id = 1`);
+      return result.rowsAffected;
+    });
+    deleted += rows;
+    if (rows < batchSize) return deleted;
   }
 }

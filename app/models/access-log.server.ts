@@ -96,7 +96,7 @@ export async function readAccessFacts(
         WHERE c.card_number IN (SELECT value FROM json_each(${json(cardNumbers)}))
       ) AS cards,
       (SELECT json_group_array(json_object('rowId', l.id, 'doorCode', l.door_code, 'eventId', l.event_id,
-                                           'offline', l.offline, 'granted', l.access_granted, 'reason', l.reason))
+                                           'offline', l.offline, 'granted', l.access_granted = 1, 'reason', l.reason))
         FROM json_each(${json(events)}) AS e
         JOIN access_logs l ON l.door_code = e.value->>'doorCode' AND l.event_id = e.value->>'eventId'
       ) AS logs,
@@ -163,7 +163,7 @@ export async function readAccessFacts(
 }
 
 /** A new access_logs row (timestamps in epoch ms); `eventId` is the id the door sent. */
-export type NewAccessLogRow = AccessLogRecord & { eventId: string; userId: string | null; source: string | null; keyId: string | null };
+export type NewAccessLogRow = Omit<AccessLogRecord, "outcome" | "resolvedAt"> & { eventId: string; userId: string | null; source: string | null; keyId: string | null };
 
 export type AccessBatchWrites = {
   /** Unknown cards seen by this batch, registered as pending. */

@@ -248,10 +248,10 @@ export async function getCardRow(id: string) {
 /** Each card's status, and the doors each one is granted (for the access log's approve buttons). */
 export async function listCardStatusesAndGrants(cardIds: string[]) {
   const ids = [...new Set(cardIds)];
-  if (ids.length === 0) return { statuses: new Map<string, Card["status"]>(), granted: new Set<string>() };
+  if (ids.length === 0) return { statuses: new Map<string, Card["status"]>(), granted: new Set<string>(), assigned: new Set<string>() };
   const db = getDb();
   const [rows, grants] = await Promise.all([
-    db.select({ id: cards.id, status: cards.status }).from(cards).where(inArray(cards.id, ids)),
+    db.select({ id: cards.id, status: cards.status, userId: cards.userId }).from(cards).where(inArray(cards.id, ids)),
     db
       .select({ cardId: cardPermissions.cardId, doorId: cardPermissions.doorId })
       .from(cardPermissions)
@@ -261,6 +261,8 @@ export async function listCardStatusesAndGrants(cardIds: string[]) {
     statuses: new Map(rows.map((row) => [row.id, row.status])),
     /** `${cardId}|${doorId}` of each granted permission. */
     granted: new Set(grants.map((grant) => `${grant.cardId}|${grant.doorId}`)),
+    /** The cards assigned to a user. */
+    assigned: new Set(rows.filter((row) => row.userId !== null).map((row) => row.id)),
   };
 }
 
@@ -303,7 +305,7 @@ export async function deleteCardPermission(cardId: string, doorId: string) {
  * and, when a door is given, the card is granted on it. Null when there is no
  * such card.
  */
-export async function activatePendingCardAndGrant(cardId: string, doorId: string | null) {
+export async function activatePendingCardAndGrant(cardId: string, doorId: string | null, schedule: WeeklySchedule | null = null) {
   const now = new Date();
   return getDb().transaction(async (tx) => {
     const [updated] = await tx
@@ -314,10 +316,10 @@ export async function activatePendingCardAndGrant(cardId: string, doorId: string
     if (updated && doorId) {
       await tx
         .insert(cardPermissions)
-        .values({ cardId, doorId, granted: true })
+        .values({ cardId, doorId, granted: true, schedule })
         .onConflictDoUpdate({
           target: [cardPermissions.cardId, cardPermissions.doorId],
-          set: { granted: true, updatedAt: now },
+          set: { granted: true, schedule, updatedAt: now },
         });
     }
     return updated ?? null;

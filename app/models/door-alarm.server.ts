@@ -12,7 +12,7 @@ export type DoorAlarm = typeof doorAlarms.$inferSelect;
 
 /**
  * Raises an alarm on a door, with its row in the access log (reason = the
- * kind, no card), in one transaction: null when the same alarm is already
+ * kind, no card, its own outcome: access_granted 2), in one transaction: null when the same alarm is already
  * open on the door (nothing written).
  */
 export async function raiseDoorAlarm(door: Pick<Door, "id" | "code" | "name">, kind: DoorAlarmKind, at: Date): Promise<DoorAlarm | null> {
@@ -31,7 +31,8 @@ export async function raiseDoorAlarm(door: Pick<Door, "id" | "code" | "name">, k
       doorId: door.id,
       doorCode: door.code,
       doorName: door.name,
-      accessGranted: false,
+      // The alarm outcome (2, migration 0028): never a grant or a denial.
+      accessGranted: sql`2`,
       reason: kind,
       source: "alarm",
     });

@@ -100,7 +100,8 @@ export async function cardsAction(request: Request) {
     case "approve-card": {
       const submission = parseWithZod(formData, { schema: CardApproveSchema });
       if (submission.status !== "success") return refusedForm(submission, { intent });
-      const result = await cards.approveCard(cardId, submission.value.doorId || null);
+      const { doorId, schedule, groupId } = submission.value;
+      const result = await cards.approveCard(cardId, { door: doorId || null, schedule, groupId: groupId || null });
       if (!result.ok) return refusedForm({ ...result, message: `Error al aprobar tarjeta: ${result.message}` }, { intent, submission });
       return toast(pageUrl(request, { modal: "detail", card: cardId }), successToast("Tarjeta aprobada", result.card.cardNumber));
     }

@@ -9,13 +9,14 @@ export async function loader({ request }: ActionFunctionArgs) {
   methodNotAllowed();
 }
 
-// PUT /api/cards/{id}/approve {doorId?}: pending → active, and the door (its hardware code; a row id for one release) granted.
+// PUT /api/cards/{id}/approve {doorId?, schedule?, groupId?}: pending → active, the door (its hardware code; a row id for one
+// release) granted with its hours (empty: always), the holder added to the group.
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireApiAdmin(request);
   if (request.method !== "PUT") methodNotAllowed();
-  const { doorId } = parseOrFail(CardApproveSchema, await readOptionalJsonBody(request));
+  const { doorId, schedule, groupId } = parseOrFail(CardApproveSchema, await readOptionalJsonBody(request));
   const cardId = params.id ?? "";
-  const approved = await approveCard(cardId, doorId || null);
+  const approved = await approveCard(cardId, { door: doorId || null, schedule, groupId: groupId || null });
   if (!approved.ok) refuseApi(approved);
   const card = await getCardJson(cardId);
   if (!card.ok) refuseApi(card);

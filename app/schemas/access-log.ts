@@ -15,8 +15,17 @@ export const LOG_SEARCH_MAX_LENGTH = 64;
  */
 export const LOG_COUNT_BOUND = 10_000;
 
-export const LOG_STATUSES = ["all", "granted", "denied"] as const;
+/**
+ * The log's kinds of row (issue 40, points 15 and 17): `all` (the default)
+ * is every row but the resolved denials; an alarm is never a grant or a denial.
+ */
+export const LOG_STATUSES = ["all", "granted", "denied", "alarm", "resolved"] as const;
 export type LogStatus = (typeof LOG_STATUSES)[number];
+
+/** A row's outcome as the database computes it (access_logs.outcome, migration 0028). */
+export const ACCESS_OUTCOMES = { denied: 0, granted: 1, alarm: 2, resolved: 3 } as const;
+export type AccessOutcome = keyof typeof ACCESS_OUTCOMES;
+export const OUTCOME_OF_VALUE: Record<number, AccessOutcome> = { 0: "denied", 1: "granted", 2: "alarm", 3: "resolved" };
 
 /** SPEC §9: the first is the default. */
 export const LOG_DATE_RANGES = ["24h", "7d", "30d", "all"] as const;
@@ -26,6 +35,8 @@ export const LOG_STATUS_LABELS: Record<LogStatus, string> = {
   all: "Todos",
   granted: "Concedidos",
   denied: "Denegados",
+  alarm: "Alarmas",
+  resolved: "Resueltos",
 };
 
 export const LOG_DATE_RANGE_LABELS: Record<LogDateRange, string> = {
@@ -40,10 +51,11 @@ export const LOG_CREDENTIAL_KINDS = ["all", "card", "pin", "qr"] as const;
 export type LogCredentialKind = (typeof LOG_CREDENTIAL_KINDS)[number];
 export const CREDENTIAL_KIND_LABELS: Record<LogCredentialKind, string> = { all: "Todas", card: "Tarjeta", pin: "PIN", qr: "QR" };
 
-export const ACCESS_RESULT_LABELS = { granted: "Concedido", denied: "Denegado" } as const;
+/** A row's result as the screen and the CSV say it; a resolved denial says who resolved it in its title. */
+export const ACCESS_RESULT_LABELS: Record<AccessOutcome, string> = { granted: "Concedido", denied: "Denegado", alarm: "Alarma", resolved: "Resuelto" };
 
 export const LogFiltersSchema = z.object({
-  status: z._default(z.enum(LOG_STATUSES, { error: "status debe ser all, granted o denied" }), "all"),
+  status: z._default(z.enum(LOG_STATUSES, { error: "status debe ser all, granted, denied, alarm o resolved" }), "all"),
   /** The door's hardware code (`doorId` of /api/doors; its row id still accepted for one release); empty = every door. */
   doorId: z._default(z.string().check(z.trim(), z.maxLength(64, "doorId no es válido")), ""),
   dateRange: z._default(z.enum(LOG_DATE_RANGES, { error: "dateRange debe ser 24h, 7d, 30d o all" }), "24h"),

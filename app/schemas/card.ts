@@ -110,9 +110,17 @@ export const CardPermissionSchema = z.object({
   schedule: scheduleField,
 });
 
-/** Approval: optionally grant one door (`doorId`, its hardware code; its row id still accepted for one release). */
+/**
+ * Approval (the cards screen, the log's confirmation, PUT /api/cards/{id}/approve):
+ * optionally grant one door (`doorId`, its hardware code; its row id still
+ * accepted for one release) with its hours (`schedule`, ranges or the form's
+ * text; empty: always), and/or add the card's holder to an access group
+ * (`groupId`), whose timetable then opens its doors (issue 40, point 15).
+ */
 export const CardApproveSchema = z.object({
   doorId: z.optional(z.nullable(z.string({ error: "doorId debe ser texto" }).check(z.trim()))),
+  schedule: scheduleField,
+  groupId: z.optional(z.nullable(z.string({ error: "groupId debe ser texto" }).check(z.trim(), z.maxLength(64, "groupId no es válido")))),
 });
 
 /** PUT /api/cards/{id}. */

@@ -7,7 +7,7 @@
 import { setImmediate } from "node:timers/promises";
 import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { streamAccessLogCsvRows } from "~/models/access-log-query.server";
-import { ACCESS_RESULT_LABELS, type LogFilters } from "~/schemas/access-log";
+import { ACCESS_RESULT_LABELS, OUTCOME_OF_VALUE, type LogFilters } from "~/schemas/access-log";
 import { madridDateTimeFormatter, todayInMadrid } from "~/utils/dates";
 import { csvCell, csvLine } from "~/utils/csv";
 import type { Download } from "~/utils/download.server";
@@ -22,7 +22,8 @@ import { auditedExport, countOf, presentFilters } from "./audit.server";
 export const CSV_HEADERS = ["Fecha", "Tarjeta", "Usuario", "Puerta", "Resultado", "Motivo", "Anónima", "Sin conexión", "IP", "Credencial", "Titular"];
 
 // Cells whose text is one of a few labels, quoted once.
-const QUOTED_RESULT = { granted: csvCell(ACCESS_RESULT_LABELS.granted), denied: csvCell(ACCESS_RESULT_LABELS.denied) };
+/** By the row's outcome (ACCESS_OUTCOMES): Denegado, Concedido, Alarma, Resuelto. */
+const QUOTED_RESULT = [0, 1, 2, 3].map((outcome) => csvCell(ACCESS_RESULT_LABELS[OUTCOME_OF_VALUE[outcome]!]));
 const QUOTED_REASON = new Map(Object.entries(ACCESS_REASON_LABELS).map(([reason, label]) => [reason, csvCell(label)]));
 const QUOTED_YES = csvCell("Sí");
 const QUOTED_NO = csvCell("No");
@@ -81,9 +82,9 @@ async function* csvChunks(filters: LogFilters, now: Date, counter: { rows: numbe
       // A date is digits, '/', ':' and a space: quoted, nothing to escape.
       let text = "";
       counter.rows += next.value.length;
-      for (const [, timestamp, cardNumber, username, door, granted, reason, isAnonymous, offline, ipAddress, kind, holder] of next.value) {
+      for (const [, timestamp, cardNumber, username, door, outcome, reason, isAnonymous, offline, ipAddress, kind, holder] of next.value) {
         text += `"${formatDate(timestamp)}",${cell(cardNumber)},${cell(username)},${cell(door)},${
-          granted ? QUOTED_RESULT.granted : QUOTED_RESULT.denied},${QUOTED_REASON.get(reason) ?? cell(reason)},${
+          QUOTED_RESULT[outcome] ?? QUOTED_RESULT[0]},${QUOTED_REASON.get(reason) ?? cell(reason)},${
           isAnonymous ? QUOTED_YES : QUOTED_NO},${offline ? QUOTED_YES : QUOTED_NO},${cell(ipAddress)},${cell(kind)},${cell(holder)}\r\n`;
       }
       yield text;

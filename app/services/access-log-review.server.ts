@@ -6,7 +6,7 @@ import { ACCESS_REASON_LABELS } from "~/doors/reasons";
 import { getAccessLog } from "~/models/access-log.server";
 import { findDoorByCodeOrId } from "~/models/door.server";
 import {
-  deleteDeniedAccessLogsOfCardNumber,
+  resolveDeniedAccessLogsOfCardNumber,
   getAccessLogStats,
   listAccessLogs,
   type AccessLogRecord,
@@ -20,7 +20,7 @@ import { canonicalCardId } from "~/utils/card-number";
 import { pageWindow } from "~/utils/paging";
 import { refuse, type Result } from "~/utils/refusal.server";
 import { audited } from "./audit.server";
-import { approveCard } from "./cards.server";
+import { approveCard, type CardApproval } from "./cards.server";
 
 /** SPEC §3 access log, as the API sends it; `cardId` is the card number. */
 export function toAccessLogJson(row: AccessLogRecord) {
@@ -35,6 +35,13 @@ export function toAccessLogJson(row: AccessLogRecord) {
     doorName: row.doorName,
     ipAddress: row.ipAddress,
     accessGranted: row.accessGranted,
+    /**
+     * The row's kind (issue 40): "granted", "denied", "alarm" (a door alarm:
+     * never a grant or a denial) or "resolved" (a denial its card's approval resolved).
+     */
+    result: row.outcome,
+    /** When the approval resolved this denial (ISO); null otherwise. */
+    resolvedAt: row.resolvedAt === null ? null : new Date(row.resolvedAt).toISOString(),
     reason: row.reason,
     reasonText: ACCESS_REASON_LABELS[row.reason],
     user: row.username,
@@ -97,6 +104,7 @@ export const LOG_REFUSALS = {
   log_not_found: refuse(404, "Registro no encontrado"),
   not_denied: refuse(409, "Ese acceso no fue denegado"),
   no_card: refuse(404, "El registro no corresponde a ninguna tarjeta registrada"),
+  not_approvable: refuse(409, "La tarjeta ya está activa y asignada: cambia sus permisos desde Gestionar Tarjetas"),
 };
 
 /**
@@ -104,70 +112,93 @@ export const LOG_REFUSALS = {
  * registered that is pending (approving activates it), or that the row's door
  * does not grant yet (approving grants it). A card already granted at that
  * door, and active or not pending, was denied for another reason (its hours,
- * the door's status, an expiry): the row offers nothing.
+ * the door's status, an expiry): the row offers nothing; nor does a card
+ * already active and assigned to someone (issue 40, point 15: its access is
+ * its holder's groups and permissions, changed from the cards screen).
+ * Alarms and resolved denials are no denials.
  */
-export async function approvableLogRows(rows: Pick<AccessLogRecord, "id" | "accessGranted" | "cardId" | "doorId">[]) {
-  const denied = rows.filter((row) => !row.accessGranted && row.cardId !== null);
-  const { statuses, granted } = await listCardStatusesAndGrants(denied.map((row) => row.cardId!));
+export async function approvableLogRows(rows: Pick<AccessLogRecord, "id" | "outcome" | "cardId" | "doorId">[]) {
+  const denied = rows.filter((row) => row.outcome === "denied" && row.cardId !== null);
+  const { statuses, granted, assigned } = await listCardStatusesAndGrants(denied.map((row) => row.cardId!));
   const approvable = new Set<string>();
   for (const row of denied) {
     const status = statuses.get(row.cardId!);
     if (!status) continue;
+    if (status === "active" && assigned.has(row.cardId!)) continue;
     if (status === "pending" || (row.doorId !== null && !granted.has(`${row.cardId}|${row.doorId}`))) approvable.add(row.id);
   }
   return approvable;
 }
 
-/**
- * SPEC §4: approving a card from a denied row makes a pending card active and
- * grants it the door of that row; then the card's denied rows are cleaned up
- * (SPEC §7 Logs cleanup).
- */
-export async function approveCardFromLog(
-  logId: string,
-): Promise<Result<{ cardNumber: string; cardStatus: Card["status"]; doorName: string | null; deleted: number }>> {
+/** The denied row an approval starts from, and its card (the log's 'Aprobar' confirmation). */
+export async function approvalRowOf(logId: string): Promise<Result<{ row: NonNullable<Awaited<ReturnType<typeof getAccessLog>>>; cardId: string }>> {
   const row = logId ? await getAccessLog(logId) : undefined;
   if (!row) return LOG_REFUSALS.log_not_found;
-  if (row.accessGranted) return LOG_REFUSALS.not_denied;
+  if (row.accessGranted || row.source === "alarm" || row.resolvedAt !== null) return LOG_REFUSALS.not_denied;
   if (!row.cardId) return LOG_REFUSALS.no_card;
-  // Two changes, each with its event: the approval (announced to the doors once committed), then the cleanup.
-  const approval = await approveCard(row.cardId, row.doorId);
-  if (!approval.ok) return approval;
-  const deleted = await removeDeniedRows(row.cardNumber);
-  return { ok: true, cardNumber: row.cardNumber, cardStatus: approval.card.status, doorName: row.doorName, deleted };
+  // Issue 40: never for a card already active and assigned (the rest approveCard decides).
+  const { statuses, assigned } = await listCardStatusesAndGrants([row.cardId]);
+  if (statuses.get(row.cardId) === "active" && assigned.has(row.cardId)) return LOG_REFUSALS.not_approvable;
+  return { ok: true, row, cardId: row.cardId };
 }
 
 /**
- * Deletes a card number's denied rows; the audit event keeps what went (how
- * many rows, of which doors, from when to when), so the security history
- * does not vanish with them.
+ * SPEC §4, issue 40 point 15: approving a card from a denied row, after the
+ * confirmation the cards screen shows (the door, and its hours or the
+ * holder's group): a pending card becomes active, and it gets the door with
+ * those hours (or its holder joins the group); then the card's denied rows
+ * are marked resolved by the approval (SPEC §7 Logs cleanup), never deleted.
  */
-function removeDeniedRows(cardNumber: string) {
+export async function approveCardFromLog(
+  logId: string,
+  grant: CardApproval,
+): Promise<Result<{ cardNumber: string; cardStatus: Card["status"]; doorName: string | null; resolved: number }>> {
+  const found = await approvalRowOf(logId);
+  if (!found.ok) return found;
+  const { row, cardId } = found;
+  // Two changes, each with its event: the approval (announced to the doors once committed), then the resolution.
+  const approval = await approveCard(cardId, grant);
+  if (!approval.ok) return approval;
+  const resolved = await resolveDeniedRows(row.cardNumber);
+  return { ok: true, cardNumber: row.cardNumber, cardStatus: approval.card.status, doorName: approval.door?.name ?? null, resolved };
+}
+
+/**
+ * Marks a card number's denied rows resolved by its approval: they stay in
+ * the log (append-only, issue 40), shown as 'Resuelto', out of the default
+ * filter and the denied figures. The audit event keeps which (how many rows,
+ * of which doors, from when to when).
+ */
+function resolveDeniedRows(cardNumber: string) {
   return audited(async (audit) => {
-    const { deleted, doors } = await deleteDeniedAccessLogsOfCardNumber(cardNumber);
-    if (deleted === 0) return 0;
+    const { resolved, doors } = await resolveDeniedAccessLogsOfCardNumber(cardNumber, new Date());
+    if (resolved === 0) return 0;
     const where = doors.map((door) => door.doorName ?? door.doorCode).join(", ");
     audit({
       action: "access_log.cleanup",
       entityType: "access_log",
       entityId: cardNumber,
-      summary: `eliminó ${deleted === 1 ? "1 registro denegado" : `${deleted} registros denegados`} de la tarjeta ${cardNumber} (${where})`,
+      summary: `marcó como ${resolved === 1 ? "resuelto 1 registro denegado" : `resueltos ${resolved} registros denegados`} de la tarjeta ${cardNumber} (${where})`,
       before: {
         card: cardNumber,
-        deleted,
+        denied: resolved,
         doors: doors.map((door) => ({ doorId: door.doorCode, door: door.doorName, rows: door.rows, first: door.first, last: door.last })),
       },
-      after: { card: cardNumber, deleted: 0 },
+      after: { card: cardNumber, denied: 0, resolved },
     });
-    return deleted;
+    return resolved;
   });
 }
 
-/** DELETE /api/logs/cleanup: the denied rows of a card number (any usual notation). */
+/**
+ * DELETE /api/logs/cleanup (SPEC §7): the denied rows of a card number (any
+ * usual notation), marked resolved; `deleted` keeps its name in the answer
+ * and says how many were marked (nothing is deleted: issue 40, point 15).
+ */
 export async function cleanupDeniedLogs(cardId: string): Promise<Result<{ cardId: string; deleted: number }>> {
   const cardNumber = canonicalCardId(cardId);
   if (!cardNumber) return refuse(400, "cardId debe ser un número de tarjeta hexadecimal (p. ej. 004E2B4E)");
-  return { ok: true, cardId: cardNumber, deleted: await removeDeniedRows(cardNumber) };
+  return { ok: true, cardId: cardNumber, deleted: await resolveDeniedRows(cardNumber) };
 }
 
 export type MergedAccessLog<T> = T & {
@@ -185,7 +216,7 @@ export type MergedAccessLog<T> = T & {
  * other rows in between; the line keeps the place of its newest row. Rows
  * without a card (door alarms) are never merged: each alarm is a line.
  */
-export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" | "cardNumber" | "doorCode" | "accessGranted">>(
+export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" | "cardNumber" | "doorCode" | "accessGranted"> & { outcome?: AccessLogRecord["outcome"] }>(
   rows: T[],
   windowMs = LOG_MERGE_WINDOW_MS,
 ): Array<MergedAccessLog<T>> {
@@ -196,7 +227,7 @@ export function mergeAccessLogRows<T extends Pick<AccessLogRecord, "timestamp" |
       merged.push({ ...row, count: 1, firstTimestamp: row.timestamp });
       continue;
     }
-    const key = `${row.cardNumber}\u0000${row.doorCode}\u0000${row.accessGranted}`;
+    const key = `${row.cardNumber}\u0000${row.doorCode}\u0000${row.outcome ?? row.accessGranted}`;
     const line = openLines.get(key);
     if (line && line.timestamp - row.timestamp <= windowMs) {
       line.count += 1;

@@ -7,6 +7,7 @@ import { notifyAccessChange } from "~/access/notify.server";
 import * as cardModel from "~/models/card.server";
 import type { Card, CardListOptions, CardWithRelations } from "~/models/card.server";
 import type { WeeklySchedule } from "~/db/schema";
+import { addUserToGroup, getAccessGroup, listAccessGroups } from "~/models/access-group.server";
 import { findDoorByCodeOrId, listDoors, type Door } from "~/models/door.server";
 import { CARD_STATUS_LABELS, type SettableCardStatus } from "~/schemas/card";
 import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
@@ -24,6 +25,8 @@ export const CARD_REFUSALS = {
   pending: refuse(409, "La tarjeta está pendiente de aprobación: apruébala para activarla"),
   expired: refuse(409, "La tarjeta ha expirado: cambia su fecha de expiración antes de activarla"),
   not_pending: refuse(409, "La tarjeta no está pendiente de aprobación"),
+  group_not_found: refuse(404, "Grupo de acceso no encontrado"),
+  group_needs_holder: refuse(409, "La tarjeta no está asignada a nadie: dale una puerta con su horario, o asígnala antes de añadir a su titular a un grupo"),
 } satisfies Record<string, Refusal>;
 
 /** SPEC §3 card, as the API and the admin screen see it. */
@@ -74,8 +77,10 @@ export async function getCardJson(id: string): Promise<Result<{ card: CardJson }
  * The card, every door, and the doors it has no permission on yet (granted
  * or denied), which are the ones a new permission can name.
  */
-export async function getCardDetail(id: string): Promise<Result<{ card: CardJson; doors: DoorOption[]; availableDoors: DoorOption[] }>> {
-  const [card, doors] = await Promise.all([cardModel.getCardById(id), listDoors()]);
+export async function getCardDetail(
+  id: string,
+): Promise<Result<{ card: CardJson; doors: DoorOption[]; availableDoors: DoorOption[]; groups: { id: string; name: string }[] }>> {
+  const [card, doors, groups] = await Promise.all([cardModel.getCardById(id), listDoors(), listAccessGroups()]);
   if (!card) return CARD_REFUSALS.not_found;
   const withPermission = new Set(card.permissions.map((permission) => permission.doorId));
   const doorOptions = doors.map(toDoorOption);
@@ -84,6 +89,8 @@ export async function getCardDetail(id: string): Promise<Result<{ card: CardJson
     card: toCardJson(card),
     doors: doorOptions,
     availableDoors: doorOptions.filter((door) => !withPermission.has(door._id)),
+    /** The access groups its holder may join on approval. */
+    groups: groups.map((group) => ({ id: group.id, name: group.name })),
   };
 }
 export type CardDetail = Extract<Awaited<ReturnType<typeof getCardDetail>>, { ok: true }>;
@@ -229,30 +236,50 @@ export async function removeCardPermission(cardId: string, door: string): Promis
 }
 
 /**
- * SPEC: approving a card (e.g. from a denied log row) makes a pending card
- * active and grants the given door (its hardware code or row id). A card
- * that is not pending keeps its status and only gets the door; without a
- * door there is nothing to approve.
+ * What an approval grants (the cards screen's and the log's confirmation):
+ * one door, with its hours (`schedule`, empty: always), and/or the holder's
+ * joining one access group (whose timetable then opens its doors).
  */
-export async function approveCard(cardId: string, door?: string | null): Promise<Result<{ card: Card }>> {
-  const result = await audited(async (audit): Promise<Result<{ card: Card }>> => {
+export type CardApproval = { door?: string | null; schedule?: WeeklySchedule; groupId?: string | null };
+
+/**
+ * Approves a card: a pending one becomes active; with a door it gets that
+ * door (with `schedule` as its hours, or always), with a group its holder
+ * joins it (issue 40, point 15). A card that is not pending needs a door or a group.
+ */
+export async function approveCard(
+  cardId: string,
+  grant: string | null | CardApproval = {},
+): Promise<Result<{ card: Card; door: Door | null }>> {
+  const { door = null, schedule = [], groupId = null } = typeof grant === "object" && grant !== null ? grant : { door: grant };
+  const result = await audited(async (audit): Promise<Result<{ card: Card; door: Door | null }>> => {
     const existing = await cardModel.getCardById(cardId);
     if (!existing) return CARD_REFUSALS.not_found;
     const found = door ? await findDoorByCodeOrId(door) : null;
     if (door && !found) return CARD_REFUSALS.door_not_found;
-    if (existing.status !== "pending" && !found) return CARD_REFUSALS.not_pending;
-    const card = await cardModel.activatePendingCardAndGrant(cardId, found?.id ?? null);
+    const group = groupId ? await getAccessGroup(groupId) : null;
+    if (groupId && !group) return CARD_REFUSALS.group_not_found;
+    if (group && !existing.userId) return CARD_REFUSALS.group_needs_holder;
+    if (existing.status !== "pending" && !found && !group) return CARD_REFUSALS.not_pending;
+    const timetable = schedule.length > 0 ? schedule : null;
+    const card = await cardModel.activatePendingCardAndGrant(cardId, found?.id ?? null, timetable);
     if (!card) return CARD_REFUSALS.not_found;
+    if (group && existing.userId) await addUserToGroup(existing.userId, group.id);
     const previous = found ? existing.permissions.find((permission) => permission.doorId === found.id) : undefined;
+    const granted = [found ? ` con acceso a ${found.name}${timetable ? " en su horario" : ""}` : "", group ? ` y su titular en el grupo ${group.name}` : ""];
     audit({
       action: "card.approve",
       entityType: "card",
       entityId: cardId,
-      summary: `aprobó la tarjeta ${existing.cardNumber}${found ? ` con acceso a ${found.name}` : ""}`,
+      summary: `aprobó la tarjeta ${existing.cardNumber}${granted.join("")}`,
       before: { status: existing.status, ...(found ? { door: found.name, doorId: found.code, granted: previous ? previous.granted : null } : {}) },
-      after: { status: card.status, ...(found ? { door: found.name, doorId: found.code, granted: true } : {}) },
+      after: {
+        status: card.status,
+        ...(found ? { door: found.name, doorId: found.code, granted: true, ...(timetable ? { schedule: timetable } : {}) } : {}),
+        ...(group ? { group: group.name, groupId: group.id } : {}),
+      },
     });
-    return { ok: true, card };
+    return { ok: true, card, door: found };
   });
   if (result.ok) await notifyAccessChange({ cardIds: [cardId] });
   return result;

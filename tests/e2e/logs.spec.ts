@@ -10,6 +10,7 @@ import { expect, test } from "./fixtures";
 
 const { createTestDoor, insertLogs } = await import("../setup/fixtures");
 const { rotateBridgeCredential } = await import("~/services/doors.server");
+const { raiseDoorAlarm } = await import("~/models/door-alarm.server");
 
 const MINUTE = 60_000;
 
@@ -153,7 +154,7 @@ test("downloads the filtered rows as a dated CSV with Spanish headers", async ({
   expect(lines.slice(2)).toEqual([""]);
 });
 
-test("approving a card from its denied row lets it in on its next swipe", async ({ page, asAdmin }) => {
+test("approving a card from its denied row asks first (door and hours), keeps its rows as resolved, and lets it in on its next swipe", async ({ page, asAdmin }) => {
   const terraza = await door("Terraza");
   const rotated = await rotateBridgeCredential(terraza.id);
   if (!rotated.ok) throw new Error(rotated.message);
@@ -170,11 +171,27 @@ test("approving a card from its denied row lets it in on its next swipe", async 
     await page.goto(`/admin/logs?doorId=${terraza.code}`);
     await expect(rows(page)).toHaveCount(1);
     await expect(rows(page).first().getByTestId("log-count")).toHaveText("×2 intentos agrupados");
-    await rows(page).first().getByRole("button", { name: `Aprobar tarjeta ${card} en ${terraza.name}` }).click();
-    await expect(page.getByTestId("toast").filter({ hasText: "Tarjeta aprobada" })).toContainText(`${card} con acceso a ${terraza.name}`);
-    // The card's denied rows are cleaned up.
+    // Issue 40: 'Aprobar' opens the cards screen's confirmation, with the row's door chosen and its hours to give.
+    await rows(page).first().getByRole("link", { name: `Aprobar tarjeta ${card} en ${terraza.name}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Aprobar tarjeta ${card}` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel("Conceder acceso a (opcional)")).toHaveValue(terraza.code);
+    await expect(dialog.getByLabel("Horario en esa puerta (opcional)")).toBeVisible();
+    await dialog.getByLabel("Horario en esa puerta (opcional)").fill("L-D 00:00-24:00");
+    await dialog.getByRole("button", { name: "Aprobar Tarjeta" }).click();
+    await expect(page.getByTestId("toast").filter({ hasText: "Tarjeta aprobada" })).toContainText(
+      `${card} con acceso a ${terraza.name}; 2 registros denegados marcados como resueltos.`,
+    );
+    await expect(dialog).toHaveCount(0);
+    // The card's denied rows stay, resolved: out of the default filter and the denied figure.
     await expect(page.getByText("No hay registros que coincidan con los filtros.")).toBeVisible();
     await expect(stat(page, "Denegados")).toHaveText("0");
+    await page.goto(`/admin/logs?doorId=${terraza.code}&status=resolved`);
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText("Resuelto");
+    await expect(rows(page).first().getByTestId("log-count")).toHaveText("×2 intentos agrupados");
+    await expect(rows(page).first().getByRole("link", { name: /Aprobar/ })).toHaveCount(0);
+    await page.goto(`/admin/logs?doorId=${terraza.code}`);
 
     expect(await swipe()).toMatchObject({ granted: true, reason: "granted" });
     await page.reload();
@@ -183,4 +200,22 @@ test("approving a card from its denied row lets it in on its next swipe", async 
   } finally {
     await bridge.end();
   }
+});
+
+test("a door alarm is its own kind: 'Alarma', its own filter and figure, never a denial (issue 40)", async ({ page, asAdmin, javaScriptEnabled }) => {
+  const garaje = await door("Garaje");
+  await insertLogs([{ at: Date.now() - MINUTE, cardNumber: hex(), door: garaje, granted: false }]);
+  expect(await raiseDoorAlarm(garaje, "door_offline", new Date())).not.toBeNull();
+  await page.goto(`/admin/logs?doorId=${garaje.code}`);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page).first()).toContainText("Alarma");
+  await expect(rows(page).first()).toContainText("Alarma: puerta sin conexión");
+  await expect(stat(page, "Denegados")).toHaveText("1");
+  await expect(stat(page, "Alarmas")).toHaveText("1");
+  await filter(page, "Resultado", "alarm", javaScriptEnabled);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(stat(page, "Denegados")).toHaveText("0");
+  await filter(page, "Resultado", "denied", javaScriptEnabled);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText("Denegado");
 });

@@ -3,7 +3,7 @@
 // time; migration 0025: each card's newest row) against a full recount of
 // access_logs, after swipes recorded through the recorder's transaction,
 // offline decisions overriding online ones, the cleanup of a card's denied
-// rows, the retention purge, a door's deletion, and a recorder killed with
+// rows (marked resolved), door alarms (their own outcome), the retention purge, a door's deletion, and a recorder killed with
 // SIGKILL while writing.
 import { fork } from "node:child_process";
 import fs from "node:fs";
@@ -16,6 +16,7 @@ import { keptAccessLogCounters, recountedAccessLogCounters } from "../../scripts
 import { bundleTs } from "../../scripts/lib/run-ts.mjs";
 import { recordAccessBatch, type AccessInput } from "~/access/record-batch.server";
 import { purgeAccessLogsBefore } from "~/models/access-log-query.server";
+import { raiseDoorAlarm } from "~/models/door-alarm.server";
 import { cleanupDeniedLogs } from "~/services/access-log-review.server";
 import { deleteDoor } from "~/services/doors.server";
 import { purgeRetainedData } from "~/boot.server";
@@ -80,10 +81,19 @@ describe("access log counters", () => {
     await recordAccessBatch(overrides, new Date());
     await expectCountersExact("after offline decisions overrode online ones");
 
-    // DELETE /api/logs/cleanup's work: a card's denied rows.
+    // DELETE /api/logs/cleanup's work: a card's denied rows, marked resolved (issue 40: an UPDATE, no row goes).
+    const before = await countRows();
     const cleaned = await cleanupDeniedLogs(strangers[0]!);
     expect(cleaned.ok && cleaned.deleted).toBeGreaterThan(0);
+    expect(await countRows()).toBe(before);
     await expectCountersExact("after the cleanup");
+
+    // Door alarms are their own outcome in the counters, never a denial (issue 40, point 17).
+    expect(await raiseDoorAlarm(doors[1]!, "door_offline", new Date(start + DAY))).not.toBeNull();
+    expect(await raiseDoorAlarm(doors[2]!, "forced_open", new Date(start + 2 * DAY))).not.toBeNull();
+    await expectCountersExact("after two alarms");
+    const outcomes = await getDb().all<{ granted: number }>(sql`SELECT DISTINCT granted FROM access_log_hours ORDER BY 1`);
+    expect(outcomes.map((row) => row.granted)).toEqual([0, 1, 2, 3]);
 
     // The retention purge, as the daily job runs it, then in small batches.
     process.env.ACCESS_LOG_RETENTION_MONTHS = "1";
@@ -135,7 +145,8 @@ describe("access log counters", () => {
       { at: at + 2 * HOUR, cardNumber: "F111A002", door: null, granted: false },
     ]);
     await getDb().run(sql`DELETE FROM access_log_card_last`);
-    const migration = fs.readFileSync("drizzle/0025_access_log_card_last.sql", "utf8").split("--> statement-breakpoint");
+    // The backfill in force: migration 0028's (each card's newest grant or denial; issue 40), which replaced 0025's.
+    const migration = fs.readFileSync("drizzle/0028_access_log_outcomes.sql", "utf8").split("--> statement-breakpoint");
     const backfill = migration.find((statement) => statement.trim().startsWith("INSERT INTO `access_log_card_last`"))!;
     await getDb().$client.execute(backfill);
     await expectCountersExact("after the backfill");

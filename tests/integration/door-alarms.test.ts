@@ -15,6 +15,7 @@ import { eventually } from "../../bridge/src/test-support/eventually";
 import { MockSerialPorts } from "../../bridge/src/test-support/serial-mock";
 import { accessLogs, doorAlarms, incidents } from "~/db/schema";
 import * as alarmsRoute from "~/routes/api.door-alarms";
+import * as logsRoute from "~/routes/api.logs";
 import * as streamRoute from "~/routes/api.door-alarms.stream";
 import * as dashboard from "~/routes/admin._index";
 import { setCardPermission } from "~/services/cards.server";
@@ -263,6 +264,14 @@ describe("door alarms", () => {
     expect(await alarmLogRows(door)).toMatchObject([{ reason: "door_offline" }]);
     const [notice] = await some(() => noticesOf(door), "the staff notice");
     expect(mimePart(notice!.raw, "text/plain")).toContain("Alarma: Puerta sin conexión");
+    // Issue 40, point 17: in the log the alarm is its own kind, never a denial (nor a grant).
+    const logs = async (query: string) => (await callApi(logsRoute.loader, `/api/logs?doorId=${door.code}&dateRange=all${query}`, { token: adminToken })).body.data;
+    const all = await logs("");
+    expect(all.logs).toMatchObject([{ reason: "door_offline", result: "alarm", accessGranted: false }]);
+    expect(all.stats).toMatchObject({ total: 1, granted: 0, denied: 0, alarms: 1, uniqueCards: 0 });
+    expect((await logs("&status=denied")).total).toBe(0);
+    expect((await logs("&status=granted")).total).toBe(0);
+    expect((await logs("&status=alarm")).logs).toMatchObject([{ reason: "door_offline", result: "alarm" }]);
 
     await start();
     await eventually(async () => (await alarmsOf(door))[0]?.clearedAt != null, "the alarm cleared");

@@ -55,7 +55,7 @@ describe("GET /api/logs", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.success).toBe(true);
-    expect(body.data).toMatchObject({ stats: { total: 3, granted: 1, denied: 2, uniqueCards: 2 }, total: 3, page: 1, pages: 2, limit: 2 });
+    expect(body.data).toMatchObject({ stats: { total: 3, granted: 1, denied: 2, alarms: 0, uniqueCards: 2 }, total: 3, page: 1, pages: 2, limit: 2 });
     expect(body.data.logs).toHaveLength(2);
     expect(body.data.logs[1]).toEqual({
       _id: ids[1],
@@ -66,6 +66,8 @@ describe("GET /api/logs", () => {
       doorName: "Portal",
       ipAddress: "192.0.2.10",
       accessGranted: false,
+      result: "denied",
+      resolvedAt: null,
       reason: "door_maintenance",
       reasonText: "Puerta en mantenimiento",
       user: null,
@@ -78,7 +80,7 @@ describe("GET /api/logs", () => {
     expect(second.data.logs.map((log: { _id: string; user: string }) => [log._id, log.user])).toEqual([[ids[0], "lucia"]]);
     const denied = await (await list(`?doorId=${door.code}&status=denied&search=${card.toLowerCase()}`)).json();
     expect(denied.data.logs.map((log: { _id: string }) => log._id)).toEqual([ids[1]]);
-    expect(denied.data.stats).toEqual({ total: 1, granted: 0, denied: 1, uniqueCards: 1 });
+    expect(denied.data.stats).toEqual({ total: 1, granted: 0, denied: 1, alarms: 0, uniqueCards: 1 });
   });
 
   it("filters by the door's hardware code (doorId), its rows logged under an earlier code included; its row id still works for one release", async () => {
@@ -118,7 +120,7 @@ describe("GET /api/logs", () => {
     ["?limit=0", "limit debe ser un número entre 1 y 200"],
     ["?page=0", "page debe ser un número entero mayor que 0"],
     ["?page=dos", "page debe ser un número entero mayor que 0"],
-    ["?status=ok", "status debe ser all, granted o denied"],
+    ["?status=ok", "status debe ser all, granted, denied, alarm o resolved"],
     ["?dateRange=90d", "dateRange debe ser 24h, 7d, 30d o all"],
     [`?search=${"a".repeat(65)}`, "La búsqueda admite como máximo 64 caracteres"],
   ])("refuses %s with 400 and the Spanish message", async (query, message) => {
@@ -143,7 +145,7 @@ describe("DELETE /api/logs/cleanup", () => {
     expect((await (await list(`?search=${card}`)).json()).data.total).toBe(1);
   });
 
-  it("deletes the card's denied rows (the card number in any notation), in the body or the query", async () => {
+  it("marks the card's denied rows resolved, deleting none (the card number in any notation), in the body or the query", async () => {
     const card = `${hexPrefix()}04`;
     const other = `${hexPrefix()}05`;
     const now = Date.now();
@@ -158,6 +160,12 @@ describe("DELETE /api/logs/cleanup", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true, data: { cardId: card, deleted: 2 } });
     expect((await (await list(`?search=${card}`)).json()).data.stats).toMatchObject({ total: 1, denied: 0 });
+    // Issue 40: append-only. The rows stay, shown as resolved under their own filter.
+    const resolved = (await (await list(`?search=${card}&status=resolved`)).json()).data;
+    expect(resolved.logs.map((log: { result: string; accessGranted: boolean }) => [log.result, log.accessGranted])).toEqual([
+      ["resolved", false],
+      ["resolved", false],
+    ]);
     const byQuery = await (await cleanup({ query: `?cardId=${other}&accessGranted=false` })).json();
     expect(byQuery.data).toEqual({ cardId: other, deleted: 1 });
   });

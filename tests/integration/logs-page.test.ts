@@ -3,6 +3,8 @@
 // denied row (a redirect with a toast, or the refusal with its status).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getCardById, registerCard } from "~/models/card.server";
+import { listGroupIdsOfUsers } from "~/models/access-group.server";
+import { createAccessGroup } from "~/services/access-groups.server";
 import { setCardPermission } from "~/services/cards.server";
 import * as page from "~/routes/admin.logs";
 import { createTestDoor, createTestUser, hexPrefix, insertLogs, sessionCookie, toastOf } from "../setup/fixtures";
@@ -64,10 +66,10 @@ describe("loader", () => {
     ]);
     const day = await (await load(`?doorId=${garaje.code}`)).json();
     expect(day.filters).toEqual({ status: "all", doorId: garaje.code, dateRange: "24h", search: "", credentialKind: "all" });
-    expect(day.stats).toEqual({ total: 3, granted: 2, denied: 1, uniqueCards: 2 });
+    expect(day.stats).toEqual({ total: 3, granted: 2, denied: 1, alarms: 0, uniqueCards: 2 });
     expect(day.doors.map((d: { id: string }) => d.id)).toContain(garaje.id);
     const week = await (await load(`?doorId=${garaje.code}&dateRange=7d&status=granted&search=${card.slice(0, 4).toLowerCase()}`)).json();
-    expect(week.stats).toEqual({ total: 2, granted: 2, denied: 0, uniqueCards: 1 });
+    expect(week.stats).toEqual({ total: 2, granted: 2, denied: 0, alarms: 0, uniqueCards: 1 });
     expect(week.lines.map((line: { username: string }) => line.username)).toEqual(["zoe", "zoe"]);
     expect(week.exportQuery).toBe(`status=granted&doorId=${garaje.code}&dateRange=7d&search=${card.slice(0, 4).toLowerCase()}`);
     const odd = await (await load(`?doorId=${garaje.code}&status=maybe&dateRange=1y`)).json();
@@ -84,11 +86,11 @@ describe("loader", () => {
       // Within the last 24 hours now; 24 hours and 10 seconds old at minute + 50 s.
       await insertLogs([{ at: minute - DAY + 40_000, cardNumber: card, door: porton, granted: true }]);
       const first = await (await load(`?doorId=${porton.code}`)).json();
-      expect(first.stats).toEqual({ total: 1, granted: 1, denied: 0, uniqueCards: 1 });
+      expect(first.stats).toEqual({ total: 1, granted: 1, denied: 0, alarms: 0, uniqueCards: 1 });
       vi.setSystemTime(minute + 50_000);
       expect(await (await load(`?doorId=${porton.code}`)).json()).toEqual(first);
       await insertLogs([{ at: minute + 50_000, cardNumber: card, door: porton, granted: false }]);
-      expect((await (await load(`?doorId=${porton.code}`)).json()).stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 1 });
+      expect((await (await load(`?doorId=${porton.code}`)).json()).stats).toEqual({ total: 2, granted: 1, denied: 1, alarms: 0, uniqueCards: 1 });
     } finally {
       vi.useRealTimers();
     }
@@ -105,7 +107,7 @@ describe("loader", () => {
     ]);
     const badStatus = await (await load(`?doorId=${patio.code}&status=maybe&dateRange=7d&search=${card}`)).json();
     expect(badStatus.filters).toEqual({ status: "all", doorId: patio.code, dateRange: "7d", search: card, credentialKind: "all" });
-    expect(badStatus.stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 1 });
+    expect(badStatus.stats).toEqual({ total: 2, granted: 1, denied: 1, alarms: 0, uniqueCards: 1 });
     const badRange = await (await load(`?doorId=${patio.code}&status=denied&dateRange=1y&search=${"x".repeat(65)}`)).json();
     expect(badRange.filters).toEqual({ status: "denied", doorId: patio.code, dateRange: "24h", search: "", credentialKind: "all" });
     expect(badRange.stats.total).toBe(0);
@@ -120,7 +122,7 @@ describe("loader", () => {
       { at: now - MINUTE, cardNumber: `${hexPrefix()}08`, door: sauna, granted: false },
     ]);
     const byCode = await (await load(`?doorId=${sauna.code}`)).json();
-    expect(byCode.stats).toEqual({ total: 2, granted: 1, denied: 1, uniqueCards: 2 });
+    expect(byCode.stats).toEqual({ total: 2, granted: 1, denied: 1, alarms: 0, uniqueCards: 2 });
     expect(byCode.doors.find((d: { id: string }) => d.id === sauna.id)).toMatchObject({ doorId: sauna.code });
     const byRowId = await (await load(`?doorId=${sauna.id}`)).json();
     expect(byRowId.filters.doorId).toBe(sauna.id);
@@ -173,7 +175,7 @@ describe("loader", () => {
 });
 
 describe("approving a card from a denied row", () => {
-  it("activates the pending card, grants it the row's door, cleans its denied rows and comes back to the same list", async () => {
+  it("opens the confirmation with the row's door; approving activates the pending card, grants the door, resolves its denied rows and comes back to the same list", async () => {
     const terraza = await door("Terraza");
     const card = await registerCard({ cardNumber: `${hexPrefix()}05`, status: "pending" });
     const now = Date.now();
@@ -185,17 +187,25 @@ describe("approving a card from a denied row", () => {
     const before = await (await load(`?doorId=${terraza.code}`)).json();
     expect(before.lines.find((line: { accessGranted: boolean }) => !line.accessGranted)).toMatchObject({ canApprove: true, count: 2 });
 
-    const response = await post({ intent: "approve-card", logId: denied! }, `?doorId=${terraza.code}&status=denied&index`);
+    // Issue 40: 'Aprobar' opens the cards screen's confirmation, its door chosen; nothing changes until it is sent.
+    const confirming = await (await load(`?doorId=${terraza.code}&status=denied&approve=${denied!}`)).json();
+    expect(confirming.approval).toMatchObject({ logId: denied, doorId: terraza.code, detail: { card: { _id: card.id, status: "pending" } } });
+    expect(await getCardById(card.id)).toMatchObject({ status: "pending", permissions: [] });
+
+    const response = await post({ intent: "approve-card", logId: denied!, doorId: terraza.code }, `?doorId=${terraza.code}&status=denied&approve=${denied!}&index`);
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/logs?doorId=${terraza.code}&status=denied`);
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       title: "Tarjeta aprobada",
-      description: `${card.cardNumber} con acceso a Terraza; 2 registros denegados eliminados.`,
+      description: `${card.cardNumber} con acceso a Terraza; 2 registros denegados marcados como resueltos.`,
     });
     expect(await getCardById(card.id)).toMatchObject({ status: "active", permissions: [{ doorId: terraza.id, granted: true }] });
     const after = await (await load(`?doorId=${terraza.code}`)).json();
-    expect(after.stats).toEqual({ total: 1, granted: 1, denied: 0, uniqueCards: 1 });
+    expect(after.stats).toEqual({ total: 1, granted: 1, denied: 0, alarms: 0, uniqueCards: 1 });
+    // Every row stays: the two denials are shown as resolved under their own filter.
+    const resolved = await (await load(`?doorId=${terraza.code}&status=resolved`)).json();
+    expect(resolved.lines).toMatchObject([{ outcome: "resolved", count: 2, canApprove: false }]);
   });
 
   it("offers 'Aprobar' only where approving changes something: not for a card already granted at that door", async () => {
@@ -229,16 +239,51 @@ describe("approving a card from a denied row", () => {
     expect(offered(pendingRow!)).toBe(true);
   });
 
+  it("grants the door with the hours the confirmation names, or adds the holder to a group; never for a card already active and assigned (issue 40)", async () => {
+    const azotea = await door("Azotea");
+    const resident = await createTestUser();
+    const hours = await registerCard({ cardNumber: `${hexPrefix()}0D`, status: "pending" });
+    const holders = await registerCard({ cardNumber: `${hexPrefix()}0E`, status: "pending", userId: resident.id });
+    const assigned = await registerCard({ cardNumber: `${hexPrefix()}0F`, status: "active", userId: resident.id });
+    const group = await createAccessGroup({ name: `Residentes ${hexPrefix()}`, doors: [{ doorId: azotea.code, schedule: [] }] });
+    if (!group.ok) throw new Error(group.message);
+    const now = Date.now();
+    const [byHours, byGroup, ofAssigned] = await insertLogs([
+      { at: now - 3 * MINUTE, cardNumber: hours.cardNumber, cardId: hours.id, door: azotea, granted: false, reason: "card_pending" },
+      { at: now - 2 * MINUTE, cardNumber: holders.cardNumber, cardId: holders.id, door: azotea, granted: false, reason: "card_pending" },
+      { at: now - 1 * MINUTE, cardNumber: assigned.cardNumber, cardId: assigned.id, door: azotea, granted: false, reason: "outside_schedule" },
+    ]);
+    const body = await (await load(`?doorId=${azotea.code}`)).json();
+    const offered = (id: string) => body.lines.find((line: { id: string }) => line.id === id)?.canApprove;
+    expect([offered(byHours!), offered(byGroup!), offered(ofAssigned!)]).toEqual([true, true, false]);
+
+    // The door with its hours: a timetable on the permission, not "always".
+    expect((await post({ intent: "approve-card", logId: byHours!, doorId: azotea.code, schedule: "L-V 08:00-20:00" })).status).toBe(302);
+    expect(await getCardById(hours.id)).toMatchObject({
+      status: "active",
+      permissions: [{ doorId: azotea.id, granted: true, schedule: [{ days: [1, 2, 3, 4, 5], from: "08:00", to: "20:00" }] }],
+    });
+    // The group: no door permission of its own; its holder joins the group.
+    expect((await post({ intent: "approve-card", logId: byGroup!, groupId: group.group._id })).status).toBe(302);
+    expect(await getCardById(holders.id)).toMatchObject({ status: "active", permissions: [] });
+    expect(await listGroupIdsOfUsers([resident.id])).toEqual(new Map([[resident.id, [group.group._id]]]));
+    // Active and assigned: the confirmation says so and a crafted post is refused.
+    expect((await (await load(`?approve=${ofAssigned!}`)).json()).approval).toMatchObject({ detail: null, message: "La tarjeta ya está activa y asignada: cambia sus permisos desde Gestionar Tarjetas" });
+    const refused = await post({ intent: "approve-card", logId: ofAssigned!, doorId: azotea.code });
+    expect(refused.status).toBe(409);
+    expect(await getCardById(assigned.id)).toMatchObject({ permissions: [] });
+  });
+
   it("says when an approved card stays inactive (approving only activates pending cards)", async () => {
     const trastero = await door("Trastero");
     const inactive = await registerCard({ cardNumber: `${hexPrefix()}08`, status: "inactive" });
     const [denied] = await insertLogs([
       { at: Date.now(), cardNumber: inactive.cardNumber, cardId: inactive.id, door: trastero, granted: false, reason: "card_inactive" },
     ]);
-    const response = await post({ intent: "approve-card", logId: denied! });
+    const response = await post({ intent: "approve-card", logId: denied!, doorId: trastero.code });
     expect(await toastOf(response)).toMatchObject({
       title: "Tarjeta aprobada",
-      description: `${inactive.cardNumber} con acceso a Trastero; 1 registro denegado eliminado. La tarjeta sigue inactiva.`,
+      description: `${inactive.cardNumber} con acceso a Trastero; 1 registro denegado marcado como resuelto. La tarjeta sigue inactiva.`,
     });
     expect(await getCardById(inactive.id)).toMatchObject({ status: "inactive", permissions: [{ doorId: trastero.id, granted: true }] });
   });

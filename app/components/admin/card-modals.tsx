@@ -219,20 +219,41 @@ export function DeleteCardModal({ detail, closeTo, lastResult }: { detail: CardD
   );
 }
 
-export function ApproveCardModal({ detail, closeTo, lastResult }: { detail: CardDetail; closeTo: string; lastResult?: SubmissionResult<string[]> }) {
+/**
+ * The approval's confirmation, on the cards screen and from a denied row of
+ * the access log (`fromLog`: that row, its door chosen first; a card that is
+ * not pending may still get the door). It says what will be granted: the
+ * door with its hours, or the holder's access group (issue 40, point 15).
+ */
+export function ApproveCardModal({
+  detail,
+  closeTo,
+  lastResult,
+  fromLog,
+}: {
+  detail: CardDetail;
+  closeTo: string;
+  lastResult?: SubmissionResult<string[]>;
+  fromLog?: { logId: string; doorId: string | null };
+}) {
   const { card } = detail;
   const [form, fields] = useSchemaForm(CardApproveSchema, {
     id: `card-approve-${card._id}`,
     lastResult,
+    defaultValue: fromLog?.doorId ? { doorId: fromLog.doorId } : undefined,
   });
+  const approvable = fromLog ? !(card.status === "active" && card.userId) : card.status === "pending";
   return (
     <RouteModal title={`Aprobar tarjeta ${card.cardNumber}`} closeTo={closeTo}>
-      {card.status !== "pending" && !lastResult ? (
-        <p>La tarjeta no está pendiente de aprobación.</p>
+      {!approvable && !lastResult ? (
+        <p>{fromLog ? "La tarjeta ya está activa y asignada: cambia sus permisos desde Gestionar Tarjetas." : "La tarjeta no está pendiente de aprobación."}</p>
       ) : (
         <Form method="post" {...getFormProps(form)} className="form" preventScrollReset>
           <FormAlert id={form.errorId} errors={form.errors} />
-          <p>La tarjeta pasará de Pendiente a Activa. Puedes darle acceso a una puerta a la vez.</p>
+          <p>
+            {card.status === "pending" ? "La tarjeta pasará de Pendiente a Activa. " : null}
+            Puedes darle acceso a una puerta con su horario{card.userId ? ", o añadir a su titular a un grupo de acceso" : ""}.
+          </p>
           <SelectField
             label="Conceder acceso a (opcional)"
             meta={fields.doorId}
@@ -240,10 +261,25 @@ export function ApproveCardModal({ detail, closeTo, lastResult }: { detail: Card
             data-autofocus
             options={detail.doors.map((door) => ({ value: door.doorId, label: `${door.name} (${door.location})` }))}
           />
+          <InputField
+            label="Horario en esa puerta (opcional)"
+            meta={fields.schedule}
+            hint="Por ejemplo «L-V 08:00-20:00; S 10:00-14:00». Vacío: a cualquier hora, por encima del horario de sus grupos."
+          />
+          {card.userId ? (
+            <SelectField
+              label="Añadir a su titular al grupo (opcional)"
+              meta={fields.groupId}
+              placeholder="Ningún grupo"
+              options={detail.groups.map((group) => ({ value: group.id, label: group.name }))}
+            />
+          ) : null}
+          {fromLog ? <p className="muted">Sus registros denegados quedarán marcados como resueltos; no se borra ninguno.</p> : null}
           <div>
             <SubmitButton intent="approve-card" label="Aprobar Tarjeta" busyLabel="Aprobando..." />
           </div>
           <input type="hidden" name="id" value={card._id} />
+          {fromLog ? <input type="hidden" name="logId" value={fromLog.logId} /> : null}
         </Form>
       )}
     </RouteModal>

@@ -1,6 +1,6 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { CardNumber } from "~/components/admin/card-badges";
-import { ACCESS_RESULT_LABELS, CREDENTIAL_KIND_LABELS } from "~/schemas/access-log";
+import { ACCESS_RESULT_LABELS, CREDENTIAL_KIND_LABELS, type AccessOutcome } from "~/schemas/access-log";
 import { formatDateTimeSeconds, formatTimeSeconds } from "~/utils/dates";
 
 /** One line of the table: a log row, or several merged (SPEC §2). Dates are ISO strings. */
@@ -13,6 +13,9 @@ export type LogLine = {
   username: string | null;
   doorName: string;
   accessGranted: boolean;
+  /** Granted, denied, a door alarm (never either), or a denial resolved by its card's approval (issue 40). */
+  outcome: AccessOutcome;
+  resolvedAt: string | null;
   reasonText: string;
   isAnonymous: boolean;
   offline: boolean;
@@ -23,7 +26,7 @@ export type LogLine = {
   canApprove: boolean;
 };
 
-export function LogTable({ lines }: { lines: LogLine[] }) {
+export function LogTable({ lines, approveHref }: { lines: LogLine[]; approveHref: (id: string) => string }) {
   return (
     <div className="table-wrap">
       <table className="data log-table stack-on-phone">
@@ -41,7 +44,7 @@ export function LogTable({ lines }: { lines: LogLine[] }) {
         </thead>
         <tbody>
           {lines.map((line) => (
-            <LogRow key={line.id} line={line} />
+            <LogRow key={line.id} line={line} approveHref={approveHref} />
           ))}
         </tbody>
       </table>
@@ -49,10 +52,13 @@ export function LogTable({ lines }: { lines: LogLine[] }) {
   );
 }
 
-function LogRow({ line }: { line: LogLine }) {
-  const result = line.accessGranted ? "granted" : "denied";
+/** The badge's colour class per outcome. */
+const RESULT_BADGE: Record<AccessOutcome, string> = { granted: "badge-granted", denied: "badge-denied", alarm: "badge-alarm", resolved: "badge-resolved" };
+
+function LogRow({ line, approveHref }: { line: LogLine; approveHref: (id: string) => string }) {
+  const result = line.outcome;
   return (
-    <tr data-testid="log-row" data-card-number={line.cardNumber} data-count={line.count}>
+    <tr data-testid="log-row" data-card-number={line.cardNumber} data-count={line.count} data-result={result}>
       <td data-label="Fecha">
         <time dateTime={line.timestamp}>{formatDateTimeSeconds(line.timestamp)}</time>
         {line.count > 1 ? (
@@ -77,7 +83,12 @@ function LogRow({ line }: { line: LogLine }) {
       </td>
       <td data-label="Puerta">{line.doorName}</td>
       <td data-label="Resultado">
-        <span className={`badge badge-${result}`}>{ACCESS_RESULT_LABELS[result]}</span>
+        <span
+          className={`badge ${RESULT_BADGE[result]}`}
+          title={line.resolvedAt ? `Denegado; resuelto al aprobar la tarjeta el ${formatDateTimeSeconds(line.resolvedAt)}` : undefined}
+        >
+          {ACCESS_RESULT_LABELS[result]}
+        </span>
         {line.offline ? (
           <>
             {" "}
@@ -86,29 +97,19 @@ function LogRow({ line }: { line: LogLine }) {
         ) : null}
       </td>
       <td data-label="Motivo">{line.reasonText}</td>
-      <td data-label="Acciones">{line.canApprove ? <ApproveForm line={line} /> : null}</td>
+      <td data-label="Acciones">
+        {line.canApprove ? (
+          // Opens the cards screen's confirmation (issue 40, point 15): what to grant is chosen there.
+          <Link
+            to={approveHref(line.id)}
+            className="button button-small"
+            preventScrollReset
+            aria-label={`Aprobar tarjeta ${line.cardNumber} en ${line.doorName}`}
+          >
+            Aprobar
+          </Link>
+        ) : null}
+      </td>
     </tr>
-  );
-}
-
-/** Approving runs on the server (works without JavaScript); the answer is a toast. */
-function ApproveForm({ line }: { line: LogLine }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("logId") === line.id;
-  return (
-    <Form method="post" className="actions" preventScrollReset>
-      <input type="hidden" name="logId" value={line.id} />
-      <button
-        type="submit"
-        name="intent"
-        value="approve-card"
-        className="button button-small"
-        disabled={busy}
-        aria-label={`Aprobar tarjeta ${line.cardNumber} en ${line.doorName}`}
-        title="Activa la tarjeta si está pendiente, le da acceso a esta puerta y borra sus registros denegados"
-      >
-        {busy ? "Aprobando..." : "Aprobar"}
-      </button>
-    </Form>
   );
 }
