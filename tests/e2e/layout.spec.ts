@@ -325,8 +325,8 @@ test("admin tables at 1280 px fit and break no word: codes, statuses, buttons an
       }
     }
   }
-  // The logs, last: the denied row's 'Aprobar' was among the buttons checked.
-  await expect(page.getByRole("button", { name: new RegExp(`^Aprobar tarjeta ${card.cardNumber}`) })).toBeVisible();
+  // The logs, last: the denied row's 'Aprobar' (a link to its confirmation, as on the cards screen: issue 40) was among the buttons checked.
+  await expect(page.getByRole("link", { name: new RegExp(`^Aprobar tarjeta ${card.cardNumber}`) })).toBeVisible();
 
   await page.setViewportSize(PHONE);
   await page.goto("/admin/reservations");
