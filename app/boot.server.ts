@@ -13,6 +13,7 @@ import { countAdmins, createUser } from "~/models/user.server";
 import { scheduleDailyBackups } from "~/services/backups.server";
 import { scheduleDoorAlarmPolls } from "~/services/door-alarms.server";
 import { scheduleVisitorArrivalPolls } from "~/services/visitor-passes.server";
+import { scheduleHoldReleases } from "~/services/pending-holds.server";
 import { audited, purgeAuditTrail, SYSTEM_ACTOR } from "~/services/audit.server";
 import { purgeOldConsultations } from "~/services/consultations.server";
 import { purgeOldPublicIncidents } from "~/services/incidents.server";
@@ -153,6 +154,8 @@ export async function boot() {
   scheduleDoorAlarmPolls();
   // A visitor pass's first use: 'Tu visita … ha llegado' to its resident.
   scheduleVisitorArrivalPolls();
+  // Guests' pending bookings whose time ran out: recorded as released, guest and house told (issue 40).
+  scheduleHoldReleases();
   void purgeOldAuditEvents();
   setInterval(() => void purgeOldAuditEvents(), DAY_MS).unref();
   console.info(`[boot] ${env.BUILDING_NAME}: database ready (${env.DATABASE_URL.split("?")[0]})`);

@@ -153,6 +153,17 @@ export const anonymousReservations = sqliteTable(
     salaId: text("sala_id").references((): AnySQLiteColumn => facilities.id),
     heldFrom: integer("held_from", { mode: "timestamp_ms" }),
     heldTo: integer("held_to", { mode: "timestamp_ms" }),
+    // Issue 40: a pending stay holds its place (counts against the inventory)
+    // from heldSince, when its guest confirmed their email (or at once, with
+    // BOOKING_EMAIL_CONFIRMATION off; null while it awaits the email), until
+    // expiresAt, when it lapses unless the house confirms it; emailTokenHash is
+    // the SHA-256 of the first mail's link token; lapsedAt, when a lapsed stay
+    // was released (cancelled). The triggers compare them with the clock
+    // (drizzle/0029_pending_holds.sql).
+    heldSince: integer("held_since", { mode: "timestamp_ms" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    emailTokenHash: text("email_token_hash"),
+    lapsedAt: integer("lapsed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -168,6 +179,11 @@ export const anonymousReservations = sqliteTable(
     index("anonymous_reservations_list_idx").on(t.createdAt, t.status, t.endDate),
     // The admin's stats: every status, split by "stay over", from this index alone.
     index("anonymous_reservations_status_end_idx").on(t.status, t.endDate),
+    // Issue 40: the release job's lapsed pending stays, and the caps on open
+    // pending stays per email and per client address.
+    index("anonymous_reservations_expiry_idx").on(t.status, t.expiresAt),
+    index("anonymous_reservations_email_idx").on(sql`lower(${t.guestEmail})`, t.status),
+    index("anonymous_reservations_ip_idx").on(t.ipAddress, t.createdAt),
   ],
 );
 

@@ -10,6 +10,7 @@ import { getEnv } from "~/utils/env.server";
 import type { Mail } from "~/utils/mail.server";
 import { allDayEvent, calendarMethod, type StayState } from "./ics.server";
 import { composeMail } from "./layout.server";
+import { holdLine } from "./pending-hold-mail.server";
 
 const ADDRESS = "Calle del Muelle 12, 33500 Llanes, Asturias";
 
@@ -42,6 +43,7 @@ export function reservationConfirmationMail(reservation: MailedReservation): Mai
     greeting: `Hola, ${reservation.guestName}:`,
     paragraphs: [
       `Hemos recibido tu reserva en ${BUILDING_NAME}. Está pendiente de confirmación y te avisaremos en cuanto la confirmemos.`,
+      ...(reservation.status === "pending" ? [holdLine(reservation)].filter((line): line is string => line !== null) : []),
       "Guarda tu código de reserva: lo necesitarás, junto con tu email, para consultarla o cancelarla.",
     ],
     rows: reservationRows(reservation),

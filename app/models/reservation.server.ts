@@ -5,7 +5,8 @@
 // holds one sala for whole days that neither another guest nor a resident
 // has. Each write here is one statement, so whatever the concurrency, of any
 // number of requests for the last K rooms exactly K are stored; a refused
-// write answers its reason instead of a row.
+// write answers its reason instead of a row. A pending stay holds its place
+// only from its hold's start to its lapse (holdsSql, issue 40).
 import crypto from "node:crypto";
 import { and, asc, eq, getTableColumns, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
@@ -45,6 +46,28 @@ function stayRefusalOf(error: unknown): StayRefusal | null {
 const r = anonymousReservations;
 const OPEN = ["pending", "confirmed"] as const;
 
+/**
+ * SQL: the stay (a row of anonymous_reservations under `alias`) holds its
+ * place at `now` (epoch ms): confirmed, or pending, not awaiting its guest's
+ * email (no link token, or the link followed: `held_since`) and not lapsed
+ * (issue 40). The inventory's triggers say the same with the
+ * database's clock (drizzle/0029_pending_holds.sql).
+ */
+export function holdsSql(alias: string, now: number) {
+  const a = sql.raw(alias);
+  return sql`(${a}.status = 'confirmed' OR (${a}.status = 'pending' AND (${a}.held_since IS NOT NULL OR ${a}.email_token_hash IS NULL) AND (${a}.expires_at IS NULL OR ${a}.expires_at > ${now})))`;
+}
+
+/** The stay awaits its guest's email (its first mail's link), holding nothing until then. */
+export function awaitsEmail(stay: Pick<AnonymousReservation, "heldSince" | "emailTokenHash">) {
+  return stay.heldSince === null && stay.emailTokenHash !== null;
+}
+
+/** SQL: the stay is confirmed by the house (what an availability without the pending holds counts). */
+function confirmedSql(alias: string) {
+  return sql`(${sql.raw(alias)}.status = 'confirmed')`;
+}
+
 const withPlace = { ...getTableColumns(r), roomName: rooms.name, salaName: facilities.name };
 
 function selectStays() {
@@ -76,34 +99,48 @@ export function generateReservationCode(length = 8) {
 export type SalaHold = { heldFrom: Date; heldTo: Date };
 
 /** SQL: the first sala (by the catalogue's order; `preferId` before the others) free for the whole hold, or NULL. */
-function freeSalaSql({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null, preferId: string | null = null) {
+function freeSalaSql({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null, preferId: string | null = null, now = Date.now()) {
   const [from, to] = [heldFrom.getTime(), heldTo.getTime()];
   return sql`(SELECT f.id FROM facilities f
     WHERE f.type = 'meeting-room'
       AND NOT EXISTS (SELECT 1 FROM facility_bookings b
         WHERE b.facility_id = f.id AND b.status = 'confirmed' AND b.starts_at < ${to} AND ${from} < b.ends_at)
       AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
-        WHERE s.sala_id = f.id AND s.status IN ('pending', 'confirmed') AND s.id IS NOT ${exceptStayId}
+        WHERE s.sala_id = f.id AND ${holdsSql("s", now)} AND s.id IS NOT ${exceptStayId}
           AND s.held_from < ${to} AND ${from} < s.held_to)
     ORDER BY f.id IS NOT ${preferId}, f.sort_order, f.name LIMIT 1)`;
 }
 
 /**
+ * How a new pending stay waits (issue 40): with `emailTokenHash` (the
+ * SHA-256 of its first mail's link token) and no `heldSince`, it awaits the
+ * guest's email and holds nothing; otherwise it holds from `heldSince`.
+ * `expiresAt`: when it lapses (null: never, as a stay stored without one).
+ */
+export type PendingTerms = { heldSince: Date | null; expiresAt: Date | null; emailTokenHash: string | null };
+
+/**
  * Stores a guest's reservation under a fresh random code (retrying on a
- * collision). A room stay is refused when its type is full on one of its
- * nights; a meeting-room stay takes the first sala free for all its days, and
- * is refused when there is none.
+ * collision). A stay that holds (by default it does, at once) is refused when
+ * its room type is full on one of its nights; a meeting-room stay that holds
+ * takes the first sala free for all its days, and is refused when there is
+ * none. A stay awaiting its guest's email holds nothing and gets its sala
+ * when it begins to hold (confirmStayEmail).
  */
 export async function createReservation(
   input: ReservationInput & { ipAddress: string | null },
   hold: SalaHold | null = null,
+  terms: PendingTerms = { heldSince: new Date(), expiresAt: null, emailTokenHash: null },
 ): Promise<{ ok: true; reservation: Stay } | { ok: false; reason: StayRefusal }> {
-  const place = input.reservationType === "sala" && hold ? { salaId: freeSalaSql(hold), heldFrom: hold.heldFrom, heldTo: hold.heldTo } : {};
+  const place =
+    input.reservationType === "sala" && hold
+      ? { ...(awaitsEmail(terms) ? {} : { salaId: freeSalaSql(hold) }), heldFrom: hold.heldFrom, heldTo: hold.heldTo }
+      : {};
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const [row] = await getDb()
         .insert(r)
-        .values({ id: createId(), reservationCode: generateReservationCode(), ...input, ...place })
+        .values({ id: createId(), reservationCode: generateReservationCode(), ...input, ...terms, ...place })
         .returning({ id: r.id });
       return { ok: true, reservation: (await getReservationById(row!.id))! };
     } catch (error) {
@@ -113,6 +150,22 @@ export async function createReservation(
     }
   }
   throw new Error("Could not find a free reservation code after 5 attempts");
+}
+
+/**
+ * Whether a stay could not hold now: its room type full on one of its nights,
+ * or no sala free on all its days (a booking that awaits its guest's email
+ * is refused then, though the triggers only check stays that hold).
+ */
+export async function stayWouldBeFull(input: Pick<ReservationInput, "reservationType" | "roomType" | "startDate" | "endDate">, hold: SalaHold | null, now = Date.now()): Promise<StayRefusal | null> {
+  if (input.reservationType === "sala") {
+    if (!hold) return "salas-full";
+    const [row] = await getDb().all<{ id: string | null }>(sql`SELECT ${freeSalaSql(hold, null, null, now)} AS id`);
+    return row?.id ? null : "salas-full";
+  }
+  if (!input.roomType) return null;
+  const [row] = await getDb().all<{ rooms: number }>(sql`SELECT count(*) AS rooms FROM rooms WHERE room_type = ${input.roomType} AND status = 'available'`);
+  return Number(row?.rooms ?? 0) <= (await busiestNight(input.roomType, input.startDate, input.endDate, { now })) ? "rooms-full" : null;
 }
 
 export async function getReservationByCode(code: string): Promise<Stay | undefined> {
@@ -135,6 +188,86 @@ export async function cancelReservationByGuest(id: string, now = new Date()) {
   return cancelled ? ((await getReservationById(cancelled.id)) ?? null) : null;
 }
 
+/** Pending stays of this email that have not lapsed (the email compared in lower case). */
+export async function countOpenPendingForEmail(email: string, now = new Date()) {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(r)
+    .where(and(eq(r.status, "pending"), sql`lower(${r.guestEmail}) = ${email.toLowerCase()}`, sql`(${r.expiresAt} IS NULL OR ${r.expiresAt} > ${now.getTime()})`));
+  return Number(row?.n ?? 0);
+}
+
+/** Pending stays booked from this client address since `since` that have not lapsed. */
+export async function countOpenPendingFromAddress(ipAddress: string, since: Date, now = new Date()) {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)` })
+    .from(r)
+    .where(and(eq(r.status, "pending"), eq(r.ipAddress, ipAddress), gte(r.createdAt, since), sql`(${r.expiresAt} IS NULL OR ${r.expiresAt} > ${now.getTime()})`));
+  return Number(row?.n ?? 0);
+}
+
+export type EmailConfirmOutcome =
+  | { ok: true; reservation: Stay }
+  | { ok: false; reason: StayRefusal | "no-free-room" | "not-awaiting" };
+
+/**
+ * The guest confirmed their email with the link's token: a pending stay
+ * awaiting it and not lapsed begins to hold, until `expiresAt`, in one
+ * statement the inventory's triggers check (a full room type refuses it); a
+ * meeting-room stay takes the first sala free on all its days. The token's
+ * hash stays, so the same link again is recognised. "not-awaiting" when the
+ * token does not match a stay that awaits it.
+ */
+export async function confirmStayEmail(
+  stay: Pick<AnonymousReservation, "id" | "reservationType" | "heldFrom" | "heldTo">,
+  tokenHash: string,
+  { now, expiresAt }: { now: Date; expiresAt: Date },
+): Promise<EmailConfirmOutcome> {
+  const awaiting = and(
+    eq(r.id, stay.id),
+    eq(r.status, "pending"),
+    sql`${r.heldSince} IS NULL`,
+    eq(r.emailTokenHash, tokenHash),
+    sql`${r.expiresAt} > ${now.getTime()}`,
+  );
+  let place: { salaId?: SQL } = {};
+  let needsPlace: SQL | undefined;
+  if (stay.reservationType === "sala" && stay.heldFrom && stay.heldTo) {
+    const sala = freeSalaSql({ heldFrom: stay.heldFrom, heldTo: stay.heldTo }, stay.id, null, now.getTime());
+    place = { salaId: sala };
+    needsPlace = sql`${sala} IS NOT NULL`;
+  }
+  const updated = await updateStay(and(awaiting, needsPlace), { heldSince: now, expiresAt, updatedAt: now, ...place });
+  if (updated) return updated;
+  const [still] = await getDb().select({ id: r.id }).from(r).where(awaiting).limit(1);
+  return { ok: false, reason: still ? "no-free-room" : "not-awaiting" };
+}
+
+/** Pending stays whose time ran out at `now` (the oldest first), for the release job. */
+export async function listLapsedPendingStays(now: Date, limit = 100) {
+  return getDb()
+    .select({ id: r.id })
+    .from(r)
+    .where(and(eq(r.status, "pending"), sql`${r.expiresAt} <= ${now.getTime()}`))
+    .orderBy(asc(r.expiresAt))
+    .limit(limit);
+}
+
+/**
+ * Releases a pending stay whose time ran out: cancelled, with `lapsedAt`
+ * saying why (the admin sees it as 'Caducada'). Null when it is not (or no
+ * longer) one, e.g. another process released it a moment earlier or the
+ * house confirmed it.
+ */
+export async function expirePendingStay(id: string, now = new Date()) {
+  const [row] = await getDb()
+    .update(r)
+    .set({ status: "cancelled", cancelledAt: now, lapsedAt: now, updatedAt: now })
+    .where(and(eq(r.id, id), eq(r.status, "pending"), sql`${r.expiresAt} <= ${now.getTime()}`))
+    .returning({ id: r.id });
+  return row ? ((await getReservationById(row.id)) ?? null) : null;
+}
+
 export async function countReservations() {
   const [row] = await getDb().select({ n: sql<number>`count(*)` }).from(r);
   return Number(row?.n ?? 0);
@@ -146,18 +279,19 @@ export async function countReservations() {
  * The most rooms of the type that open stays use on one night of [startDate,
  * endDate): the busiest night is the first or one on which a stay starts.
  */
-export async function busiestNight(roomType: Room["roomType"], startDate: string, endDate: string) {
+export async function busiestNight(roomType: Room["roomType"], startDate: string, endDate: string, { now = Date.now(), confirmedOnly = false }: { now?: number; confirmedOnly?: boolean } = {}) {
+  const counted = (alias: string) => (confirmedOnly ? confirmedSql(alias) : holdsSql(alias, now));
   const [row] = await getDb().all<{ n: number | null }>(sql`
     SELECT max((
       SELECT count(*) FROM anonymous_reservations s
-      WHERE s.reservation_type = 'habitacion' AND s.room_type = ${roomType} AND s.status IN ('pending', 'confirmed')
+      WHERE s.reservation_type = 'habitacion' AND s.room_type = ${roomType} AND s.status IN ('pending', 'confirmed') AND ${counted("s")}
         AND s.end_date > nights.night AND s.start_date <= nights.night
     )) AS n
     FROM (
       SELECT ${startDate} AS night
       UNION
       SELECT o.start_date FROM anonymous_reservations o
-      WHERE o.reservation_type = 'habitacion' AND o.room_type = ${roomType} AND o.status IN ('pending', 'confirmed')
+      WHERE o.reservation_type = 'habitacion' AND o.room_type = ${roomType} AND o.status IN ('pending', 'confirmed') AND ${counted("o")}
         AND o.end_date > ${startDate} AND o.start_date > ${startDate} AND o.start_date < ${endDate}
     ) AS nights`);
   return Number(row?.n ?? 0);
@@ -167,17 +301,29 @@ export async function busiestNight(roomType: Room["roomType"], startDate: string
  * The salas (meeting-room facilities, in the catalogue's order) and whether
  * each is free for the whole hold (the stay `exceptStayId` aside).
  */
-export async function listSalasForHold({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null) {
+export async function listSalasForHold({ heldFrom, heldTo }: SalaHold, exceptStayId: string | null = null, now = Date.now()) {
   const [from, to] = [heldFrom.getTime(), heldTo.getTime()];
-  const rows = await getDb().all<{ id: string; name: string; capacity: number | null; free: number }>(sql`
+  const rows = await getDb().all<{ id: string; name: string; capacity: number | null; free: number; pendingOnly: number }>(sql`
     SELECT f.id, f.name, f.capacity,
       NOT EXISTS (SELECT 1 FROM facility_bookings b
         WHERE b.facility_id = f.id AND b.status = 'confirmed' AND b.starts_at < ${to} AND ${from} < b.ends_at)
       AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
-        WHERE s.sala_id = f.id AND s.status IN ('pending', 'confirmed') AND s.id IS NOT ${exceptStayId}
-          AND s.held_from < ${to} AND ${from} < s.held_to) AS free
+        WHERE s.sala_id = f.id AND ${holdsSql("s", now)} AND s.id IS NOT ${exceptStayId}
+          AND s.held_from < ${to} AND ${from} < s.held_to) AS free,
+      NOT EXISTS (SELECT 1 FROM facility_bookings b
+        WHERE b.facility_id = f.id AND b.status = 'confirmed' AND b.starts_at < ${to} AND ${from} < b.ends_at)
+      AND NOT EXISTS (SELECT 1 FROM anonymous_reservations s
+        WHERE s.sala_id = f.id AND s.status = 'confirmed' AND s.id IS NOT ${exceptStayId}
+          AND s.held_from < ${to} AND ${from} < s.held_to) AS pendingOnly
     FROM facilities f WHERE f.type = 'meeting-room' ORDER BY f.sort_order, f.name`);
-  return rows.map((row) => ({ id: row.id, name: row.name, capacity: row.capacity === null ? null : Number(row.capacity), free: Boolean(Number(row.free)) }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    capacity: row.capacity === null ? null : Number(row.capacity),
+    free: Boolean(Number(row.free)),
+    /** Taken only by stays the house has not confirmed yet (pending holds, which may lapse). */
+    heldUnconfirmed: !Number(row.free) && Boolean(Number(row.pendingOnly)),
+  }));
 }
 
 // --- Confirmation and rooms ---
@@ -383,10 +529,10 @@ export async function listStaysBetween(from: string, to: string) {
 }
 
 /** Open stays holding the sala during [from, to) (epoch instants), for a day's free slots. */
-export async function listSalaHoldsBetween(salaId: string, from: Date, to: Date) {
+export async function listSalaHoldsBetween(salaId: string, from: Date, to: Date, now = Date.now()) {
   return getDb()
     .select({ id: r.id, heldFrom: r.heldFrom, heldTo: r.heldTo })
     .from(r)
-    .where(and(eq(r.salaId, salaId), inArray(r.status, [...OPEN]), sql`${r.heldFrom} < ${to.getTime()}`, sql`${r.heldTo} > ${from.getTime()}`))
+    .where(and(eq(r.salaId, salaId), inArray(r.status, [...OPEN]), holdsSql("anonymous_reservations", now), sql`${r.heldFrom} < ${to.getTime()}`, sql`${r.heldTo} > ${from.getTime()}`))
     .orderBy(asc(r.heldFrom));
 }

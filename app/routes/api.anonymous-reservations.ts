@@ -28,5 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const input = await parseJsonBody(request, createReservationSchema({ today: todayInMadrid() }));
   const placed = await placeReservation(input, { ip: getClientIp(request) });
   if (!placed.ok) refuseApi(placed);
+  // A stay longer than MAX_ONLINE_NIGHTS is an enquiry for the house, not a hold (issue 40).
+  if (placed.kind === "enquiry") return apiSuccess({ enquiry: true, nights: placed.nights, emailSent: placed.emailSent }, 202);
   return apiSuccess({ ...toGuestView(placed.reservation), emailSent: placed.emailSent }, 201);
 }

@@ -12,6 +12,8 @@ export type BookingReceipt = {
   startDate: string;
   endDate: string;
   emailSent: boolean;
+  /** Issue 40: how long the booking holds its place, or that it awaits the guest's email first. */
+  holdNote?: string | null;
 };
 
 export const bookingReceiptCookie = createFlashCookie<BookingReceipt>("booking_receipt");

@@ -10,7 +10,7 @@ import { Modal } from "~/components/modal";
 import { PrivacyNotice } from "~/components/privacy-notice";
 import { useToast } from "~/components/toaster";
 import { CONTACT_PREFERENCES, RESERVATION_TYPES, ROOM_TYPES } from "~/db/schema-enums";
-import { availabilityMessage, createAvailabilitySchema, fullMessage, type Availability } from "~/schemas/availability";
+import { availabilityMessage, createAvailabilitySchema, fullMessage, unconfirmedHoldsMessage, type Availability } from "~/schemas/availability";
 import {
   CONTACT_PREFERENCE_LABELS,
   createReservationSchema,
@@ -19,6 +19,8 @@ import {
 } from "~/schemas/reservation";
 import { readAvailability } from "~/services/availability.server";
 import { placeReservation } from "~/services/visitor.server";
+import { receiptHoldNote } from "~/services/pending-holds.server";
+import { getEnv } from "~/utils/env.server";
 import { requireSameOrigin } from "~/utils/auth.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { formatIsoDay, todayInMadrid } from "~/utils/dates";
@@ -70,6 +72,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const availability = result.status === 409 ? await readAvailability(submission.value) : null;
     return withAvailability(refusedForm(result, { intent: "book", submission }), availability);
   }
+  if (result.kind === "enquiry") {
+    return redirectWithToast(
+      "/reservar",
+      successToast("Solicitud enviada", `Las estancias de más de ${getEnv().MAX_ONLINE_NIGHTS} noches no se reservan en línea: te hemos enviado tu solicitud como consulta y te escribiremos para acordarla. No te guardamos ninguna plaza hasta entonces.`),
+    );
+  }
   const { reservation } = result;
   const typeLabel = RESERVATION_TYPE_LABELS[reservation.reservationType];
   const receipt: Receipt = {
@@ -79,6 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
     startDate: reservation.startDate,
     endDate: reservation.endDate,
     emailSent: result.emailSent,
+    holdNote: receiptHoldNote(reservation),
   };
   const headers = new Headers();
   headers.append("Set-Cookie", await bookingReceiptCookie.set(receipt));
@@ -121,12 +130,12 @@ function useAvailability(choice: StayChoice, answered: Availability | null) {
       setLive({ availability: null });
       return;
     }
-    const query = new URLSearchParams({ reservationType, startDate, endDate, ...(reservationType === "sala" ? {} : { roomType }) });
+    const query = new URLSearchParams({ reservationType, startDate, endDate, ...(reservationType === "sala" ? {} : { roomType }), holds: "1" });
     const controller = new AbortController();
     const timer = setTimeout(() => {
       fetch(`/api/availability?${query}`, { signal: controller.signal })
         .then((response) => response.json())
-        .then((body: { success: boolean; data?: Pick<Availability, "available" | "total" | "salas"> }) =>
+        .then((body: { success: boolean; data?: Pick<Availability, "available" | "total" | "salas" | "unconfirmed"> }) =>
           setLive({
             availability: body.success && body.data ? { reservationType: reservationType as Availability["reservationType"], roomType: (roomType || null) as Availability["roomType"], startDate, endDate, ...body.data } : null,
           }),
@@ -145,11 +154,20 @@ function useAvailability(choice: StayChoice, answered: Availability | null) {
 
 function AvailabilityMessage({ availability }: { availability: Availability }) {
   const free = availability.available > 0;
+  const held = unconfirmedHoldsMessage(availability);
   return (
-    <div className={`alert availability ${free ? "alert-success" : "alert-error"}`} id="availability-message" data-testid="availability-message">
-      <p>{availabilityMessage(availability)}</p>
-      {free && availability.salas ? <p className="muted">Libres: {availability.salas.map((sala) => sala.name).join(", ")}</p> : null}
-    </div>
+    <>
+      <div className={`alert availability ${free ? "alert-success" : "alert-error"}`} id="availability-message" data-testid="availability-message">
+        <p>{availabilityMessage(availability)}</p>
+        {free && availability.salas ? <p className="muted">Libres: {availability.salas.map((sala) => sala.name).join(", ")}</p> : null}
+      </div>
+      {/* Issue 40: places held by bookings the house has not confirmed yet, which may lapse. */}
+      {held ? (
+        <p className="muted" data-testid="availability-holds">
+          {held}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -309,6 +327,7 @@ function ReceiptModal({ receipt, onClose }: { receipt: Receipt; onClose: () => v
           : "No hemos podido enviarte el email de confirmación; apunta el código."}{" "}
         Guarda este código para consultar tu reserva más adelante.
       </p>
+      {receipt.holdNote ? <p data-testid="receipt-hold">{receipt.holdNote}</p> : null}
       <div className="modal-actions">
         <Link to={`/reserva-consulta?codigo=${encodeURIComponent(receipt.reservationCode)}`} className="button button-secondary">
           Consultar mi reserva

@@ -78,6 +78,8 @@ export const AUDIT_ACTION_LABELS = {
   "reservation.notes": "Notas de reserva cambiadas",
   "reservation.room": "Habitación de reserva cambiada",
   "reservation.dates": "Fechas de reserva cambiadas",
+  "reservation.email_confirm": "Email de reserva confirmado",
+  "reservation.expire": "Reserva caducada",
   "room.create": "Habitación creada",
   "room.update": "Habitación editada",
   "room.delete": "Habitación eliminada",

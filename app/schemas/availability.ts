@@ -15,6 +15,8 @@ export type Availability = {
   total: number;
   /** Meeting rooms only: the salas free on every one of those days. */
   salas?: Array<{ _id: string; name: string; capacity: number | null }>;
+  /** Of the rooms (or salas) not free, how many only pending stays the house has not confirmed hold (they may lapse). */
+  unconfirmed?: number;
 };
 
 /** The query's fields: the booking form's names. */
@@ -41,6 +43,9 @@ export function createAvailabilitySchema({ today }: { today: string }) {
 }
 export type AvailabilityQuery = z.output<ReturnType<typeof createAvailabilitySchema>>;
 
+/** GET /api/availability's optional detail: `holds=1` adds `unconfirmed`. */
+export const AvailabilityDetailSchema = z.object({ holds: z.optional(z.enum(["0", "1"], { error: "holds debe ser 0 o 1" })) });
+
 /** The refusal of a booking when its type is full (issue 28). */
 export function fullMessage(reservationType: Availability["reservationType"], roomType: RoomType | null) {
   return reservationType === "sala" || !roomType
@@ -55,4 +60,15 @@ export function availabilityMessage({ reservationType, roomType, available }: Pi
   if (sala) return available === 1 ? "Queda 1 sala libre para esas fechas" : `Quedan ${available} salas libres para esas fechas`;
   const words = ROOM_TYPE_WORDS[roomType];
   return available === 1 ? `Queda 1 habitación ${words.one} libre para esas fechas` : `Quedan ${available} habitaciones ${words.many} libres para esas fechas`;
+}
+
+/** What /reservar says beside the availability when pending stays the house has not confirmed hold some of the rooms (issue 40). */
+export function unconfirmedHoldsMessage({ reservationType, roomType, unconfirmed = 0 }: Pick<Availability, "reservationType" | "roomType" | "unconfirmed">) {
+  if (unconfirmed <= 0) return null;
+  const one = unconfirmed === 1;
+  const what =
+    reservationType === "sala" || !roomType
+      ? one ? "1 sala está retenida" : `${unconfirmed} salas están retenidas`
+      : one ? `1 habitación ${ROOM_TYPE_WORDS[roomType].one} está retenida` : `${unconfirmed} habitaciones ${ROOM_TYPE_WORDS[roomType].many} están retenidas`;
+  return `${what} por ${one ? "una reserva" : "reservas"} aún sin confirmar: ${one ? "puede quedar libre" : "pueden quedar libres"}.`;
 }

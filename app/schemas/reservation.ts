@@ -112,6 +112,32 @@ export const RESERVATION_STATUS_LABELS = {
   completed: "Completada",
 } as const;
 
+/**
+ * Issue 40: a pending booking awaiting its guest's email holds nothing; one
+ * released because its time ran out is cancelled with `lapsedAt`, and shown so.
+ */
+export const AWAITING_EMAIL_LABEL = "Email sin confirmar";
+export const LAPSED_LABEL = "Caducada";
+
+/** The status in words, a released pending booking as 'Caducada'. */
+export function reservationStatusLabel(status: keyof typeof RESERVATION_STATUS_LABELS, lapsed: boolean) {
+  return lapsed && status === "cancelled" ? LAPSED_LABEL : RESERVATION_STATUS_LABELS[status];
+}
+
+/** The first mail's link (/reserva-confirmar?codigo&token) and its form: the booking's code and the link's token. */
+export const EmailConfirmationSchema = z.object({
+  codigo: z.pipe(
+    requiredText("El enlace de confirmación no es válido", 64),
+    z.transform((code: string) => code.toUpperCase().slice(0, 8)),
+  ),
+  token: z.string().check(z.regex(/^[A-Za-z0-9_-]{16,128}$/, "El enlace de confirmación no es válido")),
+});
+
+/** POST /api/anonymous-reservations/code/{code}/confirm-email: the link's token. */
+export const EmailConfirmationTokenSchema = z.object({
+  token: z.string({ error: "El enlace de confirmación no es válido" }).check(z.regex(/^[A-Za-z0-9_-]{16,128}$/, "El enlace de confirmación no es válido")),
+});
+
 /** A guest may cancel only while the reservation is pending or confirmed. */
 export const GUEST_CANCELLABLE = ["pending", "confirmed"] as const;
 

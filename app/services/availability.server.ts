@@ -18,14 +18,27 @@ export function salaHold(startDate: string, endDate: string): SalaHold {
 }
 
 /** What is free for the stay (no rate limit: callers that answer the public check it). */
-export async function readAvailability({ reservationType, roomType, startDate, endDate }: AvailabilityQuery): Promise<Availability> {
+/**
+ * What is free for the stay (no rate limit: callers that answer the public
+ * check it), and `unconfirmed`: how many of the rooms (or salas) not free are
+ * held only by pending stays the house has not confirmed yet, which lapse
+ * unless it does (issue 40). A booking awaiting its guest's email holds nothing.
+ */
+export async function readAvailability({ reservationType, roomType, startDate, endDate }: AvailabilityQuery, now = new Date()): Promise<Availability> {
   if (reservationType === "habitacion" && roomType) {
-    const [total, busiest] = await Promise.all([countRoomsInService(roomType), busiestNight(roomType, startDate, endDate)]);
-    return { reservationType, roomType, startDate, endDate, total, available: Math.max(0, total - busiest) };
+    const [total, busiest, busiestConfirmed] = await Promise.all([
+      countRoomsInService(roomType),
+      busiestNight(roomType, startDate, endDate, { now: now.getTime() }),
+      busiestNight(roomType, startDate, endDate, { confirmedOnly: true }),
+    ]);
+    const available = Math.max(0, total - busiest);
+    const unconfirmed = Math.max(0, Math.max(0, total - busiestConfirmed) - available);
+    return { reservationType, roomType, startDate, endDate, total, available, unconfirmed };
   }
-  const salas = await listSalasForHold(salaHold(startDate, endDate));
+  const salas = await listSalasForHold(salaHold(startDate, endDate), null, now.getTime());
   const free = salas.filter((sala) => sala.free).map(({ id, name, capacity }) => ({ _id: id, name, capacity }));
-  return { reservationType: "sala", roomType: null, startDate, endDate, total: salas.length, available: free.length, salas: free };
+  const unconfirmed = salas.filter((sala) => sala.heldUnconfirmed).length;
+  return { reservationType: "sala", roomType: null, startDate, endDate, total: salas.length, available: free.length, salas: free, unconfirmed };
 }
 
 /** GET /api/availability and /reservar: limited per address like the other public reads. */

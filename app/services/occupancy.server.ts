@@ -5,7 +5,7 @@
 // yet (pending ones) get rows of their own per room type, stacked so that
 // none overlap.
 import { listConfirmedBookingsBetween, listFacilities } from "~/models/facility-booking.server";
-import { listStaysBetween, type Stay } from "~/models/reservation.server";
+import { awaitsEmail, listStaysBetween, type Stay } from "~/models/reservation.server";
 import { listRooms } from "~/models/room.server";
 import { ROOM_TYPES } from "~/db/schema-enums";
 import { ROOM_TYPE_LABELS } from "~/schemas/reservation";
@@ -29,6 +29,13 @@ export type StaySpan = {
   /** It began before the first column, or goes on after the last. */
   before: boolean;
   after: boolean;
+  /**
+   * A pending stay's hold (issue 40): "awaiting-email" holds nothing until the
+   * guest confirms their email; "unconfirmed" holds its place until
+   * `holdUntil` unless the house confirms it. Null for every other stay.
+   */
+  hold: "awaiting-email" | "unconfirmed" | null;
+  holdUntil: string | null;
 };
 
 /** A resident's booking of a sala, on the column of its day. */
@@ -61,6 +68,8 @@ function span(stay: Stay, from: string, today: string): StaySpan {
     span: Math.min(OCCUPANCY_DAYS, end) - col,
     before: start < 0,
     after: end > OCCUPANCY_DAYS,
+    hold: stay.status === "pending" && stay.endDate >= today ? (awaitsEmail(stay) ? "awaiting-email" : "unconfirmed") : null,
+    holdUntil: stay.status === "pending" && stay.expiresAt ? stay.expiresAt.toISOString() : null,
   };
 }
 

@@ -4,16 +4,19 @@
 import { answerCaptcha, createCaptcha } from "./captcha-challenge.server";
 import { createConsultation } from "~/models/consultation.server";
 import { createPublicIncident } from "~/models/incident.server";
-import { cancelReservationByGuest, createReservation, getReservationByCode, type Stay } from "~/models/reservation.server";
+import { cancelReservationByGuest, createReservation, getReservationByCode, stayWouldBeFull, type Stay } from "~/models/reservation.server";
 import { newConsultationStaffMail, newIncidentStaffMail, newReservationStaffMail } from "~/mail/staff-mail.server";
 import { enquiryReceivedMail, reservationCancelledMail, reservationConfirmationMail, visitRequestMail } from "~/mail/visitor-mail.server";
 import type { EnquiryInput, VisitInput } from "~/schemas/enquiry";
 import type { PublicIncidentInput } from "~/schemas/public-incident";
-import type { ReservationInput } from "~/schemas/reservation";
+import { CONTACT_PREFERENCE_LABELS, RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS, stayDays, type ReservationInput } from "~/schemas/reservation";
+import { confirmEmailMail, newAwaitingEmailStaffMail } from "~/mail/pending-hold-mail.server";
+import { getEnv } from "~/utils/env.server";
+import { holdOf, newPendingTerms, pendingCapRefusal } from "./pending-holds.server";
 import { formatIsoDay } from "~/utils/dates";
 import { trySendMail, trySendStaffNotice } from "~/utils/mail.server";
 import { checkRateLimit, countRateLimitHit, peekRateLimit } from "./rate-limits.server";
-import { refuse, type Result } from "~/utils/refusal.server";
+import { refuse, type Refusal, type Result } from "~/utils/refusal.server";
 import { notifyAccessChange } from "~/access/notify.server";
 import { anonymousActor, audited, guestActor } from "./audit.server";
 import { getStayAccess, syncStayKey } from "./door-keys.server";
@@ -28,20 +31,38 @@ export const MESSAGES = {
   wrongCaptcha: "La respuesta anti-spam no es correcta o ha caducado. Responde a la nueva pregunta.",
 } as const;
 
+export type PlacedBooking =
+  | { kind: "reservation"; reservation: Stay; emailSent: boolean; awaitingEmail: boolean }
+  | { kind: "enquiry"; nights: number; emailSent: boolean };
+
 /**
- * A guest's booking. The database refuses it (409, naming why) when the
- * rooms of its type are all taken on one of its nights, or no sala is free on
- * every one of its days; a meeting room is held from the booking on.
+ * A guest's booking. A stay longer than MAX_ONLINE_NIGHTS is an enquiry for
+ * the house, holding nothing. Otherwise it is refused past the caps on open
+ * pending stays (per email, per address a day); with
+ * BOOKING_EMAIL_CONFIRMATION on it is stored awaiting the guest's email and
+ * holds nothing until then (pending-holds.server.ts); with it off it holds at
+ * once, and the database refuses it (409, naming why) when the rooms of its
+ * type are all taken on one of its nights, or no sala is free on every one
+ * of its days.
  */
 export async function placeReservation(
   input: ReservationInput,
   { ip }: { ip: string },
-): Promise<Result<{ reservation: Stay; emailSent: boolean }>> {
+  now = new Date(),
+): Promise<Result<PlacedBooking>> {
   const refused = await checkRateLimit("bookingForm", [ip]);
   if (refused) return refused;
+  const nights = stayDays(input.startDate, input.endDate);
+  if (nights > getEnv().MAX_ONLINE_NIGHTS) return placeLongStayEnquiry(input, nights, { ip });
   const hold = input.reservationType === "sala" ? salaHold(input.startDate, input.endDate) : null;
-  const created = await audited(async (audit) => {
-    const stored = await createReservation({ ...input, ipAddress: ip }, hold);
+  const { terms, token } = newPendingTerms(now);
+  const created = await audited(async (audit): Promise<Awaited<ReturnType<typeof createReservation>> | Refusal> => {
+    const capped = await pendingCapRefusal(input.guestEmail, ip, now);
+    if (capped) return capped;
+    // Awaiting the email it holds nothing, but a type full already is refused now, as a booking that holds.
+    const full = token ? await stayWouldBeFull(input, hold, now.getTime()) : null;
+    if (full) return { ok: false as const, reason: full };
+    const stored = await createReservation({ ...input, ipAddress: ip }, hold, terms);
     if (stored.ok) {
       const { reservation: stay } = stored;
       audit({
@@ -58,18 +79,65 @@ export async function placeReservation(
           startDate: stay.startDate,
           endDate: stay.endDate,
           status: stay.status,
+          awaitingEmail: token !== null,
+          expiresAt: stay.expiresAt,
         },
       });
     }
     return stored;
   });
-  if (!created.ok) return fullRefusal(input);
+  if (!created.ok) return "status" in created ? created : fullRefusal(input);
   const { reservation } = created;
+  // Awaiting the email: the guest's first mail carries the link, and the house's notice says it holds nothing yet.
   const [emailSent] = await Promise.all([
-    trySendMail(reservationConfirmationMail(reservation)),
-    trySendStaffNotice(newReservationStaffMail(reservation)),
+    trySendMail(token ? confirmEmailMail(reservation, token) : reservationConfirmationMail(reservation)),
+    trySendStaffNotice(token ? newAwaitingEmailStaffMail(reservation) : newReservationStaffMail(reservation)),
   ]);
-  return { ok: true, reservation, emailSent };
+  return { ok: true, kind: "reservation", reservation, emailSent, awaitingEmail: token !== null };
+}
+
+/** The enquiry a stay longer than MAX_ONLINE_NIGHTS becomes: the stay it asks for, in words. */
+export function composeLongStayMessage(input: ReservationInput, nights: number) {
+  const type = RESERVATION_TYPE_LABELS[input.reservationType];
+  return [
+    `Solicitud de estancia larga (${nights} noches; en línea se reservan hasta ${getEnv().MAX_ONLINE_NIGHTS})`,
+    `Tipo: ${input.roomType ? `${type} (${ROOM_TYPE_LABELS[input.roomType]})` : type}`,
+    `Fecha de entrada: ${formatIsoDay(input.startDate)}`,
+    `Fecha de salida: ${formatIsoDay(input.endDate)}`,
+    `Preferencia de contacto: ${CONTACT_PREFERENCE_LABELS[input.contactPreference]}`,
+    ...(input.specialRequests ? [`Peticiones especiales: ${input.specialRequests}`] : []),
+  ].join("\n");
+}
+
+/** A stay longer than MAX_ONLINE_NIGHTS: an enquiry for the house (as the contact form's), holding nothing. */
+async function placeLongStayEnquiry(input: ReservationInput, nights: number, { ip }: { ip: string }): Promise<Result<PlacedBooking>> {
+  const created = await audited(async (audit) => {
+    const stored = await createConsultation({
+      kind: "consulta",
+      nombre: input.guestName,
+      email: input.guestEmail,
+      telefono: input.guestPhone,
+      mensaje: composeLongStayMessage(input, nights),
+      ipAddress: ip,
+    });
+    if (stored.ok) {
+      audit({
+        actor: anonymousActor("visitante"),
+        action: "consultation.create",
+        entityType: "consultation",
+        entityId: stored.consultation.id,
+        summary: `envió una solicitud de estancia larga (${nights} noches) de ${stored.consultation.nombre}`,
+        after: { kind: stored.consultation.kind, startDate: input.startDate, endDate: input.endDate, nights },
+      });
+    }
+    return stored;
+  }, PRIVATE_EVENT);
+  if (!created.ok) return refuse(409, MESSAGES.duplicateEnquiry);
+  const [emailSent] = await Promise.all([
+    trySendMail(enquiryReceivedMail({ nombre: input.guestName, email: input.guestEmail })),
+    trySendStaffNotice(newConsultationStaffMail(created.consultation)),
+  ]);
+  return { ok: true, kind: "enquiry", nights, emailSent };
 }
 
 export async function findGuestReservation(
@@ -246,6 +314,8 @@ export function toGuestView(reservation: Stay) {
     confirmedAt: reservation.confirmedAt ? reservation.confirmedAt.toISOString() : null,
     updatedAt: reservation.updatedAt.toISOString(),
     room: placeOf(reservation),
+    // Issue 40: a pending booking awaiting its guest's email holds nothing; one that holds lapses at holdUntil.
+    ...holdOf(reservation),
   };
 }
 

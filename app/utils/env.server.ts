@@ -130,6 +130,19 @@ const envSchema = z.object({
   MAX_INCIDENTS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
   // Per resident: visitor passes not over yet and not cancelled (docs/access-keys.md).
   MAX_ACTIVE_VISITOR_PASSES: z.coerce.number().int().min(1).max(100).default(5),
+  // Guests' pending bookings (issue 40; docs/configuration.md): a new booking
+  // holds its place only once the guest confirms their email (`on`; `off`
+  // holds at once, for a house that confirms by phone); an unconfirmed one
+  // lapses after PENDING_EMAIL_MINUTES, one that holds and that the house has
+  // not confirmed after PENDING_HOLD_HOURS; open pending stays are capped per
+  // email and per client address a day; a stay longer than MAX_ONLINE_NIGHTS
+  // is an enquiry, not a hold.
+  BOOKING_EMAIL_CONFIRMATION: z.enum(["on", "off"]).default("on"),
+  PENDING_EMAIL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
+  PENDING_HOLD_HOURS: z.coerce.number().int().min(1).max(90 * 24).default(72),
+  PENDING_PER_EMAIL: z.coerce.number().int().min(1).max(1000).default(2),
+  PENDING_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
+  MAX_ONLINE_NIGHTS: z.coerce.number().int().min(1).max(365).default(92),
   // Guests' stay keys (docs/access-keys.md), Europe/Madrid: a room stay's key
   // opens from the check-in day at CHECKIN_TIME to the check-out day at
   // CHECKOUT_TIME; a sala's, on each booked day during SALA_HOURS.

@@ -5,7 +5,7 @@
 // nights of its own; the rules themselves are tested in
 // tests/integration/rooms-inventory.test.ts.
 import type { Page } from "@playwright/test";
-import { expect, test, toast } from "./fixtures";
+import { expect, mimePart, outboxMails, test, toast } from "./fixtures";
 
 const { createTestReservation, createTestResident } = await import("../setup/fixtures");
 const { changeReservationStatus } = await import("~/services/reservations.server");
@@ -33,6 +33,14 @@ async function fillGuest(page: Page, name: string, email: string) {
   await page.getByRole("textbox", { name: "Teléfono" }).fill("600 111 222");
 }
 
+/** The guest follows the first mail's link and confirms their email (issue 40). */
+async function confirmEmailFromMail(page: Page, code: string) {
+  const [mail] = await outboxMails(`Confirma tu email: reserva ${code}`);
+  await page.goto(/https?:\/\/\S*\/reserva-confirmar\?\S+/.exec(mimePart(mail!, "text/plain") ?? "")![0]);
+  await page.getByRole("button", { name: "Confirmar mi email" }).click();
+  await expect(toast(page, "Email confirmado")).toBeVisible();
+}
+
 /** With JavaScript the message follows the choice; without it, 'Ver disponibilidad' asks. */
 async function availabilityMessage(page: Page, javaScriptEnabled: boolean) {
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Ver disponibilidad" }).click();
@@ -48,6 +56,8 @@ test("books until a type is full: the availability as the guest chooses, then th
   await fillGuest(page, "Irene Suárez", "irene@example.com");
   await page.getByRole("button", { name: "Reservar" }).click();
   await expect(page.getByRole("dialog", { name: "¡Reserva creada!" })).toContainText("Habitación (Suite)");
+  // Issue 40: the booking holds its suite once Irene confirms her email from the first mail.
+  await confirmEmailFromMail(page, (await page.getByTestId("reservation-code").textContent())!.trim());
 
   // The last suite: chosen, then taken by someone else before the guest sends the form.
   await page.goto("/reservar");

@@ -9,7 +9,7 @@ import { BOOKING_STATUS_LABELS } from "~/schemas/facility-booking";
 import type { AdminBookingJson } from "~/services/facility-bookings.server";
 import type { BookingMark, Occupancy, OccupancyRow, StaySpan } from "~/services/occupancy.server";
 import type { AdminReservationJson } from "~/services/reservations.server";
-import { formatIsoDay, formatTimeRange } from "~/utils/dates";
+import { formatDateTime, formatIsoDay, formatTimeRange } from "~/utils/dates";
 import { RouteModal } from "./route-modal";
 
 type Links = { stay: (id: string) => string; booking: (id: string) => string };
@@ -33,9 +33,18 @@ function useCalendarNavigation() {
   };
 }
 
-function stayLabel(stay: StaySpan) {
-  return `${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}, del ${formatIsoDay(stay.startDate)} al ${formatIsoDay(stay.endDate)}`;
+/** A pending stay's hold in words (issue 40): awaiting the email it holds nothing; otherwise held until its lapse unless the house confirms it. */
+function holdWords(stay: StaySpan) {
+  if (stay.hold === "awaiting-email") return ", email sin confirmar (no retiene plaza)";
+  if (stay.hold === "unconfirmed") return `, retenida sin confirmar${stay.holdUntil ? ` hasta el ${formatDateTime(stay.holdUntil)}` : ""}`;
+  return "";
 }
+
+function stayLabel(stay: StaySpan) {
+  return `${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}${holdWords(stay)}, del ${formatIsoDay(stay.startDate)} al ${formatIsoDay(stay.endDate)}`;
+}
+
+const stayClass = (stay: StaySpan) => `occ-stay occ-${stay.status}${stay.hold ? ` occ-${stay.hold}` : ""}`;
 
 function BookingLink({ booking, links }: { booking: BookingMark; links: Links }) {
   return (
@@ -66,7 +75,7 @@ function rowCells(row: OccupancyRow, days: Occupancy["days"], links: Links) {
       const label = stayLabel(stay);
       cells.push(
         <td key={col} colSpan={stay.span}>
-          <a href={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`} aria-label={label} title={label} data-code={stay.code}>
+          <a href={links.stay(stay.id)} className={stayClass(stay)} aria-label={label} title={label} data-code={stay.code}>
             {`${stay.before ? "← " : ""}${stay.guestName} `}
             <span className="occ-code">{stay.code}</span>
             {stay.after ? " →" : null}
@@ -144,11 +153,11 @@ export function OccupancyCards({ occupancy, links }: { occupancy: Occupancy; lin
               {occupancy.days.map((day, col) => {
                 const stay = row.stays.find((item) => item.col <= col && col < item.col + item.span);
                 let content;
-                if (stay && stay.col < col) content = <span className={`occ-stay occ-${stay.status}`}>{`${stay.guestName} (sigue)`}</span>;
+                if (stay && stay.col < col) content = <span className={stayClass(stay)}>{`${stay.guestName} (sigue)`}</span>;
                 else if (stay)
                   content = (
-                    <a href={links.stay(stay.id)} className={`occ-stay occ-${stay.status}`}>
-                      {`${stay.before ? "← " : ""}${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}${stay.after ? " →" : ""}`}
+                    <a href={links.stay(stay.id)} className={stayClass(stay)}>
+                      {`${stay.before ? "← " : ""}${stay.guestName} (${stay.code}), ${RESERVATION_STATUS_LABELS[stay.status].toLowerCase()}${holdWords(stay)}${stay.after ? " →" : ""}`}
                     </a>
                   );
                 else {
@@ -175,7 +184,10 @@ export function OccupancyLegend() {
   return (
     <ul className="occupancy-legend" aria-label="Leyenda">
       <li>
-        <span className="occ-swatch occ-pending" aria-hidden="true" /> Pendiente
+        <span className="occ-swatch occ-pending occ-unconfirmed" aria-hidden="true" /> Pendiente (retenida sin confirmar)
+      </li>
+      <li>
+        <span className="occ-swatch occ-pending occ-awaiting-email" aria-hidden="true" /> Email sin confirmar (no retiene plaza)
       </li>
       <li>
         <span className="occ-swatch occ-confirmed" aria-hidden="true" /> Confirmada

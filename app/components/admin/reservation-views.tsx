@@ -12,16 +12,27 @@ import {
   RESERVATION_TYPE_SHORT_LABELS,
   ROOM_TYPE_LABELS,
   ReservationNotesSchema,
+  AWAITING_EMAIL_LABEL,
   canAdminSet,
   createReservationDatesSchema,
+  reservationStatusLabel,
 } from "~/schemas/reservation";
 import type { AdminReservationJson } from "~/services/reservations.server";
 import { formatDateTime, formatIsoDay } from "~/utils/dates";
 import { ActionButtonForm } from "./list-parts";
 import { RouteModal } from "./route-modal";
 
-export function ReservationStatusBadge({ status }: { status: AdminReservationJson["status"] }) {
-  return <span className={`badge badge-${status}`}>{RESERVATION_STATUS_LABELS[status]}</span>;
+export function ReservationStatusBadge({ status, lapsed = false }: { status: AdminReservationJson["status"]; lapsed?: boolean }) {
+  return <span className={`badge badge-${lapsed && status === "cancelled" ? "lapsed" : status}`}>{reservationStatusLabel(status, lapsed)}</span>;
+}
+
+/** Issue 40: what a pending booking holds (nothing while its email awaits confirmation), or that it was released when its time ran out. */
+function holdText(reservation: AdminReservationJson) {
+  if (reservation.lapsedAt) return `Caducada el ${formatDateTime(reservation.lapsedAt)}: no se confirmó a tiempo`;
+  if (reservation.status !== "pending") return null;
+  const until = reservation.holdUntil ? formatDateTime(reservation.holdUntil) : null;
+  if (reservation.awaitingEmail) return `${AWAITING_EMAIL_LABEL}: no retiene plaza${until ? `; se anula el ${until} si no se confirma` : ""}`;
+  return until ? `Retenida sin confirmar hasta el ${until}` : "Retenida sin confirmar";
 }
 
 const daysText = (days: number) => (days === 1 ? "1 día" : `${days} días`);
@@ -92,7 +103,13 @@ export function ReservationRow({ reservation, linkTo }: { reservation: AdminRese
         <span className="muted">Prefiere: {CONTACT_PREFERENCE_LABELS[reservation.contactPreference]}</span>
       </td>
       <td data-label="Estado">
-        <ReservationStatusBadge status={reservation.status} />
+        <ReservationStatusBadge status={reservation.status} lapsed={Boolean(reservation.lapsedAt)} />
+        {reservation.status === "pending" && reservation.awaitingEmail ? (
+          <>
+            <br />
+            <span className="muted">{AWAITING_EMAIL_LABEL}</span>
+          </>
+        ) : null}
       </td>
       <td data-label="Acciones">
         <div className="actions">
@@ -174,8 +191,14 @@ export function ReservationDetailModal({
           <dd>{daysText(reservation.days)}</dd>
           <dt>Estado</dt>
           <dd data-testid="reservation-status">
-            <ReservationStatusBadge status={reservation.status} />
+            <ReservationStatusBadge status={reservation.status} lapsed={Boolean(reservation.lapsedAt)} />
           </dd>
+          {holdText(reservation) ? (
+            <>
+              <dt>Retención</dt>
+              <dd data-testid="reservation-hold">{holdText(reservation)}</dd>
+            </>
+          ) : null}
         </dl>
       </section>
       <section className="details-section" aria-labelledby="reservation-requests">
