@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedFields, HIDDEN, redactSecrets } from "./audit.server";
+import { changedFields, HIDDEN, redactSecrets, storedEvent } from "./audit.server";
 
 describe("redactSecrets", () => {
   it("hides every value whose key names a password, secret, token, PIN or credential, at any depth", () => {
@@ -52,5 +52,30 @@ describe("changedFields", () => {
     expect(
       changedFields({ alias: "A", status: "active", expiresAt: when }, { alias: "B", status: "active", expiresAt: new Date(when) }, ["alias", "status", "expiresAt"]),
     ).toEqual({ before: { alias: "A" }, after: { alias: "B" }, changed: ["alias"] });
+  });
+});
+
+describe("storedEvent", () => {
+  it("writes what the text rule refuses visibly: no value can reorder, hide or break a line of the trail", () => {
+    const actor = { id: null, username: "eve\u202Eadmin\r\nroot", role: "anonimo" as const };
+    const event = storedEvent(
+      { action: "session.sign_in_refused", entityType: "session", entityId: "x\u0000y", summary: "intentó\u200B iniciar sesión", after: { username: "a\u2066b", note: "línea 1\nlínea 2", lone: "\ud800" } },
+      actor,
+      "10.0.0.1\n",
+    );
+    expect(event.actorUsername).toBe("eve\\u202eadmin\\r\\nroot");
+    expect(event.summary).toBe("eve\\u202eadmin\\r\\nroot intentó\\u200b iniciar sesión");
+    expect(event.entityId).toBe("x\\u0000y");
+    expect(event.ip).toBe("10.0.0.1\\n");
+    // Multi-line values keep their line breaks; everything else is written out.
+    expect(JSON.parse(event.after!)).toEqual({ username: "a\\u2066b", note: "línea 1\nlínea 2", lone: "\\ud800" });
+    const stored = [event.actorUsername, event.summary, event.entityId, event.ip, event.after].join("");
+    expect(stored).not.toMatch(/[\u0000\u200B\u202E\u2066\r]|[\uD800-\uDFFF]/);
+  });
+
+  it("leaves ordinary Spanish text as it is", () => {
+    const event = storedEvent({ action: "card.update", entityType: "card", entityId: "0A1B2C3D", summary: "cambió el alias de la tarjeta 0A1B2C3D a «Llavero azul»", after: { alias: "Llavero azul ñ 😀" } }, { id: "u1", username: "maría", role: "admin" }, null);
+    expect(event.summary).toBe("maría cambió el alias de la tarjeta 0A1B2C3D a «Llavero azul»");
+    expect(JSON.parse(event.after!)).toEqual({ alias: "Llavero azul ñ 😀" });
   });
 });

@@ -19,6 +19,7 @@ import {
   type AuditRole,
 } from "~/schemas/audit";
 import { csvLine } from "~/utils/csv";
+import { printableText } from "~/utils/log-value";
 import { endOfMadridDay, formatDate, madridDateTimeFormatter, monthsBefore, startOfMadridDay, todayInMadrid } from "~/utils/dates";
 import { inWriteTransaction, totalChanges } from "~/utils/db.server";
 import type { Download } from "~/utils/download.server";
@@ -101,7 +102,7 @@ export function redactSecrets(value: AuditValue): unknown {
 
 function storedJson(fields: AuditFields | null | undefined) {
   if (!fields) return null;
-  return JSON.stringify(redactSecrets(fields));
+  return JSON.stringify(redactSecrets(fields), (_key, value: unknown) => (typeof value === "string" ? printableText(value, { multiline: true }) : value));
 }
 
 // ---- Recording ----
@@ -111,13 +112,13 @@ export function storedEvent(entry: AuditEntry, actor: AuditActor, ip: string | n
   return {
     at,
     actorId: actor.id,
-    actorUsername: actor.username,
+    actorUsername: printableText(actor.username),
     actorRole: actor.role,
-    ip,
+    ip: ip === null ? null : printableText(ip),
     action: entry.action,
     entityType: entry.entityType,
-    entityId: entry.entityId,
-    summary: `${actor.username} ${entry.summary}`,
+    entityId: entry.entityId === null ? null : printableText(entry.entityId),
+    summary: printableText(`${actor.username} ${entry.summary}`),
     before: storedJson(entry.before),
     after: storedJson(entry.after),
   };
