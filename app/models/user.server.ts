@@ -39,7 +39,7 @@ export type NewUser = {
 
 /**
  * A password to hash here, or its hash made beforehand (hashing takes a
- * while: a write transaction must not wait for it, docs/architecture.md rule 14).
+ * while: a write transaction must not wait for it, docs/architecture.md rule 7).
  */
 export type PasswordOrHash = { password: string; passwordHash?: never } | { passwordHash: string; password?: never };
 

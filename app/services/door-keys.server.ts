@@ -3,7 +3,7 @@
 // the stay's room door (a sala's door for a sala) inside its windows. The
 // reservation services call syncStayKey inside their audited transaction
 // whenever a stay is confirmed, cancelled or moved, then notify the doors it
-// names once committed (rule 7), so online decisions and offline lists follow.
+// names once committed (architecture rule 8), so online decisions and offline lists follow.
 import crypto from "node:crypto";
 import * as keyModel from "~/models/door-key.server";
 import { listDoorIdsForFacility } from "~/models/facility-booking.server";

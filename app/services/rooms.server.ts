@@ -28,7 +28,7 @@ const UNKNOWN_DOOR = refuse(400, "La puerta no existe", { field: "doorId" });
 /**
  * Issue 28 room: `{_id, name, floor, roomType, doorId, status, notes}`;
  * `doorId` is its door's hardware code, as everywhere on the wire
- * (architecture rule 11), or null.
+ * (architecture rule 12), or null.
  */
 export function toRoomJson(room: Room, doorCode: string | null) {
   return {
