@@ -379,7 +379,7 @@ describe("incidents", () => {
 });
 
 describe("access log cleanup", () => {
-  it("keeps what it deleted: how many rows, of which card and doors; nothing to delete leaves no event", async () => {
+  it("keeps what it marked resolved (issue 40: nothing is deleted): how many rows, of which card and doors; nothing to mark leaves no event", async () => {
     const first = await createTestDoor({ name: `Garaje ${unique()}` });
     const second = await createTestDoor({ name: `Trastero ${unique()}` });
     const cardNumber = `${hexPrefix()}${hexPrefix()}`;
@@ -396,13 +396,14 @@ describe("access log cleanup", () => {
       action: "access_log.cleanup",
       entityType: "access_log",
       entityId: cardNumber,
-      summary: `${admin.username} eliminó 3 registros denegados de la tarjeta ${cardNumber} (${[first, second].sort((a, b) => a.code.localeCompare(b.code)).map((door) => door.name).join(", ")})`,
+      summary: `${admin.username} marcó como resueltos 3 registros denegados de la tarjeta ${cardNumber} (${[first, second].sort((a, b) => a.code.localeCompare(b.code)).map((door) => door.name).join(", ")})`,
     });
     expect(json(cleaned.event.before)).toMatchObject({
       card: cardNumber,
-      deleted: 3,
+      denied: 3,
       doors: expect.arrayContaining([expect.objectContaining({ doorId: first.code, rows: 2 }), expect.objectContaining({ doorId: second.code, rows: 1 })]),
     });
+    expect(json(cleaned.event.after)).toMatchObject({ card: cardNumber, denied: 0, resolved: 3 });
     await noEvent(() => api(cleanupRoute.action, `/api/logs/cleanup?cardId=${cardNumber}&accessGranted=false`, { method: "DELETE" }));
   });
 });
