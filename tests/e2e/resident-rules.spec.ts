@@ -97,6 +97,8 @@ test("a denied row offers 'Aprobar' only when approving changes something", asyn
   await page.goto(`/admin/logs?doorId=${door.id}`);
   const row = (cardNumber: string) => page.locator(`[data-testid="log-row"][data-card-number="${cardNumber}"]`);
   await expect(row(active.cardNumber)).toContainText("Denegado");
+  // 'Aprobar' opens the cards screen's confirmation (a link, issue 40), never for a card already active.
+  await expect(row(active.cardNumber).getByRole("link", { name: /Aprobar/ })).toHaveCount(0);
   await expect(row(active.cardNumber).getByRole("button", { name: /Aprobar/ })).toHaveCount(0);
-  await expect(row(pending.cardNumber).getByRole("button", { name: `Aprobar tarjeta ${pending.cardNumber} en ${door.name}` })).toBeVisible();
+  await expect(row(pending.cardNumber).getByRole("link", { name: `Aprobar tarjeta ${pending.cardNumber} en ${door.name}` })).toBeVisible();
 });

@@ -18,6 +18,8 @@ export const E2E = {
     HOST: "127.0.0.1",
     DATABASE_URL: `file:${path.join(root, "app.db")}`,
     DATA_DIR: root,
+    // The audit trail's key and published head: a fresh one with each fresh database.
+    KEYS_DIR: `${root}-keys`,
     SESSION_SECRET: "e2e-session-secret-that-is-long-enough-123",
     ADMIN_USERNAME: "admin",
     ADMIN_PASSWORD: "admin-e2e-password",
