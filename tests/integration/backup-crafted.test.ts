@@ -7,7 +7,6 @@
 // make with a chain that verifies; `--foreign` takes an archive of another
 // installation, checked for all but the key. Real archives of this file's
 // database, real restore processes, real libSQL files.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -20,25 +19,14 @@ import { createBackup, signManifest } from "~/services/backups.server";
 import { resetEnvForTests } from "~/utils/env.server";
 import { recordTestEvents } from "../setup/audit";
 import { createTestUser, unique } from "../setup/fixtures";
+import { runScript } from "../setup/processes";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "crafted-"));
 const bundles = path.resolve("node_modules", ".cache", "coliving-tests");
 const restoreEntry = path.join(bundles, `restore-crafted-${process.pid}.mjs`);
 const verifyEntry = path.resolve("scripts", "audit-verify.mjs");
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function run(script: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runScript;
 
 /** A data directory of its own, that does not exist yet. */
 function newHome() {

@@ -8,7 +8,7 @@
 // the app runs on the data directory. What the admin screen and the API do:
 // backups.test.ts.
 import { eventually } from "../../bridge/src/test-support/eventually";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -27,6 +27,7 @@ import { reportResidentIncident } from "~/services/resident-incidents.server";
 import { getDb, migrateDatabase, openDatabase, type Database } from "~/utils/db.server";
 import { getEnv, resetEnvForTests } from "~/utils/env.server";
 import { FakeBridge } from "../setup/access";
+import { runScript, type ScriptRun } from "../setup/processes";
 import { RestartableAccessService } from "../setup/door-chain";
 import {
   bookingRequest,
@@ -48,21 +49,8 @@ const bundles = path.resolve("node_modules", ".cache", "coliving-tests");
 const entries = { backup: path.join(bundles, `backup-${process.pid}.mjs`), restore: path.join(bundles, `restore-${process.pid}.mjs`) };
 const journal = () => (JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as { entries: Array<{ tag: string; when: number }> }).entries;
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-/** Runs a node script as a child process with the app's environment changed by `env`; resolves when it exits. */
-function run(script: string, args: string[], env: Record<string, string>, onStart?: (child: ChildProcess) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-    onStart?.(child);
-  });
-}
+type Run = ScriptRun;
+const run = runScript;
 
 /** The environment of an app whose data directory is `dir` (database inside it unless given). */
 function dataEnv(dir: string, database = path.join(dir, "app.db")) {

@@ -1,6 +1,6 @@
 // The processes a command left running, read from /proc (Linux): for tests
 // that stop a script and check that nothing it started is left behind.
-import { type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 
 export type ProcessEntry = { pid: number; command: string };
@@ -54,5 +54,21 @@ export function exitOf(child: ChildProcess, what: string, timeoutMs: number): Pr
       clearTimeout(timer);
       resolve(code);
     });
+  });
+}
+
+export type ScriptRun = { code: number | null; stdout: string; stderr: string };
+
+/** Runs a node script as a child process with the test's environment changed by `env`; resolves when it exits. */
+export function runScript(script: string, args: string[], env: Record<string, string>, onStart?: (child: ChildProcess) => void): Promise<ScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    onStart?.(child);
   });
 }
