@@ -37,6 +37,16 @@ test.describe("sign-in", () => {
     await expect(page.getByRole("link", { name: "Iniciar Sesión" })).toBeVisible();
   });
 
+  test("a username with a control character gets the text rule's message, not an error page", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Usuario").fill("eve\u0000admin");
+    await page.getByLabel("Contraseña").fill("cualquier-clave");
+    await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+    await expect(page.getByText("El texto contiene caracteres no permitidos").first()).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByRole("link", { name: "Iniciar Sesión" })).toBeVisible();
+  });
+
   test("empty fields ask to complete them", async ({ page }) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Iniciar Sesión" }).click();
