@@ -4,28 +4,15 @@
 // house did not confirm it in time, the release, told to the guest and to the
 // house's staff.
 import type { AnonymousReservation } from "~/db/schema";
-import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
-import { formatDateTime, formatIsoDay } from "~/utils/dates";
+import { RESERVATION_TYPE_LABELS } from "~/schemas/reservation";
+import { formatDateTime } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
 import type { Mail } from "~/utils/mail.server";
 import { allDayEvent } from "./ics.server";
 import { composeMail } from "./layout.server";
+import { lookupUrl, reservationRows } from "./reservation-rows.server";
 
 type StaffNotice = Omit<Mail, "to">;
-
-function typeOf(reservation: AnonymousReservation) {
-  const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
-  return reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type;
-}
-
-function rows(reservation: AnonymousReservation): Array<[string, string]> {
-  return [
-    ["Código de reserva", reservation.reservationCode],
-    ["Tipo", typeOf(reservation)],
-    ["Fecha de entrada", formatIsoDay(reservation.startDate)],
-    ["Fecha de salida", formatIsoDay(reservation.endDate)],
-  ];
-}
 
 /** "60 minutos", "1 hora", "72 horas". */
 export function spanWords({ minutes, hours }: { minutes?: number; hours?: number }) {
@@ -52,7 +39,7 @@ export function confirmEmailMail(reservation: AnonymousReservation, token: strin
         `Cuando lo confirmes, te la guardaremos ${spanWords({ hours: PENDING_HOLD_HOURS })} mientras la casa la confirma.`,
         "Si no has hecho esta reserva, ignora este mensaje.",
       ],
-      rows: rows(reservation),
+      rows: reservationRows(reservation),
       link: { label: "Confirmar mi email", url: emailConfirmationUrl(reservation.reservationCode, token) },
     }),
   };
@@ -69,8 +56,8 @@ export function holdStartedMail(reservation: AnonymousReservation): Mail {
       paragraphs: [
         `Has confirmado tu email. Te guardamos la reserva hasta el ${reservation.expiresAt ? formatDateTime(reservation.expiresAt) : ""} (${spanWords({ hours: PENDING_HOLD_HOURS })}) mientras la casa la confirma; te avisaremos en cuanto lo haga. Si no la confirma antes, se anulará y te lo diremos.`,
       ],
-      rows: rows(reservation),
-      link: { label: "Consultar o cancelar tu reserva", url: `${getEnv().PUBLIC_URL}/reserva-consulta` },
+      rows: reservationRows(reservation),
+      link: { label: "Consultar o cancelar tu reserva", url: lookupUrl() },
     }),
   };
 }
@@ -93,7 +80,7 @@ export function holdReleasedMail(reservation: AnonymousReservation): Mail {
       paragraphs: [
         `Tu reserva llevaba ${spanWords({ hours: PENDING_HOLD_HOURS })} pendiente sin que la casa pudiera confirmarla, así que la hemos anulado y ya no te guardamos la plaza. Si aún quieres venir, haz una reserva nueva o escríbenos.`,
       ],
-      rows: rows(reservation),
+      rows: reservationRows(reservation),
     }),
     attachments: [
       {
@@ -123,7 +110,7 @@ export function holdReleasedStaffMail(reservation: AnonymousReservation): StaffN
       paragraphs: [
         `La reserva de ${reservation.guestName} llevaba ${spanWords({ hours: PENDING_HOLD_HOURS })} pendiente sin confirmar y se ha anulado: su plaza vuelve a estar libre. Se lo hemos dicho al huésped.`,
       ],
-      rows: [...rows(reservation), ["Email", reservation.guestEmail], ["Teléfono", reservation.guestPhone]],
+      rows: [...reservationRows(reservation), ["Email", reservation.guestEmail], ["Teléfono", reservation.guestPhone]],
       link: { label: "Ver la reserva", url: `${PUBLIC_URL}/admin/reservations?${new URLSearchParams({ modal: "detail", reservation: reservation.id })}` },
     }),
   };
@@ -140,7 +127,7 @@ export function newAwaitingEmailStaffMail(reservation: AnonymousReservation): St
         `${reservation.guestName} ha hecho una reserva pendiente de confirmación. Aún no retiene plaza: espera a que confirme su email${reservation.expiresAt ? ` (hasta el ${formatDateTime(reservation.expiresAt)}; si no, se anula sola)` : ""}.`,
       ],
       rows: [
-        ...rows(reservation),
+        ...reservationRows(reservation),
         ["Email", reservation.guestEmail],
         ["Teléfono", reservation.guestPhone],
         ...(reservation.specialRequests ? ([["Solicitudes especiales", reservation.specialRequests]] as Array<[string, string]>) : []),

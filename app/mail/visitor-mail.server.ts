@@ -3,7 +3,7 @@
 // cancellation, the acknowledgements of an enquiry and of a visit request, and
 // a resident's visitor pass.
 import type { AnonymousReservation } from "~/db/schema";
-import { RESERVATION_TYPE_LABELS, ROOM_TYPE_LABELS } from "~/schemas/reservation";
+import { RESERVATION_TYPE_LABELS } from "~/schemas/reservation";
 import { accessCodeLine } from "~/utils/access-code";
 import { formatIsoDay } from "~/utils/dates";
 import { getEnv } from "~/utils/env.server";
@@ -11,31 +11,9 @@ import type { Mail } from "~/utils/mail.server";
 import { allDayEvent, calendarMethod, type StayState } from "./ics.server";
 import { composeMail } from "./layout.server";
 import { holdLine } from "./pending-hold-mail.server";
+import { lookupUrl, reservationRows, type MailedReservation } from "./reservation-rows.server";
 
 const ADDRESS = "Calle del Muelle 12, 33500 Llanes, Asturias";
-
-/** A reservation as mail shows it: with the name of its room (or sala) once it has one. */
-type MailedReservation = AnonymousReservation & { roomName?: string | null; salaName?: string | null };
-
-function reservationRows(reservation: MailedReservation): Array<[string, string]> {
-  const type = RESERVATION_TYPE_LABELS[reservation.reservationType];
-  const place: Array<[string, string]> = reservation.roomName
-    ? [["Habitación", reservation.roomName]]
-    : reservation.salaName
-      ? [["Sala", reservation.salaName]]
-      : [];
-  return [
-    ["Código de reserva", reservation.reservationCode],
-    ["Tipo", reservation.roomType ? `${type} (${ROOM_TYPE_LABELS[reservation.roomType]})` : type],
-    ...place,
-    ["Fecha de entrada", formatIsoDay(reservation.startDate)],
-    ["Fecha de salida", formatIsoDay(reservation.endDate)],
-  ];
-}
-
-function lookupUrl() {
-  return `${getEnv().PUBLIC_URL}/reserva-consulta`;
-}
 
 export function reservationConfirmationMail(reservation: MailedReservation): Mail {
   const { BUILDING_NAME } = getEnv();
